@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest"
+import { fileFormatOf } from "./app_kind.ts"
+
+describe("fileFormatOf() (R13: the file's application)", () => {
+  it.each([
+    ["見積書.xlsx", "spreadsheet", "plain"],
+    ["macro.XLSM", "spreadsheet", "plain"],
+    ["old.xls", "spreadsheet", "office"],
+    ["binary.xlsb", "spreadsheet", "office"],
+    ["calc.ods", "spreadsheet", "office"],
+    ["議事録.docx", "document", "plain"],
+    ["legacy.DOC", "document", "office"],
+    ["memo.rtf", "document", "office"],
+    ["deck.pptx", "presentation", "plain"],
+    ["show.ppsx", "presentation", "plain"],
+    ["old.ppt", "presentation", "office"]
+  ])("%s → %s / %s", (name, app, reader) => {
+    expect(fileFormatOf(name)).toMatchObject({ app, reader })
+  })
+
+  it.each(["notes.txt", "image.png", "README", ".xlsx", "trailing.", "archive.xlsx.zip"])(
+    "%s is not an Office document",
+    (name) => {
+      expect(fileFormatOf(name)).toBeUndefined()
+    }
+  )
+})

@@ -1,0 +1,52 @@
+/**
+ * Which application a source file belongs to, and whether it can be read
+ * without Office (SPEC R13 "the file's application", W2, W3).
+ *
+ * @module
+ */
+import { Schema } from "effect"
+
+/** The Office application a file belongs to (one Office owner per kind, W3). */
+export const AppKind = Schema.Literal("spreadsheet", "document", "presentation")
+export type AppKind = typeof AppKind.Type
+
+/**
+ * How a file is read: `plain` by a plain worker without Office (W2), `office`
+ * by the Office owner of its kind (W3).
+ */
+export const Reader = Schema.Literal("plain", "office")
+export type Reader = typeof Reader.Type
+
+/** The file format a name claims: its application and its reader. */
+export interface FileFormat {
+  readonly app: AppKind
+  readonly reader: Reader
+  /** Lower-case extension without the dot, e.g. `xlsx`. */
+  readonly ext: string
+}
+
+const table: ReadonlyArray<readonly [AppKind, Reader, ReadonlyArray<string>]> = [
+  ["spreadsheet", "plain", ["xlsx", "xlsm", "xltx", "xltm"]],
+  ["spreadsheet", "office", ["xls", "xlsb", "xlt", "ods", "fods"]],
+  ["document", "plain", ["docx", "docm", "dotx", "dotm"]],
+  ["document", "office", ["doc", "dot", "odt", "fodt", "rtf"]],
+  ["presentation", "plain", ["pptx", "pptm", "ppsx", "ppsm", "potx", "potm"]],
+  ["presentation", "office", ["ppt", "pps", "pot", "odp", "fodp"]]
+]
+
+const formats = new Map<string, FileFormat>(
+  table.flatMap(([app, reader, exts]) => exts.map((ext) => [ext, { app, reader, ext }] as const))
+)
+
+/**
+ * The format of a file by its name's extension (ASCII case-insensitive), or
+ * `undefined` when the file is not an Office document Sagasu indexes.
+ * The content may still disagree (an xls renamed to xlsx): the extractor
+ * checks the bytes and asks for a reroute (R14).
+ */
+export function fileFormatOf(fileName: string): FileFormat | undefined {
+  const dot = fileName.lastIndexOf(".")
+  if (dot <= 0 || dot === fileName.length - 1) return undefined
+  const ext = fileName.slice(dot + 1).toLowerCase()
+  return formats.get(ext)
+}

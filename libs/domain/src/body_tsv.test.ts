@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest"
+import { bodyTsvFileName, formatBodyTsv, parseBodyTsv, partNameOfTsvFileName } from "./body_tsv.ts"
+import type { BodyPart } from "./extraction.ts"
+
+describe("body-index TSV (SPEC §5)", () => {
+  it("writes a header, escapes fields and parses back", () => {
+    const part: BodyPart = {
+      name: "メモ",
+      locator: "cell",
+      state: "hidden",
+      lines: [{ loc: "A1", text: "見積\t番号" }, { loc: "B2", text: "二行\n目" }]
+    }
+    const text = formatBodyTsv(part)
+    expect(text).toBe("cell\ttext\tstate=hidden\nA1\t見積\\t番号\nB2\t二行\\n目\n")
+    expect(parseBodyTsv(text)).toEqual({ locator: "cell", state: "hidden", lines: part.lines })
+  })
+
+  it.each([
+    [1, "見積書", "1_見積書.tsv"],
+    [2, "a/b:c*?", "2_a%2Fb%3Ac%2A%3F.tsv"],
+    [3, "100%", "3_100%25.tsv"]
+  ])("names part %i %j as %j and reads the name back", (n, name, fileName) => {
+    expect(bodyTsvFileName(n, name)).toBe(fileName)
+    expect(partNameOfTsvFileName(fileName)).toBe(name)
+  })
+
+  it("keeps file names within 200 UTF-8 bytes", () => {
+    const fileName = bodyTsvFileName(12, "長".repeat(100))
+    expect(new TextEncoder().encode(fileName).length).toBeLessThanOrEqual(200)
+  })
+})

@@ -1,0 +1,26 @@
+/**
+ * `@sagasu/domain`: the pure functional core of Sagasu. Schemas of every
+ * record (settings, ingest list, journal, extraction output), TSV escaping,
+ * the decisions of the indexing run (target list, application kind), search
+ * normalisation and matching, and the message catalogue. No I/O, no clock,
+ * no randomness (STYLE.md rule 2): time, pids and paths come in as arguments.
+ *
+ * @example
+ * ```ts
+ * import { computeTargetList } from "@sagasu/domain"
+ * const list = computeTargetList(crawled, previousRows, { crawledIndexes: ["docs"], retryFailed: false, includeCloud: false })
+ * ```
+ *
+ * @module
+ */
+export * from "./app_kind.ts"
+export * from "./extraction.ts"
+export * from "./ingest_list.ts"
+export * from "./journal.ts"
+export * from "./messages.ts"
+export * from "./normalize.ts"
+export * from "./search_match.ts"
+export * from "./settings.ts"
+export * from "./target_list.ts"
+export * from "./tsv.ts"
+export * from "./body_tsv.ts"

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest"
+import { buildSnippet, matchLine, parseQuery } from "./search_match.ts"
+
+describe("parseQuery()", () => {
+  it.each([
+    ["見積 A-1234", ["見積", "a-1234"]],
+    ["見積\u3000番号", ["見積", "番号"]],
+    ['"Next meeting" ２０２４', ["next meeting", "2024"]],
+    ["   ", []]
+  ])("%j → %j", (input, terms) => {
+    expect(parseQuery(input).terms).toEqual(terms)
+  })
+})
+
+describe("matchLine() and buildSnippet()", () => {
+  it("finds every term (AND) and marks the hits in the original text", () => {
+    const line = "見積番号 Ａ-1234 株式会社サンプル商事"
+    const spans = matchLine(line, parseQuery("a-1234 サンプル"))
+    expect(spans).toEqual([[5, 11], [16, 20]])
+    expect(buildSnippet(line, spans ?? [])).toBe("見積番号 【Ａ-1234】 株式会社【サンプル】商事")
+  })
+
+  it("returns undefined when a term is missing", () => {
+    expect(matchLine("見積書", parseQuery("見積 請求"))).toBeUndefined()
+    expect(matchLine("見積書", parseQuery(""))).toBeUndefined()
+  })
+
+  it("matches half-width katakana against a full-width query and marks the original", () => {
+    const line = "ﾃｽﾄ_ｶﾞｲﾄﾞ"
+    const spans = matchLine(line, parseQuery("ガイド"))
+    expect(buildSnippet(line, spans ?? [])).toBe("ﾃｽﾄ_【ｶﾞｲﾄﾞ】")
+  })
+
+  it("cuts long lines around the hit without splitting a surrogate pair", () => {
+    const line = "😀".repeat(20) + "HIT" + "x".repeat(50)
+    const spans = matchLine(line, parseQuery("hit")) ?? []
+    const snippet = buildSnippet(line, spans, { context: 5 })
+    expect(snippet).toBe("…" + "😀".repeat(3) + "【HIT】xxxxx…")
+  })
+})
