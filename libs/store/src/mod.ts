@@ -1,0 +1,20 @@
+/**
+ * `@sagasu/store`: the work folder on disk — its layout, settings, ingest
+ * list, body index and the first (scanning) search. Every write is atomic
+ * and done by one writer (STYLE rule 7).
+ *
+ * @example
+ * ```ts
+ * import { checkWorkFolder, readSettings } from "@sagasu/store"
+ * const paths = yield* checkWorkFolder("/home/me/.local/share/sagasu")
+ * const settings = yield* readSettings(paths)
+ * ```
+ *
+ * @module
+ */
+export * from "./body_index.ts"
+export * from "./ingest_list_store.ts"
+export * from "./search_scan.ts"
+export * from "./settings_store.ts"
+export * from "./work_folder.ts"
+export { writeFileAtomic } from "./_atomic.ts"

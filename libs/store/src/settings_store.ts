@@ -1,0 +1,57 @@
+/**
+ * Reading and writing `setting.config` (SPEC §5) with errors a person can act on.
+ *
+ * @module
+ */
+import { FileSystem } from "@effect/platform"
+import { type Settings, decodeSettings, encodeSettings } from "@sagasu/domain"
+import { Effect, Either, ParseResult, Schema } from "effect"
+import { writeFileAtomic } from "./_atomic.ts"
+import type { WorkPaths } from "./work_folder.ts"
+
+/**
+ * The settings file cannot be used: `missing`, `unreadable`, `invalid-json`
+ * (with the parser's position), `invalid` (with every field that is wrong).
+ */
+export class SettingsError extends Schema.TaggedError<SettingsError>()("SettingsError", {
+  reason: Schema.Literal("missing", "unreadable", "invalid-json", "invalid"),
+  path: Schema.String,
+  detail: Schema.String
+}) {
+  override get message(): string {
+    const what = {
+      "missing": "the file does not exist; run `sagasu init`",
+      "unreadable": "the file cannot be read",
+      "invalid-json": "the file is not valid JSON; fix it or delete it and run `sagasu init`",
+      "invalid": "some settings are wrong; fix them"
+    }[this.reason]
+    return `Settings file ${this.path}: ${what}${this.detail === "" ? "" : `:\n${this.detail}`}`
+  }
+}
+
+/** Reads and decodes the settings of a work folder; fails with {@link SettingsError}. */
+export const readSettings = Effect.fn("Store.readSettings")(function* (paths: WorkPaths) {
+  const fs = yield* FileSystem.FileSystem
+  const fail = (reason: SettingsError["reason"], detail = "") =>
+    new SettingsError({ reason, path: paths.settings, detail })
+  const text = yield* fs.readFileString(paths.settings).pipe(
+    Effect.mapError((e) => (e._tag === "SystemError" && e.reason === "NotFound" ? fail("missing") : fail("unreadable", e.message)))
+  )
+  const json = yield* Effect.try({
+    try: () => JSON.parse(text.replace(/^\uFEFF/, "")) as unknown,
+    catch: (e) => fail("invalid-json", e instanceof Error ? e.message : String(e))
+  })
+  const decoded = decodeSettings(json)
+  if (Either.isLeft(decoded)) return yield* fail("invalid", ParseResult.TreeFormatter.formatErrorSync(decoded.left))
+  return decoded.right
+})
+
+/** Formats settings as the JSON text of `setting.config` (2-space indent, trailing newline). */
+export function formatSettings(settings: Settings): string {
+  return JSON.stringify(encodeSettings(settings), null, 2) + "\n"
+}
+
+/** Writes the settings atomically (temp + rename). */
+export const writeSettings = Effect.fn("Store.writeSettings")(function* (paths: WorkPaths, settings: Settings) {
+  yield* writeFileAtomic(paths.settings, formatSettings(settings))
+})

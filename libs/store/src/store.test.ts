@@ -1,0 +1,115 @@
+import { NodeContext } from "@effect/platform-node"
+import { FileSystem } from "@effect/platform"
+import { describe, expect, it } from "@effect/vitest"
+import { type IngestRow, defaultSettings } from "@sagasu/domain"
+import { Effect } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { bodyFolderOf, publishFolder, removeBodyFolder, stageExtraction } from "./body_index.ts"
+import { appendIngestRows, readIngestList, rewriteIngestList } from "./ingest_list_store.ts"
+import { scanBodyIndex } from "./search_scan.ts"
+import { formatSettings, readSettings } from "./settings_store.ts"
+import { checkWorkFolder, initWorkFolder } from "./work_folder.ts"
+
+const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-store-"))
+const init = (root: string) => initWorkFolder(root, formatSettings(defaultSettings))
+const row = (p: string, status: IngestRow["status"]): IngestRow => ({
+  index: "共有", path: p, size: 1, mtimeMs: 2, status, reason: ""
+})
+
+describe("work folder (R2)", () => {
+  it.effect("init creates the layout with its mark and checkWorkFolder accepts it", () =>
+    Effect.gen(function* () {
+      const root = tempDir()
+      yield* init(root)
+      expect(fs.readFileSync(path.join(root, "store", "layout_version"), "utf8")).toBe("1\n")
+      expect(fs.existsSync(path.join(root, "setting.config"))).toBe(true)
+      const paths = yield* checkWorkFolder(root)
+      expect(paths.ingestList).toBe(path.join(root, "store", "ingest_list.tsv"))
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.effect.each([
+    ["missing", (root: string) => path.join(root, "nope")],
+    ["not-initialised", (root: string) => root],
+    ["not-a-folder", (root: string) => { fs.writeFileSync(path.join(root, "f"), "x"); return path.join(root, "f") }]
+  ] as const)("checkWorkFolder fails with %s", ([reason, make]) =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(checkWorkFolder(make(tempDir())))
+      expect(error.reason).toBe(reason)
+      expect(error.message).toContain("work folder cannot be used")
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.effect("checkWorkFolder refuses a layout of another version", () =>
+    Effect.gen(function* () {
+      const root = tempDir()
+      yield* init(root)
+      fs.writeFileSync(path.join(root, "store", "layout_version"), "0\n")
+      expect((yield* Effect.flip(checkWorkFolder(root))).reason).toBe("unknown-layout")
+    }).pipe(Effect.provide(NodeContext.layer)))
+})
+
+describe("settings file", () => {
+  it.effect.each([
+    ["{ not json", "invalid-json", "not valid JSON"],
+    ['{"targetFolders":[{"name":"a"}]}', "invalid", "path"],
+    ['{"ingestThreads":"two"}', "invalid", "ingestThreads"]
+  ] as const)("%s → %s mentioning %s", ([text, reason, mention]) =>
+    Effect.gen(function* () {
+      const paths = yield* init(tempDir())
+      fs.writeFileSync(paths.settings, text)
+      const error = yield* Effect.flip(readSettings(paths))
+      expect(error.reason).toBe(reason)
+      expect(error.message).toContain(mention)
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.effect("reads a file with a BOM", () =>
+    Effect.gen(function* () {
+      const paths = yield* init(tempDir())
+      fs.writeFileSync(paths.settings, '\uFEFF{"targetFolders":[{"name":"共有","path":"/x"}]}')
+      expect((yield* readSettings(paths)).targetFolders).toEqual([{ name: "共有", path: "/x", enabled: true }])
+    }).pipe(Effect.provide(NodeContext.layer)))
+})
+
+describe("ingest list (C1, R15)", () => {
+  it.effect("appends rows (last wins), survives a torn line and rewrites one line per file", () =>
+    Effect.gen(function* () {
+      const paths = yield* init(tempDir())
+      yield* appendIngestRows(paths, [row("a.xlsx", "pending"), row("b.xlsx", "pending")])
+      fs.appendFileSync(paths.ingestList, "共有\ttorn") // a crash in the middle of a write
+      yield* appendIngestRows(paths, [row("a.xlsx", "done")])
+      expect(yield* readIngestList(paths)).toEqual([row("a.xlsx", "done"), row("b.xlsx", "pending")])
+      yield* rewriteIngestList(paths, yield* readIngestList(paths))
+      expect(fs.readFileSync(paths.ingestList, "utf8").trim().split("\n")).toHaveLength(3)
+    }).pipe(Effect.provide(NodeContext.layer)))
+})
+
+describe("body index (C2) and scanning search", () => {
+  it.effect("stages, publishes over a previous folder, finds hits and removes", () =>
+    Effect.gen(function* () {
+      const paths = yield* init(tempDir())
+      const stage = (text: string) =>
+        stageExtraction(path.join(paths.publish, "1", "w1"), {
+          parts: [{ name: "見積書", locator: "cell", state: "visible", lines: [{ loc: "B3", text }] }]
+        })
+      const target = bodyFolderOf(paths, "共有", "見積/見積書.xlsx")
+      yield* stage("見積番号 A-0001")
+      yield* publishFolder(path.join(paths.publish, "1", "w1"), target)
+      yield* stage("見積番号 A-1234")
+      yield* publishFolder(path.join(paths.publish, "1", "w1"), target)
+      expect(fs.readdirSync(target)).toEqual(["1_見積書.tsv"])
+      expect(fs.readdirSync(path.dirname(target))).toEqual(["見積書.xlsx"])
+
+      const hits = yield* scanBodyIndex(paths, "ａ-１２３４")
+      expect(hits).toEqual([{
+        index: "共有", path: "見積/見積書.xlsx", part: "見積書", locator: "cell", loc: "B3",
+        location: "見積書!B3", text: "見積番号 A-1234", snippet: "見積番号 【A-1234】"
+      }])
+      expect(yield* scanBodyIndex(paths, "A-0001")).toEqual([])
+
+      yield* removeBodyFolder(paths, "共有", "見積/見積書.xlsx")
+      const fsys = yield* FileSystem.FileSystem
+      expect(yield* fsys.exists(path.join(paths.index, "共有", "見積"))).toBe(false)
+      expect(yield* scanBodyIndex(paths, "A-1234")).toEqual([])
+    }).pipe(Effect.provide(NodeContext.layer)))
+})

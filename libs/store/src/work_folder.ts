@@ -1,0 +1,125 @@
+/**
+ * The work folder and its layout (ARCHITECTURE.md "The work folder", SPEC R2).
+ *
+ * @module
+ */
+import { FileSystem } from "@effect/platform"
+import { Effect, Schema } from "effect"
+import * as path from "node:path"
+import { writeFileAtomic } from "./_atomic.ts"
+
+/** The layout this version writes; `store/layout_version` holds it (R2, R6). */
+export const currentLayoutVersion = "1"
+
+/** Absolute paths of everything in a work folder. */
+export interface WorkPaths {
+  readonly root: string
+  readonly settings: string
+  readonly log: string
+  readonly logPrevious: string
+  readonly store: string
+  readonly layoutVersion: string
+  readonly ingestList: string
+  readonly origins: string
+  readonly journal: string
+  readonly pendingRemove: string
+  readonly progress: string
+  readonly index: string
+  readonly gram: string
+  readonly publish: string
+  readonly tmp: string
+}
+
+/** The paths of the work folder at `root` (made absolute). Pure: touches nothing. */
+export function workPaths(root: string): WorkPaths {
+  const r = path.resolve(root)
+  const store = path.join(r, "store")
+  return {
+    root: r,
+    settings: path.join(r, "setting.config"),
+    log: path.join(r, "indexing_log.txt"),
+    logPrevious: path.join(r, "indexing_log_previous.txt"),
+    store,
+    layoutVersion: path.join(store, "layout_version"),
+    ingestList: path.join(store, "ingest_list.tsv"),
+    origins: path.join(store, "origins.tsv"),
+    journal: path.join(store, "journal", "ingest.tsv"),
+    pendingRemove: path.join(store, "pending_remove.tsv"),
+    progress: path.join(store, "progress.json"),
+    index: path.join(r, "index"),
+    gram: path.join(r, "gram"),
+    publish: path.join(r, "publish"),
+    tmp: path.join(r, "tmp")
+  }
+}
+
+/**
+ * The work folder cannot be used (R2): `missing`, `not-a-folder`,
+ * `not-writable`, `not-initialised` (no layout mark: run `sagasu init`),
+ * `unknown-layout` (made by another version of Sagasu).
+ */
+export class WorkFolderError extends Schema.TaggedError<WorkFolderError>()("WorkFolderError", {
+  reason: Schema.Literal("missing", "not-a-folder", "not-writable", "not-initialised", "unknown-layout"),
+  path: Schema.String,
+  detail: Schema.String
+}) {
+  override get message(): string {
+    const what = {
+      "missing": "the folder does not exist; create it with `sagasu init`",
+      "not-a-folder": "the path is a file, not a folder",
+      "not-writable": "the folder cannot be written",
+      "not-initialised": "it is not a Sagasu work folder; run `sagasu init` first",
+      "unknown-layout": "it was made by another version of Sagasu"
+    }[this.reason]
+    return `The work folder cannot be used (${this.path}): ${what}${this.detail === "" ? "" : ` (${this.detail})`}`
+  }
+}
+
+/**
+ * Creates the work folder's layout at `root` (idempotent): the folders, the
+ * layout mark, and `setting.config` with `initialSettings` when it is absent.
+ * Fails with WorkFolderError when `root` is a file or holds a foreign layout.
+ */
+export const initWorkFolder = Effect.fn("Store.initWorkFolder")(function* (root: string, initialSettings: string) {
+  const fs = yield* FileSystem.FileSystem
+  const paths = workPaths(root)
+  const fail = (reason: WorkFolderError["reason"], detail = "") =>
+    new WorkFolderError({ reason, path: paths.root, detail })
+  const info = yield* fs.stat(paths.root).pipe(Effect.option)
+  if (info._tag === "Some" && info.value.type !== "Directory") return yield* fail("not-a-folder")
+  const mark = yield* fs.readFileString(paths.layoutVersion).pipe(Effect.option)
+  if (mark._tag === "Some" && mark.value.trim() !== currentLayoutVersion) {
+    return yield* fail("unknown-layout", `layout_version ${mark.value.trim()}`)
+  }
+  yield* Effect.forEach(
+    [paths.root, paths.store, path.dirname(paths.journal), paths.index, paths.gram, paths.publish, paths.tmp],
+    (dir) => fs.makeDirectory(dir, { recursive: true }),
+    { discard: true }
+  ).pipe(Effect.mapError((e) => fail("not-writable", e.message)))
+  if (mark._tag === "None") {
+    yield* writeFileAtomic(paths.layoutVersion, currentLayoutVersion + "\n").pipe(
+      Effect.mapError((e) => fail("not-writable", e.message))
+    )
+  }
+  if (!(yield* fs.exists(paths.settings).pipe(Effect.orElseSucceed(() => false)))) {
+    yield* writeFileAtomic(paths.settings, initialSettings).pipe(Effect.mapError((e) => fail("not-writable", e.message)))
+  }
+  return paths
+})
+
+/**
+ * Checks that `root` is a usable work folder of this layout (R2): it exists,
+ * is a folder, carries the layout mark and can be written. Returns its paths.
+ */
+export const checkWorkFolder = Effect.fn("Store.checkWorkFolder")(function* (root: string) {
+  const fs = yield* FileSystem.FileSystem
+  const paths = workPaths(root)
+  const fail = (reason: WorkFolderError["reason"], detail = "") =>
+    new WorkFolderError({ reason, path: paths.root, detail })
+  const info = yield* fs.stat(paths.root).pipe(Effect.mapError(() => fail("missing")))
+  if (info.type !== "Directory") return yield* fail("not-a-folder")
+  const mark = yield* fs.readFileString(paths.layoutVersion).pipe(Effect.mapError(() => fail("not-initialised")))
+  if (mark.trim() !== currentLayoutVersion) return yield* fail("unknown-layout", `layout_version ${mark.trim()}`)
+  yield* fs.access(paths.store, { writable: true }).pipe(Effect.mapError((e) => fail("not-writable", e.message)))
+  return paths
+})
