@@ -1,0 +1,57 @@
+/**
+ * A worker's result for one file (W1) and what the commander does with it (R14).
+ *
+ * @module
+ */
+import { Schema } from "effect"
+import { AppKind } from "./app_kind.ts"
+
+/**
+ * `done` (TSVs staged), `failed` (with `reason`), `reroute` (the plain reader
+ * found the file needs Office; `app` says which owner), `stopped` (a stop
+ * reached the file before or while it was read; nothing staged counts).
+ * `tsvCount` TSVs were staged; `log` holds the file's log lines (R4).
+ */
+export const IngestResult = Schema.Struct({
+  status: Schema.Literal("done", "failed", "reroute", "stopped"),
+  tsvCount: Schema.Number,
+  reason: Schema.String,
+  app: Schema.optional(AppKind),
+  log: Schema.Array(Schema.String)
+})
+export type IngestResult = typeof IngestResult.Type
+
+/**
+ * What the commander does with a result (R14): hand the file to an Office
+ * owner (`Reroute`, it stays in flight), leave it `pending` without counting
+ * it as failed (`KeepPending`), or write its log block and row (`Record`).
+ */
+export type ResultDecision =
+  | { readonly _tag: "Reroute"; readonly app: AppKind }
+  | { readonly _tag: "KeepPending" }
+  | { readonly _tag: "Record"; readonly status: "done" | "failed"; readonly reason: string }
+
+/** Options of {@link decideOnResult}. */
+export interface DecideOnResultOptions {
+  readonly stopRequested: boolean
+  /** The file was already with an Office owner: a second reroute is a failure, not a loop. */
+  readonly fromOwner: boolean
+}
+
+/** Decides what to do with one result (R14). */
+export function decideOnResult(result: IngestResult, options: DecideOnResultOptions): ResultDecision {
+  switch (result.status) {
+    case "reroute":
+      if (options.stopRequested) return { _tag: "KeepPending" }
+      if (options.fromOwner || result.app === undefined) {
+        return { _tag: "Record", status: "failed", reason: result.reason === "" ? "needs-office: no Office owner can read it" : result.reason }
+      }
+      return { _tag: "Reroute", app: result.app }
+    case "stopped":
+      return { _tag: "KeepPending" }
+    case "done":
+      return { _tag: "Record", status: "done", reason: "" }
+    case "failed":
+      return { _tag: "Record", status: "failed", reason: result.reason }
+  }
+}

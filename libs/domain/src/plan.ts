@@ -1,0 +1,48 @@
+/**
+ * The plan shown for confirmation (R10): per-index counts, and the answer.
+ *
+ * @module
+ */
+import { Schema } from "effect"
+import type { TargetCounts } from "./target_list.ts"
+
+/** Counts of one selected index, as the confirmation shows them. */
+export const PlanEntry = Schema.Struct({
+  index: Schema.String,
+  new: Schema.Number,
+  changed: Schema.Number,
+  pending: Schema.Number,
+  failedLastTime: Schema.Number,
+  cloudOnly: Schema.Number,
+  unchanged: Schema.Number,
+  vanished: Schema.Number
+})
+export type PlanEntry = typeof PlanEntry.Type
+
+/** The plan: one entry per selected index in settings order (unselected indexes never appear, R5). */
+export const Plan = Schema.Struct({ entries: Schema.Array(PlanEntry) })
+export type Plan = typeof Plan.Type
+
+/** The answer that starts ingesting (`null` on the channel cancels, R10). */
+export const PlanAnswer = Schema.Struct({ retryFailed: Schema.Boolean, includeCloud: Schema.Boolean })
+export type PlanAnswer = typeof PlanAnswer.Type
+
+/**
+ * The plan from the target counts (R10). Counts come from a decision made
+ * without retrying failed files and without cloud-only files; the answer can
+ * add them, so both are shown as their own columns.
+ */
+export function makePlan(counts: ReadonlyArray<TargetCounts>): Plan {
+  return {
+    entries: counts.map((c) => ({
+      index: c.index,
+      new: c.new,
+      changed: c.changed,
+      pending: c.pending,
+      failedLastTime: c.failedLastTime,
+      cloudOnly: c.cloudSkipped,
+      unchanged: c.unchanged,
+      vanished: c.vanished
+    }))
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * Table tests of the indexing run's decisions (SPEC §1, §3, §4), one
+ * `describe` per decision function.
+ */
+import { describe, expect, it } from "vitest"
+import { closingMessage } from "./closing.ts"
+import { pickNextDispatch, workerKindOf } from "./dispatch.ts"
+import { type IngestResult, decideOnResult } from "./ingest_result.ts"
+import { type IngestRow, fileKey } from "./ingest_list.ts"
+import type { JournalEntry } from "./journal.ts"
+import { recoverFromJournal } from "./journal_recovery.ts"
+import { makePlan } from "./plan.ts"
+import { initialProgress, nextProgress } from "./progress.ts"
+import { foldersReadyToPublish } from "./publish_plan.ts"
+import { selectIndexes } from "./select_indexes.ts"
+
+const folders = [
+  { name: "A", path: "/a", enabled: true },
+  { name: "B", path: "/b", enabled: false },
+  { name: "C", path: "/c", enabled: true }
+]
+
+describe("selectIndexes() (R5)", () => {
+  it.each([
+    { only: [], tag: "selected", names: ["A", "C"], skipped: [] },
+    { only: ["C"], tag: "selected", names: ["C"], skipped: [] },
+    { only: ["C", "B", "Z"], tag: "selected", names: ["C"], skipped: [{ name: "B", reason: "disabled" }, { name: "Z", reason: "unknown" }] },
+    { only: ["B", "Z"], tag: "noneSelected", names: [], skipped: [{ name: "B", reason: "disabled" }, { name: "Z", reason: "unknown" }] }
+  ])("onlyNames $only → $tag $names", ({ only, tag, names, skipped }) => {
+    const s = selectIndexes(folders, only)
+    expect(s._tag).toBe(tag)
+    if (s._tag === "selected") expect(s.selected.map((f) => f.name)).toEqual(names)
+    if (s._tag !== "none") expect(s.onlySkipped).toEqual(skipped)
+  })
+
+  it("reports none when no index is enabled", () => {
+    expect(selectIndexes([{ name: "B", path: "/b", enabled: false }], [])._tag).toBe("none")
+  })
+})
+
+describe("workerKindOf() and pickNextDispatch() (R13)", () => {
+  it.each([
+    ["a/見積.xlsx", "plain"], ["old.xls", "spreadsheet"], ["x.docx", "plain"], ["y.DOC", "document"], ["z.ppt", "presentation"]
+  ])("%s goes to %s", (path, kind) => {
+    expect(workerKindOf(path)).toBe(kind)
+  })
+
+  const free = (plain: number, spreadsheet = 0, document = 0, presentation = 0) => ({ plain, spreadsheet, document, presentation })
+  it.each([
+    { queue: ["plain", "plain"], slots: free(1), pick: 0 },
+    { queue: ["spreadsheet", "plain"], slots: free(1, 0), pick: 1 },
+    { queue: ["spreadsheet", "plain"], slots: free(0, 1), pick: 0 },
+    { queue: ["document", "document"], slots: free(2, 1, 0), pick: undefined },
+    { queue: [], slots: free(4), pick: undefined }
+  ] as const)("$queue with $slots → $pick", ({ queue, slots, pick }) => {
+    expect(pickNextDispatch(queue.map((kind) => ({ kind })), slots)).toBe(pick)
+  })
+
+  it("looks no further than the 200-file window", () => {
+    const queue = [...Array(200).fill({ kind: "spreadsheet" }), { kind: "plain" }]
+    expect(pickNextDispatch(queue, free(1, 0))).toBeUndefined()
+    expect(pickNextDispatch(queue.slice(1), free(1, 0))).toBe(199)
+  })
+})
+
+describe("decideOnResult() (R14)", () => {
+  const result = (status: IngestResult["status"], extra: Partial<IngestResult> = {}): IngestResult => ({
+    status, tsvCount: 0, reason: "", log: [], ...extra
+  })
+  it.each([
+    { r: result("reroute", { app: "spreadsheet" }), stop: false, owner: false, d: { _tag: "Reroute", app: "spreadsheet" } },
+    { r: result("reroute", { app: "spreadsheet" }), stop: true, owner: false, d: { _tag: "KeepPending" } },
+    { r: result("reroute", { app: "document", reason: "needs-office: x" }), stop: false, owner: true, d: { _tag: "Record", status: "failed", reason: "needs-office: x" } },
+    { r: result("stopped"), stop: true, owner: true, d: { _tag: "KeepPending" } },
+    { r: result("done", { tsvCount: 2 }), stop: true, owner: false, d: { _tag: "Record", status: "done", reason: "" } },
+    { r: result("failed", { reason: "corrupt: bad zip" }), stop: false, owner: false, d: { _tag: "Record", status: "failed", reason: "corrupt: bad zip" } }
+  ])("$r.status (stop $stop, from owner $owner) → $d._tag", ({ r, stop, owner, d }) => {
+    expect(decideOnResult(r, { stopRequested: stop, fromOwner: owner })).toEqual(d)
+  })
+})
+
+describe("foldersReadyToPublish() (R14, C2)", () => {
+  const staged = [
+    { index: "A", path: "x/1.xlsx", staging: "publish/9/w1/1" },
+    { index: "A", path: "x/2.xlsx", staging: "publish/9/w2/2" },
+    { index: "A", path: "y/3.xlsx", staging: "publish/9/w1/3" },
+    { index: "B", path: "x/4.xlsx", staging: "publish/9/w1/4" },
+    { index: "A", path: "5.xlsx", staging: "publish/9/w1/5" }
+  ]
+  it("publishes folders with nothing in flight or undispatched, keeps the rest", () => {
+    const plan = foldersReadyToPublish(staged, [{ index: "A", path: "x/9.xlsx" }, { index: "A", path: "6.docx" }])
+    expect(plan.publish.map((s) => s.path)).toEqual(["y/3.xlsx", "x/4.xlsx"])
+    expect(plan.wait.map((s) => s.path)).toEqual(["x/1.xlsx", "x/2.xlsx", "5.xlsx"])
+  })
+  it("publishes everything in the finally step (R15)", () => {
+    expect(foldersReadyToPublish(staged, [{ index: "A", path: "x/9.xlsx" }], true).publish).toHaveLength(5)
+  })
+})
+
+describe("recoverFromJournal() (R7, C1, C3)", () => {
+  const row = (path: string, status: IngestRow["status"]): IngestRow => ({ index: "A", path, size: 1, mtimeMs: 1, status, reason: "" })
+  it("publishes started-but-unpublished files and marks the pending ones in flight", () => {
+    const entries: Array<JournalEntry> = [
+      { _tag: "start", index: "A", path: "1.xlsx", staging: "publish/7/w1/1" },
+      { _tag: "start", index: "A", path: "2.xlsx", staging: "publish/7/w2/2" },
+      { _tag: "published", index: "A", path: "1.xlsx" },
+      { _tag: "start", index: "A", path: "3.xlsx", staging: "publish/7/w1/3" },
+      { _tag: "start", index: "A", path: "4.xlsx", staging: "publish/7/w2/4" }
+    ]
+    const r = recoverFromJournal(entries, [row("1.xlsx", "done"), row("2.xlsx", "done"), row("3.xlsx", "pending"), row("4.xlsx", "failed")])
+    expect(r.publish.map((s) => s.path)).toEqual(["2.xlsx", "3.xlsx", "4.xlsx"])
+    expect([...r.inFlight]).toEqual([fileKey("A", "3.xlsx")])
+    expect(r.ended).toBe(false)
+  })
+  it("a rerouted file's last start wins; a clean journal ends with end", () => {
+    const r = recoverFromJournal([
+      { _tag: "start", index: "A", path: "x.xls", staging: "publish/7/w1/1" },
+      { _tag: "start", index: "A", path: "x.xls", staging: "publish/7/o-spreadsheet/1" },
+      { _tag: "published", index: "A", path: "x.xls" },
+      { _tag: "end" }
+    ], [])
+    expect(r).toEqual({ publish: [], inFlight: new Set(), ended: true })
+  })
+})
+
+describe("makePlan() (R10)", () => {
+  it("shows one entry per selected index with cloud-only and failed-last-time columns", () => {
+    expect(makePlan([{ index: "A", new: 3, changed: 1, pending: 2, failedLastTime: 4, retry: 0, unchanged: 9, vanished: 1, cloudSkipped: 5 }])).toEqual({
+      entries: [{ index: "A", new: 3, changed: 1, pending: 2, failedLastTime: 4, cloudOnly: 5, unchanged: 9, vanished: 1 }]
+    })
+  })
+})
+
+describe("closingMessage() (R17)", () => {
+  it.each([
+    { lang: "ja", stopped: false, ok: 3, failed: [], text: "インデックス作成が完了しました。（成功: 3 件 / 失敗: 0 件）" },
+    { lang: "ja", stopped: true, ok: 1, failed: [], text: "インデックス作成を中止しました。（成功: 1 件 / 失敗: 0 件）" },
+    {
+      lang: "ja", stopped: false, ok: 0, failed: [{ index: "A", path: "x.xls", reason: "encrypted: …" }],
+      text: "インデックス作成が完了しました。（成功: 0 件 / 失敗: 1 件）\n失敗したファイルと原因:\n  A/x.xls: encrypted: …"
+    },
+    { lang: "en", stopped: false, ok: 2, failed: [], text: "Indexing completed. (succeeded: 2 / failed: 0)" }
+  ] as const)("$lang stopped=$stopped ok=$ok", ({ lang, stopped, ok, failed, text }) => {
+    expect(closingMessage(lang, { stopped, ok, failed })).toBe(text)
+  })
+})
+
+describe("nextProgress() (P1)", () => {
+  it("follows a run: crawl → ingest → results → finalize → ended", () => {
+    let p = nextProgress(initialProgress, { _tag: "phase", phase: "crawl", current: "crawling A (/a)" })
+    expect(p).toEqual({ phase: "crawl", processed: 0, remaining: 0, failed: 0, current: "crawling A (/a)" })
+    p = nextProgress(p, { _tag: "phase", phase: "ingest", current: "ingesting", remaining: 3 })
+    p = nextProgress(p, { _tag: "dispatched", current: "A/1.xlsx" })
+    p = nextProgress(p, { _tag: "result", failed: false, current: "A/1.xlsx: done" })
+    p = nextProgress(p, { _tag: "result", failed: true, current: "A/2.xlsx: failed" })
+    expect(p).toMatchObject({ phase: "ingest", processed: 2, remaining: 1, failed: 1 })
+    p = nextProgress(p, { _tag: "phase", phase: "finalize", current: "rewriting the ingest list" })
+    p = nextProgress(p, { _tag: "ended", exitCode: 2, current: "stopped" })
+    expect(p).toEqual({ phase: "finalize", processed: 2, remaining: 1, failed: 1, current: "stopped", exitCode: 2 })
+  })
+})
