@@ -3,17 +3,22 @@ import { Effect } from "effect"
 
 /**
  * Writes a small file atomically (STYLE rule 7): write `<path>.tmp-<pid>`,
- * flush it to disk, rename it over `path`. A reader sees the old or the new
+ * flush it to disk (unless `sync: false`), rename it over `path`. A reader sees the old or the new
  * content, never a mix; a crash leaves at most a stray temp file.
  */
-export const writeFileAtomic = Effect.fn("Store.writeFileAtomic")(function* (file: string, data: string | Uint8Array) {
+export const writeFileAtomic = Effect.fn("Store.writeFileAtomic")(function* (
+  file: string,
+  data: string | Uint8Array,
+  options: { readonly sync?: boolean } = {}
+) {
   const fs = yield* FileSystem.FileSystem
   const temp = `${file}.tmp-${process.pid}`
   yield* Effect.scoped(
     Effect.gen(function* () {
       const handle = yield* fs.open(temp, { flag: "w" })
-      yield* handle.writeAll(typeof data === "string" ? new TextEncoder().encode(data) : data)
-      yield* handle.sync
+      const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data
+      if (bytes.length > 0) yield* handle.writeAll(bytes)
+      if (options.sync !== false) yield* handle.sync
     })
   )
   yield* fs.rename(temp, file)

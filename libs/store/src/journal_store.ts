@@ -1,0 +1,46 @@
+/**
+ * The journal on disk (`store/journal/ingest.tsv`, C1, R7): append-only
+ * `start` / `published` / `end` lines.
+ *
+ * @module
+ */
+import { type JournalEntry, formatJournalEntry, parseJournalEntry } from "@sagasu/domain"
+import { Effect } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { writeFileAtomic } from "./_atomic.ts"
+import type { WorkPaths } from "./work_folder.ts"
+
+/** Reads the journal's entries in order; torn lines are skipped; an absent journal is empty. */
+export const readJournal = Effect.fn("Store.readJournal")(function* (paths: WorkPaths) {
+  const text = yield* Effect.try(() => fs.readFileSync(paths.journal, "utf8")).pipe(Effect.orElseSucceed(() => ""))
+  const entries: Array<JournalEntry> = []
+  for (const line of text.split("\n")) {
+    const entry = parseJournalEntry(line)
+    if (entry !== undefined) entries.push(entry)
+  }
+  return entries
+})
+
+/**
+ * Appends entries with one write (C1). Synchronous on purpose: the commander
+ * journals `start` before submitting and `published` right after a swap, and
+ * nothing may come between.
+ */
+export const appendJournal = Effect.fn("Store.appendJournal")(function* (
+  paths: WorkPaths,
+  entries: ReadonlyArray<JournalEntry>
+) {
+  // A torn line from a crash may lack its newline: start on a fresh line.
+  const text = "\n" + entries.map(formatJournalEntry).join("\n") + "\n"
+  yield* Effect.try(() => {
+    fs.mkdirSync(path.dirname(paths.journal), { recursive: true })
+    fs.appendFileSync(paths.journal, text)
+  })
+})
+
+/** Starts a new journal for this run (after recovery, R7): atomically empty. */
+export const resetJournal = Effect.fn("Store.resetJournal")(function* (paths: WorkPaths) {
+  yield* Effect.try(() => fs.mkdirSync(path.dirname(paths.journal), { recursive: true }))
+  yield* writeFileAtomic(paths.journal, "")
+})

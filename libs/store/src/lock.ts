@@ -1,0 +1,97 @@
+/**
+ * The single-instance lock of a work folder (R3): one indexing run per work
+ * folder across processes, freed by the operating system when the process
+ * dies (a `kill -9` leaves no stale lock).
+ *
+ * Linux: a listening abstract Unix socket named from the work folder's
+ * absolute path. Windows: a named pipe. Elsewhere: a Unix socket file, whose
+ * stale leftover (connection refused) is removed and retaken. Limit: an
+ * abstract socket is per network namespace; two runs in different namespaces
+ * would not see each other (a pid file is written for diagnostics).
+ *
+ * @module
+ */
+import { Effect, Schema } from "effect"
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as net from "node:net"
+import * as os from "node:os"
+import * as path from "node:path"
+import type { WorkPaths } from "./work_folder.ts"
+
+/** The lock is held by another process (`held`), or could not be taken (`failed`). */
+export class LockError extends Schema.TaggedError<LockError>()("LockError", {
+  reason: Schema.Literal("held", "failed"),
+  detail: Schema.String
+}) {
+  override get message(): string {
+    return this.reason === "held" ? "another indexing run holds the lock" : `the lock could not be taken: ${this.detail}`
+  }
+}
+
+/** The socket / pipe name of the lock of a work folder. */
+export function lockAddress(paths: WorkPaths, platform: NodeJS.Platform = process.platform): string {
+  const key = createHash("sha256").update(paths.root).digest("hex").slice(0, 32)
+  if (platform === "linux") return `\0sagasu-indexer-${key}`
+  if (platform === "win32") return `\\\\.\\pipe\\sagasu-indexer-${key}`
+  return path.join(os.tmpdir(), `sagasu-indexer-${key}.sock`)
+}
+
+const listen = (address: string) =>
+  new Promise<net.Server>((resolve, reject) => {
+    const server = net.createServer((socket) => socket.destroy())
+    server.once("error", reject)
+    server.listen({ path: address, exclusive: true }, () => {
+      server.removeListener("error", reject)
+      resolve(server)
+    })
+  })
+
+// A socket file left by a killed process refuses connections: it is stale.
+const isStale = (address: string) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect({ path: address })
+    socket.once("connect", () => {
+      socket.destroy()
+      resolve(false)
+    })
+    socket.once("error", (e: NodeJS.ErrnoException) => resolve(e.code === "ECONNREFUSED" || e.code === "ENOENT"))
+  })
+
+const take = async (address: string): Promise<net.Server> => {
+  try {
+    return await listen(address)
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === "EADDRINUSE" && !address.startsWith("\0") && !address.startsWith("\\\\") && (await isStale(address))) {
+      fs.rmSync(address, { force: true })
+      return await listen(address)
+    }
+    throw e
+  }
+}
+
+/**
+ * Takes the lock of the work folder for the current scope (R3) and releases
+ * it when the scope closes; writes `store/indexer.pid` for diagnostics.
+ * Fails with {@link LockError} `held` when another process has it.
+ */
+export const acquireLock = (paths: WorkPaths) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () => take(lockAddress(paths)),
+      catch: (e) =>
+        new LockError({
+          reason: (e as NodeJS.ErrnoException).code === "EADDRINUSE" ? "held" : "failed",
+          detail: e instanceof Error ? e.message : String(e)
+        })
+    }).pipe(
+      Effect.tap(() => Effect.sync(() => fs.writeFileSync(path.join(paths.store, "indexer.pid"), `${process.pid}\n`))),
+      Effect.withSpan("Store.acquireLock")
+    ),
+    (server) =>
+      Effect.async<void>((resume) => {
+        fs.rmSync(path.join(paths.store, "indexer.pid"), { force: true })
+        server.close(() => resume(Effect.void))
+      })
+  )

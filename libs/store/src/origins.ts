@@ -1,0 +1,57 @@
+/**
+ * The record of each index's source folder (`store/origins.tsv`, R11): the
+ * configured path, its real path and the folder's device and inode, so a later
+ * run can tell a moved folder from a new one (BUG-23: the same share reached
+ * through another path form).
+ *
+ * @module
+ */
+import { formatTsvLine, parseTsvLine } from "@sagasu/domain"
+import { Effect } from "effect"
+import * as fs from "node:fs"
+import { writeFileAtomic } from "./_atomic.ts"
+import type { WorkPaths } from "./work_folder.ts"
+
+/** One index's source folder as last seen. */
+export interface Origin {
+  readonly index: string
+  readonly path: string
+  readonly realPath: string
+  /** `<dev>:<ino>` of the folder, or empty when unknown. */
+  readonly identity: string
+}
+
+/** Reads the origin records (empty when none). */
+export const readOrigins = (paths: WorkPaths): Effect.Effect<Array<Origin>> =>
+  Effect.sync(() => {
+    let text = ""
+    try {
+      text = fs.readFileSync(paths.origins, "utf8")
+    } catch {
+      return []
+    }
+    return text.split("\n").filter((l) => l !== "").flatMap((line) => {
+      const [index, path, realPath = "", identity = ""] = parseTsvLine(line)
+      return index === undefined || path === undefined ? [] : [{ index, path, realPath, identity }]
+    })
+  })
+
+/** Describes the folder of an index as it is now (real path, device and inode). */
+export const describeOrigin = (index: string, folder: string): Effect.Effect<Origin> =>
+  Effect.sync(() => {
+    try {
+      const realPath = fs.realpathSync(folder)
+      const st = fs.statSync(realPath)
+      return { index, path: folder, realPath, identity: `${st.dev}:${st.ino}` }
+    } catch {
+      return { index, path: folder, realPath: "", identity: "" }
+    }
+  })
+
+/** Replaces the records of the given indexes, keeping the others (R11). */
+export const writeOrigins = Effect.fn("Store.writeOrigins")(function* (paths: WorkPaths, origins: ReadonlyArray<Origin>) {
+  const replaced = new Set(origins.map((o) => o.index))
+  const kept = (yield* readOrigins(paths)).filter((o) => !replaced.has(o.index))
+  const all = [...kept, ...origins]
+  yield* writeFileAtomic(paths.origins, all.map((o) => formatTsvLine([o.index, o.path, o.realPath, o.identity]) + "\n").join(""))
+})

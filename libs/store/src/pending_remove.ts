@@ -1,0 +1,48 @@
+/**
+ * Removals in progress (`store/pending_remove.tsv`, R14): the body-index
+ * folders about to be removed are written down before and the record cleared
+ * after, so a crash between the two is finished by the next run.
+ *
+ * @module
+ */
+import { formatTsvLine, parseTsvLine } from "@sagasu/domain"
+import { Effect } from "effect"
+import * as fs from "node:fs"
+import { writeFileAtomic } from "./_atomic.ts"
+import { removeBodyFolder } from "./body_index.ts"
+import type { WorkPaths } from "./work_folder.ts"
+
+/** A source file whose body-index folder is to be removed. */
+export interface Removal {
+  readonly index: string
+  readonly path: string
+}
+
+/** Reads the removals a crashed run left (empty when none). */
+export const readPendingRemove = (paths: WorkPaths): Effect.Effect<Array<Removal>> =>
+  Effect.sync(() => {
+    let text = ""
+    try {
+      text = fs.readFileSync(paths.pendingRemove, "utf8")
+    } catch {
+      return []
+    }
+    return text.split("\n").filter((l) => l !== "").flatMap((line) => {
+      const [index, path] = parseTsvLine(line)
+      return index === undefined || path === undefined ? [] : [{ index, path }]
+    })
+  })
+
+/**
+ * Removes the body-index folders of `removals`, recording them in
+ * `pending_remove.tsv` first and clearing the record after (R14).
+ */
+export const removeBodyFolders = Effect.fn("Store.removeBodyFolders")(function* (
+  paths: WorkPaths,
+  removals: ReadonlyArray<Removal>
+) {
+  if (removals.length === 0) return
+  yield* writeFileAtomic(paths.pendingRemove, removals.map((r) => formatTsvLine([r.index, r.path]) + "\n").join(""))
+  for (const r of removals) yield* removeBodyFolder(paths, r.index, r.path)
+  yield* Effect.sync(() => fs.rmSync(paths.pendingRemove, { force: true }))
+})

@@ -1,0 +1,90 @@
+/**
+ * The run's log file (R4): `indexing_log.txt`, UTF-8 with a BOM, opened only
+ * after the lock is taken; the previous one becomes
+ * `indexing_log_previous.txt`. Written only by the commander.
+ *
+ * @module
+ */
+import { Effect, Scope } from "effect"
+import * as fs from "node:fs"
+import type { WorkPaths } from "./work_folder.ts"
+
+/** `info`, or a warning ("yellow" in the seed: marked `[WARN]` in the file), or an error (`[ERROR]`). */
+export type LogLevel = "info" | "warn" | "error"
+
+/** Receives every line also written to the file (headless runs print the log, R4). */
+export type LogEcho = (line: string, level: LogLevel) => void
+
+/** The open log of one run. Writing never fails the run: an I/O error is reported once through `echo`. */
+export interface RunLog {
+  /** Writes one line (a timestamp-free line: the header carries the start time). */
+  readonly write: (line: string, level?: LogLevel) => Effect.Effect<void>
+  /**
+   * Writes one file's block (R4): the first line prefixed `[n/total]` with `n`
+   * the file's 1-based position in the target list, the worker's lines indented.
+   */
+  readonly block: (n: number, total: number, title: string, lines: ReadonlyArray<string>, level?: LogLevel) => Effect.Effect<void>
+}
+
+const mark = (level: LogLevel) => (level === "warn" ? "[WARN] " : level === "error" ? "[ERROR] " : "")
+
+/**
+ * Rotates the log, opens a new one with a BOM and writes `header` (R4). The
+ * file is closed when the scope closes. A header that cannot be written does
+ * not stop the run; nor does a log that cannot be opened (lines then only go
+ * to `echo`).
+ */
+export const openRunLog = (
+  paths: WorkPaths,
+  header: ReadonlyArray<string>,
+  echo: LogEcho = () => {}
+): Effect.Effect<RunLog, never, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.sync(() => {
+      try {
+        if (fs.existsSync(paths.log)) fs.renameSync(paths.log, paths.logPrevious)
+      } catch (e) {
+        echo(`the previous log could not be kept: ${String(e)}`, "warn")
+      }
+      let fd: number | undefined
+      try {
+        fd = fs.openSync(paths.log, "w")
+        fs.writeSync(fd, "\uFEFF")
+      } catch (e) {
+        echo(`the log file could not be opened: ${String(e)}`, "warn")
+        fd = undefined
+      }
+      return { fd }
+    }),
+    (state) => Effect.sync(() => {
+      if (state.fd !== undefined) fs.closeSync(state.fd)
+      state.fd = undefined
+    })
+  ).pipe(
+    Effect.map((state) => {
+      let failed = false
+      const raw = (text: string) => {
+        if (state.fd === undefined) return
+        try {
+          fs.writeSync(state.fd, text)
+        } catch (e) {
+          if (!failed) echo(`the log file could not be written: ${String(e)}`, "warn")
+          failed = true
+        }
+      }
+      const write = (line: string, level: LogLevel = "info") =>
+        Effect.sync(() => {
+          raw(mark(level) + line + "\n")
+          echo(line, level)
+        })
+      const block = (n: number, total: number, title: string, lines: ReadonlyArray<string>, level: LogLevel = "info") =>
+        Effect.sync(() => {
+          const head = `[${n}/${total}] ${title}`
+          raw([mark(level) + head, ...lines.map((l) => `    ${l}`)].join("\n") + "\n")
+          echo(head, level)
+          for (const l of lines) echo(`    ${l}`, level)
+        })
+      Effect.runSync(Effect.forEach(header, (l) => write(l)))
+      return { write, block } satisfies RunLog
+    })
+  )

@@ -1,0 +1,148 @@
+import { NodeContext } from "@effect/platform-node"
+import { describe, expect, it } from "@effect/vitest"
+import { defaultSettings, initialProgress } from "@sagasu/domain"
+import { Effect, Option } from "effect"
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { bodyFolderOf, publishFolder, stageExtraction } from "./body_index.ts"
+import { appendJournal, readJournal, resetJournal } from "./journal_store.ts"
+import { hasLegacyLayoutMarks, removeOldSystemIndex } from "./legacy_layout.ts"
+import { acquireLock } from "./lock.ts"
+import { describeOrigin, readOrigins, writeOrigins } from "./origins.ts"
+import { readPendingRemove, removeBodyFolders } from "./pending_remove.ts"
+import { readProgress, writeProgress } from "./progress_store.ts"
+import { openRunLog } from "./run_log.ts"
+import { formatSettings } from "./settings_store.ts"
+import { initWorkFolder } from "./work_folder.ts"
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+const tempWork = () =>
+  initWorkFolder(fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-run-store-")), formatSettings(defaultSettings))
+
+describe("lock (R3)", () => {
+  it.scoped("a second acquire in the same work folder fails with held; another folder is free", () =>
+    Effect.gen(function* () {
+      const a = yield* tempWork()
+      const b = yield* tempWork()
+      yield* acquireLock(a)
+      expect(fs.readFileSync(path.join(a.store, "indexer.pid"), "utf8")).toBe(`${process.pid}\n`)
+      const error = yield* Effect.flip(Effect.scoped(acquireLock(a)))
+      expect(error.reason).toBe("held")
+      yield* acquireLock(b)
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.effect("is released when its scope closes", () =>
+    Effect.gen(function* () {
+      const a = yield* tempWork()
+      yield* Effect.scoped(acquireLock(a))
+      yield* Effect.scoped(acquireLock(a))
+      expect(fs.existsSync(path.join(a.store, "indexer.pid"))).toBe(false)
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.effect("is freed by the OS when the holder is killed with SIGKILL", () =>
+    Effect.gen(function* () {
+      const a = yield* tempWork()
+      const child = spawn(process.execPath, ["--import", "tsx", path.join(here, "testdata", "hold_lock.ts"), a.root], {
+        cwd: here, stdio: ["ignore", "pipe", "inherit"]
+      })
+      yield* Effect.promise(() => new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", (d: Buffer) => d.toString().includes("locked") && resolve())
+        child.on("exit", (code) => reject(new Error(`lock holder exited early (${code})`)))
+      }))
+      expect((yield* Effect.flip(Effect.scoped(acquireLock(a)))).reason).toBe("held")
+      child.kill("SIGKILL")
+      yield* Effect.promise(() => new Promise((resolve) => child.on("exit", resolve)))
+      yield* Effect.scoped(acquireLock(a))
+    }).pipe(Effect.provide(NodeContext.layer)), 30_000)
+})
+
+describe("run log (R4)", () => {
+  it.scoped("rotates the previous log, writes a BOM, the header, warnings marked and [n/total] blocks", () =>
+    Effect.gen(function* () {
+      const paths = yield* tempWork()
+      fs.writeFileSync(paths.log, "previous run")
+      const echoed: Array<string> = []
+      const log = yield* Effect.scoped(Effect.gen(function* () {
+        const log = yield* openRunLog(paths, ["Sagasu 0.1.0", "Node v20"], (l, level) => echoed.push(`${level}:${l}`))
+        yield* log.write("crawling 共有")
+        yield* log.block(3, 10, "共有/見積.xlsx: failed (corrupt: bad zip)", ["line one"], "warn")
+        return log
+      }))
+      void log
+      expect(fs.readFileSync(paths.logPrevious, "utf8")).toBe("previous run")
+      expect(fs.readFileSync(paths.log, "utf8")).toBe(
+        "\uFEFFSagasu 0.1.0\nNode v20\ncrawling 共有\n[WARN] [3/10] 共有/見積.xlsx: failed (corrupt: bad zip)\n    line one\n"
+      )
+      expect(echoed).toContain("warn:[3/10] 共有/見積.xlsx: failed (corrupt: bad zip)")
+    }).pipe(Effect.provide(NodeContext.layer)))
+})
+
+describe("journal (C1, R7)", () => {
+  it.effect("appends entries, survives a torn line, and resets", () =>
+    Effect.gen(function* () {
+      const paths = yield* tempWork()
+      yield* appendJournal(paths, [{ _tag: "start", index: "共有", path: "a\tb.xlsx", staging: "publish/1/w1/1" }])
+      fs.appendFileSync(paths.journal, "published\t共")
+      yield* appendJournal(paths, [{ _tag: "published", index: "共有", path: "a\tb.xlsx" }, { _tag: "end" }])
+      expect(yield* readJournal(paths)).toEqual([
+        { _tag: "start", index: "共有", path: "a\tb.xlsx", staging: "publish/1/w1/1" },
+        { _tag: "published", index: "共有", path: "a\tb.xlsx" },
+        { _tag: "end" }
+      ])
+      yield* resetJournal(paths)
+      expect(yield* readJournal(paths)).toEqual([])
+    }).pipe(Effect.provide(NodeContext.layer)))
+})
+
+describe("progress (P2, P3)", () => {
+  it.effect("is replaced whole and read back; absent or garbage reads as None", () =>
+    Effect.gen(function* () {
+      const paths = yield* tempWork()
+      expect(yield* readProgress(paths)).toEqual(Option.none())
+      yield* writeProgress(paths, { ...initialProgress, phase: "ingest", remaining: 5, current: "共有/a.xlsx" })
+      expect(yield* readProgress(paths)).toEqual(Option.some({ ...initialProgress, phase: "ingest", remaining: 5, current: "共有/a.xlsx" }))
+      fs.writeFileSync(paths.progress, "{")
+      expect(yield* readProgress(paths)).toEqual(Option.none())
+    }).pipe(Effect.provide(NodeContext.layer)))
+})
+
+describe("pending removals (R14)", () => {
+  it.effect("removes the folders and clears the record; a left record is readable", () =>
+    Effect.gen(function* () {
+      const paths = yield* tempWork()
+      const staged = path.join(paths.publish, "1", "w1", "1")
+      yield* stageExtraction(staged, { parts: [{ name: "s", locator: "cell", state: "visible", lines: [{ loc: "A1", text: "x" }] }] })
+      yield* publishFolder(staged, bodyFolderOf(paths, "共有", "d/a.xlsx"))
+      yield* removeBodyFolders(paths, [{ index: "共有", path: "d/a.xlsx" }])
+      expect(fs.existsSync(bodyFolderOf(paths, "共有", "d/a.xlsx"))).toBe(false)
+      expect(yield* readPendingRemove(paths)).toEqual([])
+      fs.writeFileSync(paths.pendingRemove, "共有\td/b.xlsx\n")
+      expect(yield* readPendingRemove(paths)).toEqual([{ index: "共有", path: "d/b.xlsx" }])
+    }).pipe(Effect.provide(NodeContext.layer)))
+})
+
+describe("origins (R11) and old layouts (R6)", () => {
+  it.effect("records an index's folder identity and keeps other indexes' records", () =>
+    Effect.gen(function* () {
+      const paths = yield* tempWork()
+      const a = yield* describeOrigin("A", paths.index)
+      expect(a.identity).toMatch(/^\d+:\d+$/)
+      yield* writeOrigins(paths, [a, { index: "B", path: "/gone", realPath: "", identity: "" }])
+      yield* writeOrigins(paths, [{ ...a, path: "/moved" }])
+      expect((yield* readOrigins(paths)).map((o) => [o.index, o.path])).toEqual([["B", "/gone"], ["A", "/moved"]])
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.effect("sees legacy marks and removes system_index", () =>
+    Effect.gen(function* () {
+      const paths = yield* tempWork()
+      expect(yield* hasLegacyLayoutMarks(paths)).toBe(false)
+      fs.writeFileSync(path.join(paths.store, "layout_legacy"), "0")
+      expect(yield* hasLegacyLayoutMarks(paths)).toBe(true)
+      fs.mkdirSync(path.join(paths.root, "system_index", "x"), { recursive: true })
+      expect(yield* removeOldSystemIndex(paths)).toBeUndefined()
+      expect(fs.existsSync(path.join(paths.root, "system_index"))).toBe(false)
+    }).pipe(Effect.provide(NodeContext.layer)))
+})
