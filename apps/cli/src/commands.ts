@@ -1,0 +1,86 @@
+/**
+ * The handlers of the CLI's commands: each reads/writes through the store,
+ * prints for a person (or JSON for scripts) and sets the exit code.
+ *
+ * @module
+ */
+import { FileSystem } from "@effect/platform"
+import { type Settings, decodeSettings, defaultSettings } from "@sagasu/domain"
+import {
+  type SearchHit,
+  checkWorkFolder,
+  formatSettings,
+  initWorkFolder,
+  readSettings,
+  scanBodyIndex,
+  writeSettings
+} from "@sagasu/store"
+import { Console, Effect, Option } from "effect"
+import * as path from "node:path"
+
+const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined
+const hl = (s: string) => (color ? s.replace(/【([^】]*)】/g, "\x1b[1;33m$1\x1b[0m") : s)
+const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[0m` : s)
+
+/** Prints an error for a person and sets exit code 1 (no stack trace). */
+const failWith = (message: string) =>
+  Effect.gen(function* () {
+    yield* Console.error(message)
+    process.exitCode = 1
+  })
+
+/** `sagasu init`: creates the work folder. */
+export const initCommand = (work: string) =>
+  initWorkFolder(work, formatSettings(defaultSettings)).pipe(
+    Effect.flatMap((paths) => Console.log(`Work folder ready: ${paths.root}\nNext: sagasu add NAME PATH`)),
+    Effect.catchAll((e) => failWith(e.message))
+  )
+
+/** `sagasu add NAME PATH`: registers a folder (made absolute) as an enabled index. */
+export const addCommand = (work: string, name: string, folder: string) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const paths = yield* checkWorkFolder(work)
+    const settings = yield* readSettings(paths)
+    const absolute = path.resolve(folder)
+    const info = yield* fs.stat(absolute).pipe(Effect.option)
+    if (Option.isNone(info) || info.value.type !== "Directory") {
+      return yield* failWith(`Cannot add "${name}": ${absolute} is not a folder.`)
+    }
+    if (settings.targetFolders.some((t) => t.name === name)) {
+      return yield* failWith(`Cannot add "${name}": an index of that name exists already.`)
+    }
+    const next: Settings = { ...settings, targetFolders: [...settings.targetFolders, { name, path: absolute, enabled: true }] }
+    // Validate through the Schema (index name rules) before writing.
+    const decoded = decodeSettings(JSON.parse(formatSettings(next)))
+    if (decoded._tag === "Left") return yield* failWith(`Cannot add "${name}": ${decoded.left.message}`)
+    yield* writeSettings(paths, decoded.right)
+    yield* Console.log(`Added index "${name}": ${absolute}\nNext: sagasu index`)
+  }).pipe(Effect.catchAll((e) => failWith(e.message)))
+
+/** `sagasu search QUERY`: prints hits (or a JSON array of hits with `--json`). */
+export const searchCommand = (
+  work: string,
+  query: string,
+  options: { json: boolean; limit: number; index: Option.Option<string> }
+) =>
+  Effect.gen(function* () {
+    const paths = yield* checkWorkFolder(work)
+    const settings = yield* readSettings(paths).pipe(Effect.orElseSucceed(() => defaultSettings))
+    const hits: ReadonlyArray<SearchHit> = yield* scanBodyIndex(paths, query, {
+      limit: options.limit,
+      ...(Option.isSome(options.index) ? { index: options.index.value } : {})
+    })
+    if (options.json) {
+      yield* Console.log(JSON.stringify(hits, null, 2))
+      return
+    }
+    if (hits.length === 0) {
+      yield* Console.log(settings.language === "en" ? `No hits for "${query}".` : `「${query}」は見つかりませんでした。`)
+      return
+    }
+    for (const hit of hits) {
+      yield* Console.log(`${hit.index}  ${hit.path}  ${hit.location}\n    ${hl(hit.snippet)}`)
+    }
+    yield* Console.log(dim(settings.language === "en" ? `${hits.length} hits` : `${hits.length} 件`))
+  }).pipe(Effect.catchAll((e) => failWith(e.message)))

@@ -1,0 +1,81 @@
+/**
+ * The `sagasu` command line (SPEC §6): `init`, `add`, `index`, `search`.
+ * Every command takes `--work DIR` (default: {@link defaultWorkDir}).
+ * Exit codes: 0 success, 1 error, 2 stopped or cancelled (R1).
+ *
+ * @module
+ */
+import { Args, Command, Options } from "@effect/cli"
+import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { Effect, Layer, Logger, LogLevel } from "effect"
+import { addCommand, initCommand, searchCommand } from "./commands.ts"
+import { indexCommand } from "./index_command.ts"
+import { statusCommand } from "./status_command.ts"
+import { version } from "./version.ts"
+import { defaultWorkDir } from "./work_dir.ts"
+
+const work = Options.text("work").pipe(
+  Options.withDescription("the work folder (default: $SAGASU_WORK or the per-user data folder)"),
+  Options.withDefault(defaultWorkDir())
+)
+
+const init = Command.make("init", { work }, ({ work }) => initCommand(work)).pipe(
+  Command.withDescription("create a work folder (idempotent)")
+)
+
+const add = Command.make(
+  "add",
+  {
+    work,
+    name: Args.text({ name: "NAME" }).pipe(Args.withDescription("the index name, e.g. 共有")),
+    folder: Args.text({ name: "PATH" }).pipe(Args.withDescription("the folder to index"))
+  },
+  ({ work, name, folder }) => addCommand(work, name, folder)
+).pipe(Command.withDescription("register a folder as an index"))
+
+const index = Command.make(
+  "index",
+  {
+    work,
+    yes: Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("do not ask before ingesting")),
+    retryFailed: Options.boolean("retry-failed").pipe(Options.withDescription("also ingest files that failed last time")),
+    includeCloud: Options.boolean("include-cloud").pipe(
+      Options.withDescription("also ingest cloud-only files (downloads them)")
+    ),
+    only: Options.text("only").pipe(
+      Options.repeated,
+      Options.withDescription("update only this index (repeatable)")
+    )
+  },
+  (o) => indexCommand(o.work, { yes: o.yes, retryFailed: o.retryFailed, includeCloud: o.includeCloud, only: o.only })
+).pipe(Command.withDescription("run an indexing run over the enabled indexes"))
+
+const status = Command.make(
+  "status",
+  { work, json: Options.boolean("json").pipe(Options.withDescription("print JSON")) },
+  ({ work, json }) => statusCommand(work, json)
+).pipe(Command.withDescription("show how the last indexing run ended and the counts per index"))
+
+const search = Command.make(
+  "search",
+  {
+    work,
+    query: Args.text({ name: "QUERY" }).pipe(Args.withDescription("words to find (space = AND)")),
+    json: Options.boolean("json").pipe(Options.withDescription("print a JSON array of hits")),
+    limit: Options.integer("limit").pipe(Options.withDefault(50), Options.withDescription("at most this many hits")),
+    index: Options.text("index").pipe(Options.optional, Options.withDescription("only this index"))
+  },
+  (o) => searchCommand(o.work, o.query, { json: o.json, limit: o.limit, index: o.index })
+).pipe(Command.withDescription("find text in the indexed documents"))
+
+const sagasu = Command.make("sagasu").pipe(
+  Command.withDescription("Full-text search for Excel, Word and PowerPoint files"),
+  Command.withSubcommands([init, add, index, search, status])
+)
+
+const cli = Command.run(sagasu, { name: "sagasu", version })
+
+cli(process.argv).pipe(
+  Effect.provide(Layer.mergeAll(NodeContext.layer, Logger.minimumLogLevel(LogLevel.Warning))),
+  NodeRuntime.runMain({ disableErrorReporting: false })
+)

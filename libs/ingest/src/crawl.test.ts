@@ -1,0 +1,85 @@
+import { NodeContext } from "@effect/platform-node"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { execFileSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { posixCloudOnlyRule } from "./cloud_only.ts"
+import { crawlFolder, skipReasonOfName } from "./crawl.ts"
+
+describe("skipReasonOfName() (SPEC §5 crawl, BUG-21)", () => {
+  it.each([
+    ["~$見積書.xlsx", "owner-file"],
+    [".~lock.見積書.xlsx#", "owner-file"],
+    ["~WRL1234.tmp", "temporary"],
+    ["report.TMP", "temporary"],
+    [".hidden.xlsx", "hidden"],
+    ["見積書.xlsx", undefined],
+    ["~draft.xlsx", undefined]
+  ])("%s → %s", (name, reason) => {
+    expect(skipReasonOfName(name)).toBe(reason)
+  })
+})
+
+describe("crawlFolder()", () => {
+  it.effect("lists Office files with size and mtime, skips owner/temp/hidden files, outside links, loops and FIFOs", () =>
+    Effect.gen(function* () {
+      const base = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-crawl-"))
+      const root = path.join(base, "root")
+      const outside = path.join(base, "outside")
+      fs.mkdirSync(path.join(root, "sub"), { recursive: true })
+      fs.mkdirSync(path.join(root, ".git"))
+      fs.mkdirSync(outside)
+      fs.writeFileSync(path.join(root, "見積書.xlsx"), "PK-not-really")
+      fs.writeFileSync(path.join(root, "~$見積書.xlsx"), "owner")
+      fs.writeFileSync(path.join(root, ".~lock.見積書.xlsx#"), "lock")
+      fs.writeFileSync(path.join(root, "~WRL1234.tmp"), "tmp")
+      fs.writeFileSync(path.join(root, ".hidden.xlsx"), "hidden")
+      fs.writeFileSync(path.join(root, "notes.txt"), "not office")
+      fs.writeFileSync(path.join(root, "sub", "議事録.docx"), "12345")
+      fs.writeFileSync(path.join(outside, "secret.xlsx"), "x")
+      fs.symlinkSync(outside, path.join(root, "to-outside"))
+      fs.symlinkSync(root, path.join(root, "sub", "loop"))
+      execFileSync("mkfifo", [path.join(root, "pipe.xlsx")])
+      fs.utimesSync(path.join(root, "sub", "議事録.docx"), 1700000000, 1700000000)
+
+      const result = yield* crawlFolder("共有", root)
+      expect(result.files.map((f) => [f.path, f.size, f.cloudOnly])).toEqual([
+        ["sub/議事録.docx", 5, false],
+        ["見積書.xlsx", 13, false]
+      ])
+      expect(result.files[0]?.mtimeMs).toBe(1700000000000)
+      expect(result.skipped.map((s) => [s.path, s.reason])).toEqual([
+        [".git", "hidden"],
+        [".hidden.xlsx", "hidden"],
+        [".~lock.見積書.xlsx#", "owner-file"],
+        ["pipe.xlsx", "not-a-file"],
+        ["sub/loop", "loop"],
+        ["to-outside", "link-outside"],
+        ["~$見積書.xlsx", "owner-file"],
+        ["~WRL1234.tmp", "temporary"]
+      ])
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.effect("fails with CrawlError when the target folder is missing", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(crawlFolder("共有", path.join(os.tmpdir(), "no-such-sagasu-folder")))
+      expect(error._tag).toBe("CrawlError")
+      expect(error.message).toContain('index "共有"')
+    }))
+})
+
+describe("posixCloudOnlyRule (SPEC §5 cloud-only)", () => {
+  it("flags a sparse placeholder (size > 0, no blocks) and known placeholder names", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-cloud-"))
+    const sparse = path.join(dir, "cloud.xlsx")
+    execFileSync("truncate", ["-s", "40000", sparse])
+    const real = path.join(dir, "real.xlsx")
+    fs.writeFileSync(real, "x".repeat(40000))
+    expect(posixCloudOnlyRule(fs.statSync(sparse), "cloud.xlsx")).toBe(true)
+    expect(posixCloudOnlyRule(fs.statSync(real), "real.xlsx")).toBe(false)
+    expect(posixCloudOnlyRule({ size: 10, blocks: 8 }, "見積.xlsx.icloud")).toBe(true)
+    expect(posixCloudOnlyRule({ size: 0, blocks: 0 }, "empty.xlsx")).toBe(false)
+  })
+})

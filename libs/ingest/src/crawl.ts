@@ -1,0 +1,159 @@
+/**
+ * The crawl (SPEC §5 "Crawl", R8): every Office file under a target folder,
+ * with its size, mtime and cloud-only flag, and every skip with its reason.
+ *
+ * @module
+ */
+import { type CrawledFile, fileFormatOf } from "@sagasu/domain"
+import { Effect, Schema } from "effect"
+import * as fs from "node:fs/promises"
+import * as path from "node:path"
+import { type CloudOnlyRule, platformCloudOnlyRule } from "./cloud_only.ts"
+
+/**
+ * Why the crawl passed over an entry: an Office owner/lock file (`~$*`,
+ * `.~lock.*#`), a temporary file (`*.tmp`, e.g. Word's `~WRL1234.tmp`), a hidden entry
+ * (name starting with `.`), a link leaving the target folder, a link loop, an
+ * entry that is not a regular file (FIFO, socket, device), or an entry that
+ * could not be read.
+ */
+export type CrawlSkipReason = "owner-file" | "temporary" | "hidden" | "link-outside" | "loop" | "not-a-file" | "unreadable"
+
+/** An entry the crawl passed over, `path` relative to the target folder. */
+export interface CrawlSkip {
+  readonly path: string
+  readonly reason: CrawlSkipReason
+  readonly detail: string
+}
+
+/** The crawl of one target folder. */
+export interface CrawlResult {
+  readonly files: ReadonlyArray<CrawledFile>
+  readonly skipped: ReadonlyArray<CrawlSkip>
+}
+
+/** The target folder itself cannot be read (missing, not a folder, no permission). */
+export class CrawlError extends Schema.TaggedError<CrawlError>()("CrawlError", {
+  index: Schema.String,
+  path: Schema.String,
+  detail: Schema.String
+}) {
+  override get message(): string {
+    return `The folder of index "${this.index}" cannot be read (${this.path}): ${this.detail}`
+  }
+}
+
+/** Options of {@link crawlFolder}. */
+export interface CrawlFolderOptions {
+  readonly cloudOnly?: CloudOnlyRule
+}
+
+/** The skip reason of a name by itself, or `undefined` when the name is fine. */
+export function skipReasonOfName(name: string): CrawlSkipReason | undefined {
+  if (name.startsWith("~$") || /^\.~lock\..*#$/.test(name)) return "owner-file"
+  if (name.startsWith(".")) return "hidden"
+  if (/\.tmp$/i.test(name)) return "temporary"
+  return undefined
+}
+
+/**
+ * Crawls the target folder `root` of index `index` recursively. Files are
+ * Office files by extension (others are ignored without a record); entries
+ * are never opened, only listed and `lstat`-ed, so a FIFO cannot block and a
+ * cloud placeholder is not downloaded. Symbolic links are followed only while
+ * they stay inside `root`, and each real folder is visited once.
+ * Fails with {@link CrawlError} only when `root` itself cannot be read.
+ */
+export const crawlFolder = Effect.fn("Ingest.crawlFolder")(function* (
+  index: string,
+  root: string,
+  options: CrawlFolderOptions = {}
+) {
+  const cloudOnly = options.cloudOnly ?? platformCloudOnlyRule
+  const realRoot = yield* Effect.tryPromise({
+    try: async () => {
+      const real = await fs.realpath(root)
+      if (!(await fs.stat(real)).isDirectory()) throw new Error("not a folder")
+      return real
+    },
+    catch: (e) => new CrawlError({ index, path: root, detail: e instanceof Error ? e.message : String(e) })
+  })
+  return yield* Effect.promise(() => walk(index, realRoot, cloudOnly))
+})
+
+async function walk(index: string, realRoot: string, cloudOnly: CloudOnlyRule): Promise<CrawlResult> {
+  const files: Array<CrawledFile> = []
+  const skipped: Array<CrawlSkip> = []
+  const visited = new Set<string>([realRoot])
+  const skip = (rel: string, reason: CrawlSkipReason, detail = "") => skipped.push({ path: rel, reason, detail })
+
+  // Depth-first, entries sorted by name so the target order is stable.
+  const visit = async (dir: string, relDir: string): Promise<void> => {
+    let entries: Array<import("node:fs").Dirent>
+    try {
+      entries = await fs.readdir(dir, { withFileTypes: true })
+    } catch (e) {
+      skip(relDir, "unreadable", e instanceof Error ? e.message : String(e))
+      return
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    for (const entry of entries) {
+      const rel = relDir === "" ? entry.name : `${relDir}/${entry.name}`
+      const full = path.join(dir, entry.name)
+      const byName = skipReasonOfName(entry.name)
+      if (byName !== undefined) {
+        if (byName !== "hidden" || fileFormatOf(entry.name) !== undefined || entry.isDirectory()) skip(rel, byName)
+        continue
+      }
+      let isDir = entry.isDirectory()
+      let isFile = entry.isFile()
+      if (entry.isSymbolicLink()) {
+        let real: string
+        try {
+          real = await fs.realpath(full)
+        } catch (e) {
+          skip(rel, "unreadable", e instanceof Error ? e.message : String(e))
+          continue
+        }
+        if (real !== realRoot && !real.startsWith(realRoot + path.sep)) {
+          skip(rel, "link-outside", real)
+          continue
+        }
+        const target = await fs.stat(real).catch(() => undefined)
+        isDir = target?.isDirectory() ?? false
+        isFile = target?.isFile() ?? false
+        if (isDir) {
+          if (visited.has(real)) {
+            skip(rel, "loop", real)
+            continue
+          }
+          visited.add(real)
+        }
+      } else if (isDir) {
+        const real = await fs.realpath(full).catch(() => full)
+        if (visited.has(real)) {
+          skip(rel, "loop", real)
+          continue
+        }
+        visited.add(real)
+      }
+      if (isDir) {
+        await visit(full, rel)
+        continue
+      }
+      if (fileFormatOf(entry.name) === undefined) continue
+      if (!isFile) {
+        skip(rel, "not-a-file")
+        continue
+      }
+      try {
+        const stats = await fs.stat(full)
+        files.push({ index, path: rel, size: stats.size, mtimeMs: stats.mtimeMs, cloudOnly: cloudOnly(stats, entry.name) })
+      } catch (e) {
+        skip(rel, "unreadable", e instanceof Error ? e.message : String(e))
+      }
+    }
+  }
+  await visit(realRoot, "")
+  return { files, skipped }
+}

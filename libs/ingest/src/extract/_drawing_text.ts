@@ -1,0 +1,66 @@
+/**
+ * The paragraphs of a DrawingML-bearing part: a slide, a notes page, a
+ * SmartArt data part. Text sits in `a:p` paragraphs of shapes, group shapes
+ * and table cells alike, so one reader serves them all.
+ *
+ * @module
+ */
+import type { LineBudget } from "./_limits.ts"
+import { attribute, isElement, ns, type XmlTag, type XmlVisitor } from "./_xml.ts"
+
+/**
+ * Collects the non-empty `a:p` paragraphs of a part into {@link paragraphs}:
+ * `a:t` runs joined (fields such as the slide number included), `a:br` as a
+ * space. Shapes that are placeholders of a type in `skipPlaceholders` are
+ * left out (a notes page's slide image and slide number: BUG-17).
+ */
+export class DrawingTextReader implements XmlVisitor {
+  readonly paragraphs: Array<string> = []
+  private readonly shapes: Array<{ skip: boolean }> = []
+  private paragraph: string | undefined
+  private textDepth = 0
+
+  private readonly budget: LineBudget
+  private readonly partName: string
+  private readonly skipPlaceholders: ReadonlySet<string>
+
+  constructor(budget: LineBudget, partName: string, skipPlaceholders: ReadonlySet<string> = new Set()) {
+    this.budget = budget
+    this.partName = partName
+    this.skipPlaceholders = skipPlaceholders
+  }
+
+  open(tag: XmlTag): void {
+    if (ns.drawing.has(tag.uri)) {
+      if (tag.local === "p") this.paragraph = ""
+      else if (tag.local === "t") this.textDepth++
+      else if (tag.local === "br" && this.paragraph !== undefined) this.paragraph += " "
+    } else if (isElement(tag, ns.presentation, "sp")) {
+      this.shapes.push({ skip: false })
+    } else if (isElement(tag, ns.presentation, "ph")) {
+      const shape = this.shapes.at(-1)
+      if (shape !== undefined && this.skipPlaceholders.has(attribute(tag, "type") ?? "")) shape.skip = true
+    }
+  }
+
+  close(tag: XmlTag): void {
+    if (ns.drawing.has(tag.uri)) {
+      if (tag.local === "t") {
+        this.textDepth--
+      } else if (tag.local === "p") {
+        const text = this.paragraph ?? ""
+        this.paragraph = undefined
+        if (text.trim() !== "" && this.shapes.at(-1)?.skip !== true) {
+          this.budget.take(this.partName)
+          this.paragraphs.push(text)
+        }
+      }
+    } else if (isElement(tag, ns.presentation, "sp")) {
+      this.shapes.pop()
+    }
+  }
+
+  text(text: string): void {
+    if (this.textDepth > 0 && this.paragraph !== undefined) this.paragraph += text
+  }
+}

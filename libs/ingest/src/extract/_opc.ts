@@ -1,0 +1,132 @@
+/**
+ * An OOXML package (Open Packaging Conventions) over a zip archive: parts by
+ * name, relationships resolved by OPC rules, the main part.
+ *
+ * Readers that look parts up by customary names (`xl/worksheets/sheetN.xml`)
+ * lose content (BUG-04, trait `nonstandard-part-path`); everything here goes
+ * through relationships.
+ *
+ * @module
+ */
+import { Effect } from "effect"
+import { ExtractError } from "./extract_error.ts"
+import { attribute, isElement, ns, parseXml, type XmlVisitor } from "./_xml.ts"
+import type { ZipArchive, ZipEntry } from "./_zip.ts"
+
+/** A relationship of a part, its target already resolved to a part name. */
+export interface Relationship {
+  readonly id: string
+  /** The last segment of the type URI (`worksheet`, `officeDocument`, …): transitional, Strict and Microsoft URIs share it. */
+  readonly type: string
+  /** Part name without a leading slash (`xl/worksheets/sheet1.xml`); for external targets, the target as written. */
+  readonly target: string
+  readonly external: boolean
+}
+
+/**
+ * Part names compare ASCII-case-insensitively (OPC), and some writers store
+ * `xl\workbook.xml` or percent-encoded names: one key for all spellings.
+ */
+export function partKey(name: string): string {
+  let decoded = name.replace(/\\/g, "/")
+  try {
+    decoded = decodeURIComponent(decoded)
+  } catch {
+    // A stray `%` is a literal in a zip entry name.
+  }
+  return decoded.replace(/^\/+/, "").replace(/[A-Z]/g, (c) => c.toLowerCase())
+}
+
+/**
+ * The part a relationship target names, by OPC rules: a target starting with
+ * `/` is from the package root (BUG-04), otherwise relative to the source
+ * part's folder; `.` and `..` segments are resolved; a fragment is dropped.
+ */
+export function resolveTarget(sourcePart: string, target: string): string {
+  const path = target.replace(/\\/g, "/").replace(/#.*$/, "")
+  const segments = path.startsWith("/") ? [] : sourcePart.split("/").slice(0, -1)
+  for (const segment of path.split("/")) {
+    if (segment === "" || segment === ".") continue
+    if (segment === "..") segments.pop()
+    else segments.push(segment)
+  }
+  return segments.join("/")
+}
+
+/** `xl/workbook.xml` → `xl/_rels/workbook.xml.rels`; the package itself (`""`) → `_rels/.rels`. */
+const relationshipsPartOf = (part: string): string => {
+  const slash = part.lastIndexOf("/")
+  return `${part.slice(0, slash + 1)}_rels/${part.slice(slash + 1)}.rels`
+}
+
+/** An OOXML package: parts are inflated and parsed on demand. */
+export class OpcPackage {
+  private readonly parts = new Map<string, ZipEntry>()
+  /** The last part inflated: the main part is read twice in a row (its root element decides the kind, then its content). */
+  private last: { readonly key: string; readonly bytes: Uint8Array } | undefined
+
+  private readonly zip: ZipArchive
+
+  constructor(zip: ZipArchive) {
+    this.zip = zip
+    for (const entry of zip.entries) {
+      const key = partKey(entry.name)
+      // Folder entries (trait `zip-directory-entries`) are not parts; the first of duplicate names wins.
+      if (key !== "" && !key.endsWith("/") && !this.parts.has(key)) this.parts.set(key, entry)
+    }
+  }
+
+  /** True when the package holds the part. */
+  has(part: string): boolean {
+    return this.parts.has(partKey(part))
+  }
+
+  /** The inflated bytes of a part; `corrupt` when it is missing. */
+  bytes(part: string): Effect.Effect<Uint8Array, ExtractError> {
+    const key = partKey(part)
+    const entry = this.parts.get(key)
+    if (entry === undefined) {
+      return Effect.fail(new ExtractError({ reason: "corrupt", detail: `part ${part} is missing` }))
+    }
+    if (this.last?.key === key) return Effect.succeed(this.last.bytes)
+    return Effect.try({
+      try: () => {
+        const bytes = this.zip.read(entry)
+        this.last = { key, bytes }
+        return bytes
+      },
+      catch: (e) =>
+        e instanceof ExtractError ? e : new ExtractError({ reason: "corrupt", detail: `${part}: ${String(e)}` })
+    })
+  }
+
+  /** Parses a part with `visitor`; `corrupt` when it is missing or malformed. */
+  readXml(part: string, visitor: XmlVisitor): Effect.Effect<void, ExtractError> {
+    return Effect.flatMap(this.bytes(part), (bytes) => parseXml(bytes, part, visitor))
+  }
+
+  /**
+   * The relationships of a part (`""` for the package's own), in file order.
+   * A part without a relationships part has none; a malformed one is `corrupt`.
+   */
+  relationships(part: string): Effect.Effect<ReadonlyArray<Relationship>, ExtractError> {
+    const relsPart = relationshipsPartOf(part)
+    if (!this.has(relsPart)) return Effect.succeed([])
+    const found: Array<Relationship> = []
+    return Effect.as(
+      this.readXml(relsPart, {
+        open(tag) {
+          if (!isElement(tag, ns.packageRelationships, "Relationship")) return
+          const id = attribute(tag, "Id") ?? ""
+          const type = (attribute(tag, "Type") ?? "").replace(/.*\//, "")
+          const target = attribute(tag, "Target") ?? ""
+          const external = attribute(tag, "TargetMode") === "External"
+          found.push({ id, type, external, target: external ? target : resolveTarget(part, target) })
+        },
+        close() {},
+        text() {}
+      }),
+      found
+    )
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Text of a presentation (pptx, pptm, ppsx, potx): one body part `slides`,
+ * slides in presentation order (`p:sldIdLst`, not file names), hidden slides
+ * included, each slide's SmartArt text and speaker notes after its own text.
+ *
+ * @module
+ */
+import { Effect } from "effect"
+import type { BodyLine, Extraction } from "@sagasu/domain"
+import { DrawingTextReader } from "./_drawing_text.ts"
+import type { LineBudget } from "./_limits.ts"
+import type { OpcPackage } from "./_opc.ts"
+import { attribute, isElement, ns, type XmlTag, type XmlVisitor } from "./_xml.ts"
+
+/** Reads presentation.xml: the relationship ids of the slides, in presentation order. */
+class SlideListReader implements XmlVisitor {
+  readonly slideIds: Array<string> = []
+
+  open(tag: XmlTag): void {
+    if (isElement(tag, ns.presentation, "sldId")) this.slideIds.push(attribute(tag, "id", ns.relationshipRef) ?? "")
+  }
+
+  close(): void {}
+  text(): void {}
+}
+
+/** A notes page repeats the slide as a picture and its number; neither is what the speaker wrote. */
+const notesPlaceholdersSkipped: ReadonlySet<string> = new Set(["sldImg", "sldNum"])
+
+/**
+ * Extracts a presentation whose main part is `presentationPart`. Lines are
+ * `{loc: "<slide number>", text}` per paragraph and `{loc: "<n> notes", text}`
+ * for the notes found through the slide's own `notesSlide` relationship
+ * (BUG-17: never by file number).
+ */
+export const extractPresentation = Effect.fn("Extract.presentation")(function* (
+  pkg: OpcPackage,
+  presentationPart: string,
+  budget: LineBudget
+) {
+  const list = new SlideListReader()
+  yield* pkg.readXml(presentationPart, list)
+  const relationships = yield* pkg.relationships(presentationPart)
+  const slideParts = new Map(relationships.filter((r) => r.type === "slide" && !r.external).map((r) => [r.id, r.target]))
+
+  const lines: Array<BodyLine> = []
+  const read = Effect.fn(function* (part: string, loc: string, skip?: ReadonlySet<string>) {
+    const reader = new DrawingTextReader(budget, part, skip)
+    yield* pkg.readXml(part, reader)
+    for (const text of reader.paragraphs) lines.push({ loc, text })
+  })
+  for (const [index, id] of list.slideIds.entries()) {
+    const slide = slideParts.get(id)
+    if (slide === undefined || !pkg.has(slide)) continue
+    const n = String(index + 1)
+    yield* read(slide, n)
+    const own = (yield* pkg.relationships(slide)).filter((r) => !r.external && pkg.has(r.target))
+    for (const r of own) if (r.type === "diagramData") yield* read(r.target, n)
+    for (const r of own) if (r.type === "notesSlide") yield* read(r.target, `${n} notes`, notesPlaceholdersSkipped)
+  }
+  return { parts: [{ name: "slides", locator: "slide", state: "visible", lines }] } satisfies Extraction
+})

@@ -1,0 +1,48 @@
+/**
+ * The container format of a file, from its first bytes: names lie (an xls
+ * renamed to xlsx, an encrypted xlsx that is really OLE2, a PNG called
+ * `.xlsx`), so the parser is chosen by content (BUG-14).
+ *
+ * @module
+ */
+
+/** What the first bytes say. */
+export type Container =
+  | { readonly _tag: "empty" }
+  | { readonly _tag: "zip" }
+  | { readonly _tag: "ole2" }
+  /** A legacy Office format outside OLE2 that only Office reads. */
+  | { readonly _tag: "legacy"; readonly detail: string }
+  | { readonly _tag: "other"; readonly detail: string }
+
+const startsWith = (bytes: Uint8Array, prefix: ReadonlyArray<number>): boolean =>
+  prefix.every((b, i) => bytes[i] === b)
+
+/** BIFF2–4 (and bare BIFF5) workbooks are a record stream without a container: a BOF record first (trait `bare-biff-stream`). */
+function isBareBiff(bytes: Uint8Array): boolean {
+  if (bytes.length < 8) return false
+  const type = (bytes[0] ?? 0) | ((bytes[1] ?? 0) << 8)
+  const length = (bytes[2] ?? 0) | ((bytes[3] ?? 0) << 8)
+  return [0x0009, 0x0209, 0x0409, 0x0809].includes(type) && length >= 4 && length <= 20
+}
+
+/** Office 2003 XML (SpreadsheetML, WordML) names its application in a processing instruction near the top. */
+function office2003Xml(bytes: Uint8Array): string | undefined {
+  const head = new TextDecoder("utf-8").decode(bytes.subarray(0, 4096))
+  return /<\?mso-application\s+progid\s*=\s*["'](Excel\.Sheet|Word\.Document|PowerPoint\.Show)["']/.exec(head)?.[1]
+}
+
+/** Classifies a file by its first bytes. */
+export function sniffContainer(bytes: Uint8Array): Container {
+  if (bytes.length === 0) return { _tag: "empty" }
+  // Local file header, or the end record of an empty archive.
+  if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06])) return { _tag: "zip" }
+  if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return { _tag: "ole2" }
+  if (isBareBiff(bytes)) return { _tag: "legacy", detail: "BIFF workbook stream without an OLE2 container (Excel 2–5)" }
+  if (startsWith(bytes, [0xdb, 0xa5])) return { _tag: "legacy", detail: "Word 2 document" }
+  if (startsWith(bytes, [0x7b, 0x5c, 0x72, 0x74, 0x66])) return { _tag: "legacy", detail: "RTF document" }
+  const progid = office2003Xml(bytes)
+  if (progid !== undefined) return { _tag: "legacy", detail: `Office 2003 XML (${progid})` }
+  const hex = [...bytes.subarray(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join(" ")
+  return { _tag: "other", detail: `neither a zip nor an OLE2 container (first bytes ${hex})` }
+}

@@ -1,0 +1,121 @@
+/**
+ * Small OOXML packages built in memory for the extractor's tests, after the
+ * recipes of shared/cases/cases.md: each test writes the XML that matters to
+ * it, these helpers add the package plumbing (content types, relationships).
+ * Used by tests only.
+ *
+ * @module
+ */
+import JSZip from "jszip"
+
+/** Namespace declarations the test XML uses. */
+export const xmlns = {
+  sml: "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
+  r: "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+  w: "http://schemas.openxmlformats.org/wordprocessingml/2006/main",
+  p: "http://schemas.openxmlformats.org/presentationml/2006/main",
+  a: "http://schemas.openxmlformats.org/drawingml/2006/main",
+  mc: "http://schemas.openxmlformats.org/markup-compatibility/2006",
+  rels: "http://schemas.openxmlformats.org/package/2006/relationships"
+} as const
+
+const relType = (type: string) => `http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}`
+
+/** A `.rels` part: `[id, type (last segment), target]` per relationship. */
+export function relationships(rels: ReadonlyArray<readonly [id: string, type: string, target: string]>): string {
+  const items = rels.map(([id, type, target]) => `<Relationship Id="${id}" Type="${relType(type)}" Target="${target}"/>`)
+  return `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${xmlns.rels}">${items.join("")}</Relationships>`
+}
+
+const contentTypes = `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/></Types>`
+
+/** Zips `files` in the given order (entry order matters to some readers: BUG-01). */
+export async function zipOf(files: Readonly<Record<string, string | Uint8Array>>): Promise<Uint8Array> {
+  const zip = new JSZip()
+  for (const [name, content] of Object.entries(files)) zip.file(name, content)
+  return zip.generateAsync({ type: "uint8array", compression: "DEFLATE" })
+}
+
+/** A worksheet part around `sheetData` content (and whatever follows it, e.g. `<mergeCells>`). */
+export const worksheet = (sheetData: string, after = "") =>
+  `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${xmlns.sml}" xmlns:r="${xmlns.r}"><sheetData>${sheetData}</sheetData>${after}</worksheet>`
+
+/** A shared-string table of the given `<si>` items. */
+export const sharedStrings = (items: ReadonlyArray<string>) =>
+  `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="${xmlns.sml}" count="${items.length}" uniqueCount="${items.length}">${items.join("")}</sst>`
+
+/** A styles part whose `cellXfs` use the given number format ids, with optional custom formats `[id, code]`. */
+export const styles = (formatIds: ReadonlyArray<number>, custom: ReadonlyArray<readonly [number, string]> = []) =>
+  `<?xml version="1.0" encoding="UTF-8"?><styleSheet xmlns="${xmlns.sml}">` +
+  (custom.length > 0
+    ? `<numFmts count="${custom.length}">${custom.map(([id, code]) => `<numFmt numFmtId="${id}" formatCode="${code.replace(/"/g, "&quot;")}"/>`).join("")}</numFmts>`
+    : "") +
+  `<cellStyleXfs count="1"><xf numFmtId="0"/></cellStyleXfs>` +
+  `<cellXfs count="${formatIds.length}">${formatIds.map((id) => `<xf numFmtId="${id}" applyNumberFormat="1"/>`).join("")}</cellXfs></styleSheet>`
+
+/** One sheet of {@link workbookFiles}. */
+export interface SheetSpec {
+  readonly name: string
+  readonly xml: string
+  readonly state?: string
+}
+
+/**
+ * The files of a workbook: sheets at `xl/worksheets/sheetN.xml`, optional
+ * shared strings and styles, `workbookPr` attributes (e.g. `date1904="1"`).
+ */
+export function workbookFiles(spec: {
+  readonly sheets: ReadonlyArray<SheetSpec>
+  readonly sharedStrings?: string
+  readonly styles?: string
+  readonly workbookPr?: string
+}): Record<string, string> {
+  const sheetRels = spec.sheets.map((_, i) => [`rId${i + 1}`, "worksheet", `worksheets/sheet${i + 1}.xml`] as const)
+  const extraRels: Array<readonly [string, string, string]> = []
+  const files: Record<string, string> = {
+    "[Content_Types].xml": contentTypes,
+    "_rels/.rels": relationships([["rId1", "officeDocument", "xl/workbook.xml"]]),
+    "xl/workbook.xml":
+      `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${xmlns.sml}" xmlns:r="${xmlns.r}">` +
+      `<workbookPr ${spec.workbookPr ?? ""}/><sheets>` +
+      spec.sheets
+        .map((s, i) => `<sheet name="${s.name}" sheetId="${i + 1}" r:id="rId${i + 1}"${s.state ? ` state="${s.state}"` : ""}/>`)
+        .join("") +
+      `</sheets></workbook>`
+  }
+  spec.sheets.forEach((s, i) => (files[`xl/worksheets/sheet${i + 1}.xml`] = s.xml))
+  if (spec.sharedStrings !== undefined) {
+    files["xl/sharedStrings.xml"] = spec.sharedStrings
+    extraRels.push(["rIdS", "sharedStrings", "sharedStrings.xml"])
+  }
+  if (spec.styles !== undefined) {
+    files["xl/styles.xml"] = spec.styles
+    extraRels.push(["rIdT", "styles", "styles.xml"])
+  }
+  files["xl/_rels/workbook.xml.rels"] = relationships([...sheetRels, ...extraRels])
+  return files
+}
+
+/** The files of a document whose body is `body` (the content of `w:body`), plus companion parts `[id, type, target, xml]`. */
+export function documentFiles(
+  body: string,
+  companions: ReadonlyArray<readonly [id: string, type: string, target: string, xml: string]> = []
+): Record<string, string> {
+  const files: Record<string, string> = {
+    "[Content_Types].xml": contentTypes,
+    "_rels/.rels": relationships([["rId1", "officeDocument", "word/document.xml"]]),
+    "word/document.xml": `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${xmlns.w}" xmlns:mc="${xmlns.mc}" xmlns:r="${xmlns.r}"><w:body>${body}</w:body></w:document>`,
+    "word/_rels/document.xml.rels": relationships(companions.map(([id, type, target]) => [id, type, target]))
+  }
+  for (const [, , target, xml] of companions) files[`word/${target}`] = xml
+  return files
+}
+
+/** A slide (or notes page, with `root` = `notes`) holding the given shapes (`p:sp` elements). */
+export const slide = (shapes: string, root = "sld", attributes = "") =>
+  `<?xml version="1.0" encoding="UTF-8"?><p:${root} xmlns:p="${xmlns.p}" xmlns:a="${xmlns.a}" xmlns:r="${xmlns.r}"${attributes}><p:cSld><p:spTree>${shapes}</p:spTree></p:cSld></p:${root}>`
+
+/** A text shape with one paragraph per entry of `paragraphs`; `placeholder` is a `p:ph` type. */
+export const textShape = (paragraphs: ReadonlyArray<string>, placeholder?: string) =>
+  `<p:sp><p:nvSpPr><p:cNvPr id="2" name="t"/><p:cNvSpPr/><p:nvPr>${placeholder ? `<p:ph type="${placeholder}"/>` : ""}</p:nvPr></p:nvSpPr>` +
+  `<p:txBody>${paragraphs.map((t) => `<a:p><a:r><a:t>${t}</a:t></a:r></a:p>`).join("")}</p:txBody></p:sp>`

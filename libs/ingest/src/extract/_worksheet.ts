@@ -1,0 +1,181 @@
+/**
+ * The text cells of one worksheet, streamed from its XML: only cells with a
+ * value are kept (styled empty cells, however many, cost nothing: BUG-10), in
+ * row-major order, a merged area once at its top-left cell.
+ *
+ * @module
+ */
+import type { BodyLine } from "@sagasu/domain"
+import { cellText, type CellContext } from "./_cell_text.ts"
+import type { LineBudget } from "./_limits.ts"
+import { RichStringReader } from "./_rich_string.ts"
+import { attribute, ns, type XmlTag, type XmlVisitor } from "./_xml.ts"
+
+interface Cell {
+  readonly row: number
+  readonly col: number
+  readonly text: string
+}
+
+/** A merged area, 1-based and inclusive. */
+interface Area {
+  readonly top: number
+  readonly left: number
+  readonly bottom: number
+  readonly right: number
+}
+
+/** `"AB12"` → column 28, row 12; `undefined` parts when the reference lacks them. */
+function parseReference(ref: string): { col: number | undefined; row: number | undefined } {
+  let col = 0
+  let i = 0
+  for (; i < ref.length; i++) {
+    const c = ref.charCodeAt(i) | 0x20 // ASCII lower case
+    if (c < 0x61 || c > 0x7a) break
+    col = col * 26 + (c - 0x60)
+  }
+  const row = Number(ref.slice(i))
+  return { col: col > 0 ? col : undefined, row: i < ref.length && Number.isInteger(row) && row > 0 ? row : undefined }
+}
+
+/** Column 28 → `"AB"`. */
+function columnName(col: number): string {
+  let name = ""
+  for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(0x41 + ((n - 1) % 26)) + name
+  return name
+}
+
+function parseArea(ref: string): Area | undefined {
+  const [from = "", to = from] = ref.split(":")
+  const a = parseReference(from.replace(/\$/g, ""))
+  const b = parseReference(to.replace(/\$/g, ""))
+  if (a.col === undefined || a.row === undefined || b.col === undefined || b.row === undefined) return undefined
+  return {
+    top: Math.min(a.row, b.row),
+    left: Math.min(a.col, b.col),
+    bottom: Math.max(a.row, b.row),
+    right: Math.max(a.col, b.col)
+  }
+}
+
+/** Drops every cell inside a merged area except its top-left one; `cells` are in row-major order. */
+function dropMergedCells(cells: ReadonlyArray<Cell>, areas: ReadonlyArray<Area>): ReadonlyArray<Cell> {
+  if (areas.length === 0) return cells
+  // Sweep down the rows keeping the areas that span the current row: each cell is checked against those only.
+  const byTop = [...areas].sort((a, b) => a.top - b.top)
+  let next = 0
+  let active: Array<Area> = []
+  let activeRow = 0
+  return cells.filter((cell) => {
+    if (cell.row !== activeRow) {
+      activeRow = cell.row
+      active = active.filter((a) => a.bottom >= cell.row)
+      for (; next < byTop.length && (byTop[next]?.top ?? Infinity) <= cell.row; next++) {
+        const area = byTop[next]
+        if (area !== undefined && area.bottom >= cell.row) active.push(area)
+      }
+    }
+    return !active.some(
+      (a) => cell.col >= a.left && cell.col <= a.right && !(cell.row === a.top && cell.col === a.left)
+    )
+  })
+}
+
+/**
+ * Reads one worksheet (or macro sheet: same schema) part. Rows and cells
+ * without an `r` attribute follow the previous one (trait `ns-prefixed-xml`
+ * files such as 59746_NoRowNums.xlsx omit them).
+ */
+export class WorksheetReader implements XmlVisitor {
+  private readonly cells: Array<Cell> = []
+  private readonly areas: Array<Area> = []
+  private ordered = true
+  private row = 0
+  private col = 0
+  private cell: { type: string; style: number; row: number; col: number } | undefined
+  private value = ""
+  private inValue = false
+  private inInline = false
+  private readonly inline = new RichStringReader()
+
+  private readonly context: CellContext
+  private readonly budget: LineBudget
+  private readonly partName: string
+
+  constructor(context: CellContext, budget: LineBudget, partName: string) {
+    this.context = context
+    this.budget = budget
+    this.partName = partName
+  }
+
+  open(tag: XmlTag): void {
+    if (this.inInline) return this.inline.open(tag)
+    if (!ns.spreadsheet.has(tag.uri)) return
+    switch (tag.local) {
+      case "row": {
+        const r = Number(attribute(tag, "r"))
+        this.row = Number.isInteger(r) && r > 0 ? r : this.row + 1
+        this.col = 0
+        return
+      }
+      case "c": {
+        const ref = parseReference(attribute(tag, "r") ?? "")
+        this.col = ref.col ?? this.col + 1
+        if (ref.row !== undefined) this.row = ref.row
+        this.cell = {
+          type: attribute(tag, "t") ?? "n",
+          style: Number(attribute(tag, "s") ?? 0) || 0,
+          row: this.row,
+          col: this.col
+        }
+        this.value = ""
+        return
+      }
+      case "v":
+        this.inValue = this.cell !== undefined
+        return
+      case "is":
+        this.inInline = this.cell !== undefined
+        return
+      case "mergeCell": {
+        const area = parseArea(attribute(tag, "ref") ?? "")
+        if (area !== undefined) this.areas.push(area)
+        return
+      }
+    }
+  }
+
+  close(tag: XmlTag): void {
+    const mine = ns.spreadsheet.has(tag.uri)
+    if (this.inInline) {
+      if (mine && tag.local === "is") this.inInline = false
+      else this.inline.close(tag)
+      return
+    }
+    if (!mine) return
+    if (tag.local === "v") {
+      this.inValue = false
+    } else if (tag.local === "c" && this.cell !== undefined) {
+      const { type, style, row, col } = this.cell
+      const text = cellText({ type, style, value: this.value, inline: this.inline.take() }, this.context)
+      if (text !== "") {
+        const last = this.cells.at(-1)
+        if (last !== undefined && (row < last.row || (row === last.row && col <= last.col))) this.ordered = false
+        this.budget.take(this.partName)
+        this.cells.push({ row, col, text })
+      }
+      this.cell = undefined
+    }
+  }
+
+  text(text: string): void {
+    if (this.inInline) this.inline.text(text)
+    else if (this.inValue) this.value += text
+  }
+
+  /** The sheet's lines, `{loc: "A1", text}`, row-major, merged areas once. */
+  lines(): ReadonlyArray<BodyLine> {
+    const cells = this.ordered ? this.cells : [...this.cells].sort((a, b) => a.row - b.row || a.col - b.col)
+    return dropMergedCells(cells, this.areas).map((c) => ({ loc: `${columnName(c.col)}${c.row}`, text: c.text }))
+  }
+}

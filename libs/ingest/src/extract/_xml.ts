@@ -1,0 +1,236 @@
+/**
+ * Namespace-aware streaming XML for OOXML parts: saxes with `xmlns: true`,
+ * elements matched by namespace URI + local name (BUG-03: `x:workbook` is the
+ * same element as `workbook`), transitional and Strict URIs alike, Markup
+ * Compatibility (`mc:AlternateContent`) resolved once here for every format.
+ *
+ * @module
+ */
+import { TextDecoder } from "node:util"
+import { Effect } from "effect"
+import { SaxesParser, type SaxesAttributeNS, type SaxesTagNS } from "saxes"
+import { ExtractError } from "./extract_error.ts"
+
+/** A set of namespace URIs that mean the same vocabulary (transitional and Strict). */
+export type Namespace = ReadonlySet<string>
+
+const namespace = (...uris: ReadonlyArray<string>): Namespace => new Set(uris)
+
+/** The vocabularies the extractors read. */
+export const ns = {
+  spreadsheet: namespace(
+    "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
+    "http://purl.oclc.org/ooxml/spreadsheetml/main"
+  ),
+  word: namespace(
+    "http://schemas.openxmlformats.org/wordprocessingml/2006/main",
+    "http://purl.oclc.org/ooxml/wordprocessingml/main"
+  ),
+  presentation: namespace(
+    "http://schemas.openxmlformats.org/presentationml/2006/main",
+    "http://purl.oclc.org/ooxml/presentationml/main"
+  ),
+  drawing: namespace(
+    "http://schemas.openxmlformats.org/drawingml/2006/main",
+    "http://purl.oclc.org/ooxml/drawingml/main"
+  ),
+  math: namespace(
+    "http://schemas.openxmlformats.org/officeDocument/2006/math",
+    "http://purl.oclc.org/ooxml/officeDocument/math"
+  ),
+  /** Attributes such as `r:id` that point into the part's relationships. */
+  relationshipRef: namespace(
+    "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+    "http://purl.oclc.org/ooxml/officeDocument/relationships"
+  ),
+  /** The `.rels` parts themselves (one URI in both conformance classes). */
+  packageRelationships: namespace("http://schemas.openxmlformats.org/package/2006/relationships"),
+  compatibility: namespace("http://schemas.openxmlformats.org/markup-compatibility/2006")
+} as const
+
+/** An element as the visitor sees it. */
+export type XmlTag = SaxesTagNS
+
+/** True when `tag` is `local` in the vocabulary `uris`. */
+export const isElement = (tag: XmlTag, uris: Namespace, local: string): boolean =>
+  tag.local === local && uris.has(tag.uri)
+
+/**
+ * The value of an attribute. Without `uris`, the unqualified attribute `local`
+ * (OOXML attributes of the element's own vocabulary are unqualified, except in
+ * WordprocessingML); with `uris`, the attribute of that vocabulary whatever
+ * its prefix (`r:id`, `ns:id`). Either way a writer that qualified what should
+ * not be, or the reverse, is read too: the local name decides.
+ */
+export function attribute(tag: XmlTag, local: string, uris?: Namespace): string | undefined {
+  const plain = tag.attributes[local]
+  if (uris === undefined && plain !== undefined) return plain.value
+  for (const key in tag.attributes) {
+    const a: SaxesAttributeNS | undefined = tag.attributes[key]
+    if (a !== undefined && a.local === local && (uris === undefined ? a.uri === tag.uri : uris.has(a.uri))) return a.value
+  }
+  return plain?.value
+}
+
+/** Receives the events of one part, in document order, after Markup Compatibility is resolved. */
+export interface XmlVisitor {
+  open(tag: XmlTag): void
+  close(tag: XmlTag): void
+  text(text: string): void
+}
+
+/**
+ * Markup Compatibility: of each `mc:AlternateContent`, the first `mc:Choice`
+ * is read and later choices and the `mc:Fallback` are skipped (Word stores a
+ * text box twice, DrawingML under Choice and VML under Fallback: BUG-16). A
+ * Fallback is read only when no Choice came before it.
+ */
+class CompatibilityFilter implements XmlVisitor {
+  private skipDepth = 0
+  private readonly alternatives: Array<{ taken: boolean }> = []
+
+  private readonly inner: XmlVisitor
+
+  constructor(inner: XmlVisitor) {
+    this.inner = inner
+  }
+
+  open(tag: XmlTag): void {
+    if (this.skipDepth > 0) {
+      this.skipDepth++
+      return
+    }
+    if (ns.compatibility.has(tag.uri)) {
+      if (tag.local === "AlternateContent") {
+        this.alternatives.push({ taken: false })
+      } else if (tag.local === "Choice" || tag.local === "Fallback") {
+        const current = this.alternatives.at(-1)
+        if (current === undefined || current.taken) this.skipDepth = 1
+        else current.taken = true
+      }
+      return
+    }
+    this.inner.open(tag)
+  }
+
+  close(tag: XmlTag): void {
+    if (this.skipDepth > 0) {
+      this.skipDepth--
+      return
+    }
+    if (ns.compatibility.has(tag.uri)) {
+      if (tag.local === "AlternateContent") this.alternatives.pop()
+      return
+    }
+    this.inner.close(tag)
+  }
+
+  text(text: string): void {
+    if (this.skipDepth === 0) this.inner.text(text)
+  }
+}
+
+/** Bytes fed to the parser per step; between steps the fiber yields, so a long part stays interruptible. */
+const chunkBytes = 1 << 20
+
+/**
+ * The decoder for a part: by byte order mark, then by the shape of `<?xml` in
+ * UTF-16 without a mark, then by the declaration's `encoding`, else UTF-8.
+ * TextDecoder drops the mark itself (a UTF-8 BOM is common: trait `xml-bom`).
+ */
+function decoderFor(bytes: Uint8Array): TextDecoder {
+  const [b0, b1, b2, b3] = bytes
+  if (b0 === 0xfe && b1 === 0xff) return new TextDecoder("utf-16be")
+  if (b0 === 0xff && b1 === 0xfe) return new TextDecoder("utf-16le")
+  if (b0 === 0x00 && b1 === 0x3c && b2 === 0x00 && b3 === 0x3f) return new TextDecoder("utf-16be")
+  if (b0 === 0x3c && b1 === 0x00 && b2 === 0x3f && b3 === 0x00) return new TextDecoder("utf-16le")
+  const head = new TextDecoder("latin1").decode(bytes.subarray(0, 200))
+  const declared = /^(?:\uFEFF|ï»¿)?<\?xml[^>]*?encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1]
+  // A declaration read through latin1 cannot be true UTF-16 (that was caught above): only a single-byte or multi-byte legacy charset is honoured.
+  if (declared !== undefined && !/^utf-?(8|16)/i.test(declared)) {
+    try {
+      return new TextDecoder(declared)
+    } catch {
+      // An unknown label: UTF-8 is what every OOXML writer actually uses.
+    }
+  }
+  return new TextDecoder("utf-8")
+}
+
+const corrupt = (partName: string, e: unknown): ExtractError =>
+  e instanceof ExtractError
+    ? e
+    : new ExtractError({ reason: "corrupt", detail: `${partName}: ${e instanceof Error ? e.message : String(e)}` })
+
+/**
+ * Parses one part and sends its events to `visitor`. Fails with `corrupt`
+ * (naming the part and the parser's message) on malformed XML and on any DTD:
+ * OPC forbids DTDs in parts, and refusing them is what keeps entity expansion
+ * and external entities (trait `xml-entity-attack`) out. An
+ * {@link ExtractError} thrown by the visitor passes through unchanged.
+ */
+export const parseXml = Effect.fn("Extract.parseXml")(function* (
+  bytes: Uint8Array,
+  partName: string,
+  visitor: XmlVisitor
+) {
+  const filter = new CompatibilityFilter(visitor)
+  const parser = new SaxesParser({ xmlns: true, position: false })
+  parser.on("doctype", () => {
+    throw new ExtractError({ reason: "corrupt", detail: `${partName}: declares a DTD, which OOXML parts must not` })
+  })
+  parser.on("opentag", (tag) => filter.open(tag))
+  parser.on("closetag", (tag) => filter.close(tag))
+  parser.on("text", (text) => filter.text(text))
+  parser.on("cdata", (text) => filter.text(text))
+  const decoder = decoderFor(bytes)
+  for (let at = 0; at < bytes.length; at += chunkBytes) {
+    const chunk = decoder.decode(bytes.subarray(at, at + chunkBytes), { stream: true })
+    yield* Effect.try({ try: () => parser.write(chunk), catch: (e) => corrupt(partName, e) })
+    yield* Effect.yieldNow()
+  }
+  yield* Effect.try({
+    try: () => parser.write(decoder.decode()).close(),
+    catch: (e) => corrupt(partName, e)
+  })
+})
+
+/** Stops the parser once the root element is seen. */
+class RootFound {
+  readonly tag: XmlTag
+
+  constructor(tag: XmlTag) {
+    this.tag = tag
+  }
+}
+
+/**
+ * The root element of a part, reading only as far as it: what a package's
+ * main part is (a workbook, a document, a presentation) is decided by its
+ * content, not by the file's extension. `corrupt` when the XML breaks before
+ * the root or there is none.
+ */
+export const rootElementOf = (bytes: Uint8Array, partName: string): Effect.Effect<XmlTag, ExtractError> =>
+  Effect.try({
+    try: () => {
+      const parser = new SaxesParser({ xmlns: true, position: false })
+      parser.on("doctype", () => {
+        throw new ExtractError({ reason: "corrupt", detail: `${partName}: declares a DTD, which OOXML parts must not` })
+      })
+      parser.on("opentag", (tag) => {
+        throw new RootFound(tag)
+      })
+      const decoder = decoderFor(bytes)
+      try {
+        for (let at = 0; at < bytes.length; at += 1 << 16) {
+          parser.write(decoder.decode(bytes.subarray(at, at + (1 << 16)), { stream: true }))
+        }
+        parser.close()
+      } catch (e) {
+        if (e instanceof RootFound) return e.tag
+        throw e
+      }
+      throw new Error("no root element")
+    },
+    catch: (e) => corrupt(partName, e)
+  })

@@ -1,0 +1,200 @@
+/**
+ * A read-only zip archive over an in-memory file, with the limits that keep a
+ * zip bomb from exhausting memory (BUG-26).
+ *
+ * Why not jszip: it has no public way to read an entry's declared size or
+ * CRC before inflating, and it inflates a whole entry in JavaScript before
+ * checking its length. Reading the central directory ourselves lets us refuse
+ * an entry by its declared size, inflate with Node's native zlib under a hard
+ * output cap (`maxOutputLength`), and verify the CRC (a bad CRC is damage).
+ *
+ * @module
+ */
+import { crc32, inflateRawSync } from "node:zlib"
+import { ExtractError } from "./extract_error.ts"
+
+/** Limits on what reading an archive may inflate. */
+export interface ZipLimits {
+  /** Most bytes inflated from the archive in total, over every entry read. */
+  readonly maxInflatedBytes: number
+  /** Highest declared uncompressed/compressed ratio for an entry of at least {@link ratioFloorBytes}. */
+  readonly maxRatio: number
+}
+
+/** Entries smaller than this are never refused for their ratio: a tiny part that compresses well is harmless. */
+const ratioFloorBytes = 1 << 20
+
+/** One file of the archive as its central directory declares it. */
+export interface ZipEntry {
+  /** The name as stored (decoded), separators untouched. */
+  readonly name: string
+  readonly method: number
+  readonly flags: number
+  readonly crc32: number
+  readonly compressedSize: number
+  readonly uncompressedSize: number
+  readonly localHeaderOffset: number
+}
+
+const corrupt = (detail: string) => new ExtractError({ reason: "corrupt", detail })
+
+const sig = { eocd: 0x06054b50, eocd64: 0x06064b50, locator64: 0x07064b50, central: 0x02014b50, local: 0x04034b50 }
+
+const utf8 = new TextDecoder("utf-8", { fatal: true })
+const latin1 = new TextDecoder("latin1")
+
+/** Names are UTF-8 when flag bit 11 says so or when they decode as UTF-8; otherwise the legacy code page (names here are ASCII part names). */
+function decodeName(bytes: Uint8Array): string {
+  try {
+    return utf8.decode(bytes)
+  } catch {
+    return latin1.decode(bytes)
+  }
+}
+
+/**
+ * A zip archive read from its central directory. Throws {@link ExtractError}
+ * (`corrupt`) when there is no central directory; entries are inflated on
+ * demand by {@link ZipArchive.read}.
+ */
+export class ZipArchive {
+  readonly entries: ReadonlyArray<ZipEntry>
+  private readonly bytes: Uint8Array
+  private readonly limits: ZipLimits
+  private inflated = 0
+
+  constructor(bytes: Uint8Array, limits: ZipLimits) {
+    this.bytes = bytes
+    this.limits = limits
+    this.entries = readCentralDirectory(bytes)
+  }
+
+  /**
+   * The inflated bytes of one entry. Refuses (`too-large`) an entry whose
+   * declared size would exceed the remaining budget or whose ratio is absurd,
+   * before inflating anything; refuses (`corrupt`) an entry that inflates to
+   * more or less than it declared or whose CRC does not match; `encrypted`
+   * for a zip-encrypted entry.
+   */
+  read(entry: ZipEntry): Uint8Array {
+    const { name, uncompressedSize, compressedSize } = entry
+    if (entry.flags & 1) throw new ExtractError({ reason: "encrypted", detail: `zip entry ${name} is encrypted` })
+    if (this.inflated + uncompressedSize > this.limits.maxInflatedBytes) {
+      throw new ExtractError({
+        reason: "too-large",
+        detail: `${name} declares ${uncompressedSize} bytes; the limit is ${this.limits.maxInflatedBytes} bytes inflated per file`
+      })
+    }
+    if (uncompressedSize >= ratioFloorBytes && uncompressedSize > this.limits.maxRatio * Math.max(compressedSize, 1)) {
+      throw new ExtractError({
+        reason: "too-large",
+        detail: `${name} declares a compression ratio of ${Math.round(uncompressedSize / Math.max(compressedSize, 1))}:1; the limit is ${this.limits.maxRatio}:1`
+      })
+    }
+    const data = this.compressedData(entry)
+    let out: Uint8Array
+    if (entry.method === 0) {
+      out = data
+    } else if (entry.method === 8) {
+      try {
+        // The cap is the declared size: an entry that lies about its size is stopped there, not at the heap limit.
+        out = inflateRawSync(data, { maxOutputLength: Math.max(uncompressedSize, 1) })
+      } catch (e) {
+        const tooBig = (e as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE"
+        throw corrupt(`${name}: ${tooBig ? "inflates beyond its declared size" : String((e as Error).message)}`)
+      }
+    } else {
+      throw corrupt(`${name}: unsupported compression method ${entry.method}`)
+    }
+    if (out.length !== uncompressedSize) {
+      throw corrupt(`${name}: inflated ${out.length} bytes, declared ${uncompressedSize}`)
+    }
+    if (crc32(out) >>> 0 !== entry.crc32) throw corrupt(`${name}: CRC mismatch`)
+    this.inflated += out.length
+    return out
+  }
+
+  private compressedData(entry: ZipEntry): Uint8Array {
+    const view = viewOf(this.bytes)
+    const at = entry.localHeaderOffset
+    if (at + 30 > this.bytes.length || view.getUint32(at, true) !== sig.local) {
+      throw corrupt(`${entry.name}: local header not found`)
+    }
+    const start = at + 30 + view.getUint16(at + 26, true) + view.getUint16(at + 28, true)
+    const end = start + entry.compressedSize
+    if (end > this.bytes.length) throw corrupt(`${entry.name}: data runs past the end of the file (truncated?)`)
+    return this.bytes.subarray(start, end)
+  }
+}
+
+const viewOf = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength)
+
+function findEndOfCentralDirectory(bytes: Uint8Array, view: DataView): number {
+  // The record is 22 bytes plus a comment of at most 65535 bytes, at the very end.
+  const lowest = Math.max(0, bytes.length - 22 - 0xffff)
+  for (let i = bytes.length - 22; i >= lowest; i--) {
+    if (view.getUint32(i, true) === sig.eocd) return i
+  }
+  throw corrupt("no zip central directory (truncated or not a complete zip)")
+}
+
+function readCentralDirectory(bytes: Uint8Array): ReadonlyArray<ZipEntry> {
+  const view = viewOf(bytes)
+  if (bytes.length < 22) throw corrupt("too short to be a zip archive")
+  const eocd = findEndOfCentralDirectory(bytes, view)
+  let count = view.getUint16(eocd + 10, true)
+  let size = view.getUint32(eocd + 12, true)
+  let offset = view.getUint32(eocd + 16, true)
+  const loc = eocd - 20
+  if ((count === 0xffff || size === 0xffffffff || offset === 0xffffffff) && loc >= 0 && view.getUint32(loc, true) === sig.locator64) {
+    const at = Number(view.getBigUint64(loc + 8, true))
+    if (at + 56 > bytes.length || view.getUint32(at, true) !== sig.eocd64) throw corrupt("broken zip64 end record")
+    count = Number(view.getBigUint64(at + 32, true))
+    size = Number(view.getBigUint64(at + 40, true))
+    offset = Number(view.getBigUint64(at + 48, true))
+  }
+  // Data prepended to the archive (self-extractors) shifts every offset by the same amount;
+  // the directory then sits right before the end record instead of where it says.
+  const declaredFits = offset + 4 <= bytes.length && view.getUint32(offset, true) === sig.central
+  const shift = declaredFits || eocd - size < 0 ? 0 : eocd - size - offset
+  let p = offset + shift
+  const entries: Array<ZipEntry> = []
+  for (let i = 0; i < count; i++) {
+    if (p + 46 > bytes.length || view.getUint32(p, true) !== sig.central) throw corrupt("broken zip central directory")
+    const nameLength = view.getUint16(p + 28, true)
+    const extraLength = view.getUint16(p + 30, true)
+    const commentLength = view.getUint16(p + 32, true)
+    const nameBytes = bytes.subarray(p + 46, p + 46 + nameLength)
+    let uncompressedSize = view.getUint32(p + 24, true)
+    let compressedSize = view.getUint32(p + 20, true)
+    let localHeaderOffset = view.getUint32(p + 42, true)
+    // zip64: the 32-bit fields hold 0xFFFFFFFF and the real values sit in extra field 0x0001, in this order.
+    for (let e = p + 46 + nameLength, end = e + extraLength; e + 4 <= end; ) {
+      const id = view.getUint16(e, true)
+      const len = view.getUint16(e + 2, true)
+      if (id === 1) {
+        let f = e + 4
+        const next = () => {
+          const v = f + 8 <= e + 4 + len ? Number(view.getBigUint64(f, true)) : undefined
+          f += 8
+          return v
+        }
+        if (uncompressedSize === 0xffffffff) uncompressedSize = next() ?? uncompressedSize
+        if (compressedSize === 0xffffffff) compressedSize = next() ?? compressedSize
+        if (localHeaderOffset === 0xffffffff) localHeaderOffset = next() ?? localHeaderOffset
+      }
+      e += 4 + len
+    }
+    entries.push({
+      name: decodeName(nameBytes),
+      flags: view.getUint16(p + 8, true),
+      method: view.getUint16(p + 10, true),
+      crc32: view.getUint32(p + 16, true),
+      compressedSize,
+      uncompressedSize,
+      localHeaderOffset: localHeaderOffset + shift
+    })
+    p += 46 + nameLength + extraLength + commentLength
+  }
+  return entries
+}

@@ -1,0 +1,120 @@
+/**
+ * The extractor over the shared corpus of real Office files
+ * (../shared/corpus, see its README): recall of the manifest's expected
+ * strings, and the failure contract for every other file. `SAGASU_CORPUS`
+ * points at another copy of the corpus folder.
+ */
+import { afterAll, describe, expect, it } from "@effect/vitest"
+import type { Extraction } from "@sagasu/domain"
+import { Cause, Duration, Effect, Exit, Option } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { ExtractError, extractFile } from "./extract.ts"
+
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url))
+const corpus = process.env["SAGASU_CORPUS"] ?? path.join(repoRoot, "..", "shared", "corpus")
+
+interface Row {
+  readonly path: string
+  readonly kind: string
+  readonly traits: ReadonlySet<string>
+  readonly expected: ReadonlyArray<string>
+}
+
+const rows: ReadonlyArray<Row> = fs
+  .readFileSync(path.join(corpus, "MANIFEST.tsv"), "utf8")
+  .split("\n")
+  .slice(1)
+  .filter((line) => line.trim() !== "")
+  .map((line) => {
+    const [file = "", , , , , kind = "", traits = "", expected = ""] = line.split("\t")
+    return {
+      path: file,
+      kind,
+      traits: new Set(traits.split(",").filter((t) => t !== "")),
+      expected: expected === "" ? [] : expected.split(" | ")
+    }
+  })
+
+const ooxmlKinds = new Set(["xlsx", "xlsm", "xltx", "docx", "docm", "dotx", "pptx", "pptm", "ppsx", "potx"])
+const legacyKinds = new Set(["xls", "doc", "ppt"])
+/** The bar of the first issue; the corpus README's follow-up asks for 0.99. */
+const minimumRecall = 0.9
+/** Far above the slowest file (≈0.6 s): reaching it means a hang. */
+const perFile = Duration.seconds(60)
+
+/** One extraction per file, shared by the tests below, with the time it took. */
+const results = new Map<string, Promise<{ exit: Exit.Exit<Extraction, ExtractError>; ms: number }>>()
+const extractOnce = (file: string) => {
+  let result = results.get(file)
+  if (result === undefined) {
+    const started = performance.now()
+    result = Effect.runPromiseExit(
+      extractFile(path.join(corpus, file)).pipe(
+        Effect.timeoutFail({ duration: perFile, onTimeout: () => new Error(`no result after ${Duration.format(perFile)}`) })
+      )
+    ).then((exit) => ({ exit: exit as Exit.Exit<Extraction, ExtractError>, ms: performance.now() - started }))
+    results.set(file, result)
+  }
+  return Effect.promise(() => result)
+}
+
+/** The ExtractError of a failed extraction; throws when the extraction died, hung or threw instead. */
+function failureOf(exit: Exit.Exit<Extraction, ExtractError>): ExtractError | undefined {
+  if (Exit.isSuccess(exit)) return undefined
+  const failure = Cause.failureOption(exit.cause)
+  if (Option.isSome(failure) && failure.value instanceof ExtractError) return failure.value
+  throw new Error(`not an ExtractError: ${Cause.pretty(exit.cause)}`)
+}
+
+describe(`extractFile() over the corpus (${corpus})`, () => {
+  it.effect(
+    "recalls the manifest's expected strings of OOXML files",
+    () =>
+      Effect.gen(function* () {
+        let total = 0
+        let found = 0
+        const misses: Array<string> = []
+        const started = performance.now()
+        for (const row of rows) {
+          if (!ooxmlKinds.has(row.kind) || row.expected.length === 0) continue
+          const { exit } = yield* extractOnce(row.path)
+          const texts = Exit.isSuccess(exit) ? exit.value.parts.flatMap((p) => p.lines.map((l) => l.text)) : []
+          const why = Exit.isSuccess(exit) ? "not in the text" : (failureOf(exit)?.message ?? "")
+          for (const s of row.expected) {
+            total++
+            if (texts.some((t) => t.includes(s))) found++
+            else misses.push(`  ${row.path}: ${JSON.stringify(s)} (${why})`)
+          }
+        }
+        console.log(
+          `corpus recall: ${found}/${total} (${((100 * found) / total).toFixed(1)}%) in ${Math.round(performance.now() - started)} ms` +
+            (misses.length > 0 ? `\nmisses:\n${misses.join("\n")}` : "")
+        )
+        expect(total).toBeGreaterThan(0)
+        expect(found / total).toBeGreaterThanOrEqual(minimumRecall)
+      }),
+    120_000
+  )
+
+  it.effect.each(rows.map((row) => [row.path, row] as const))(
+    "%s extracts or fails with an ExtractError of the right reason",
+    ([, row]) =>
+      Effect.gen(function* () {
+        const { exit } = yield* extractOnce(row.path)
+        const error = failureOf(exit)
+        if (row.traits.has("must-fail-cleanly")) expect(error, "must fail").toBeInstanceOf(ExtractError)
+        if (legacyKinds.has(row.kind)) expect(["needs-office", "encrypted"]).toContain(error?.reason)
+        if (row.traits.has("encrypted")) expect(error?.reason).toBe("encrypted")
+      }),
+    90_000
+  )
+
+  afterAll(async () => {
+    const all = await Promise.all(results.values())
+    const sum = all.reduce((n, r) => n + r.ms, 0)
+    const slowest = Math.max(...all.map((r) => r.ms))
+    console.log(`corpus: ${all.length} files extracted in ${Math.round(sum)} ms (slowest ${Math.round(slowest)} ms)`)
+  })
+})

@@ -1,0 +1,573 @@
+/**
+ * The seed's flowcharts, branch by branch, through the channel (SPEC §1–§4).
+ * Workers are fakes with scripted behaviour per file name, so each test
+ * controls what is in flight when; the real workers have their own tests.
+ */
+import { NodeContext } from "@effect/platform-node"
+import { describe, expect, it } from "@effect/vitest"
+import {
+  type IngestResult,
+  type IngestRow,
+  type Progress,
+  type Settings,
+  type WorkerKind,
+  defaultSettings,
+  formatBodyTsv
+} from "@sagasu/domain"
+import {
+  type WorkPaths,
+  acquireLock,
+  bodyFolderOf,
+  formatSettings,
+  initWorkFolder,
+  readIngestList,
+  readJournal,
+  writeSettings
+} from "@sagasu/store"
+import { Deferred, Effect, Fiber, Layer, Option, Ref, Stream, SubscriptionRef, TestClock } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { type IndexerChannel, type MakeChannelOptions, makeChannel, requestStop } from "./channel.ts"
+import { stagingCompleteMark } from "./ingest_one.ts"
+import type { IngestFile } from "./ingest_request.ts"
+import { runIndexer } from "./run_indexer.ts"
+import { IngestWorkers } from "./workers.ts"
+
+// ---------------------------------------------------------------------------
+// Fixture: a work folder and target folders with small source files.
+
+interface Fixture {
+  readonly paths: WorkPaths
+  readonly folder: (name: string) => string
+}
+
+const makeFixture = (trees: Record<string, Record<string, string>>, settings: Partial<Settings> = {}) =>
+  Effect.gen(function* () {
+    const base = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-run-"))
+    const paths = yield* initWorkFolder(path.join(base, "work"), formatSettings(defaultSettings))
+    const folder = (name: string) => path.join(base, "src", name)
+    for (const [index, files] of Object.entries(trees)) {
+      fs.mkdirSync(folder(index), { recursive: true })
+      for (const [rel, content] of Object.entries(files)) writeSource(folder(index), rel, content)
+    }
+    yield* writeSettings(paths, {
+      ...defaultSettings,
+      targetFolders: Object.keys(trees).map((name) => ({ name, path: folder(name), enabled: true })),
+      ...settings
+    })
+    return { paths, folder } satisfies Fixture
+  })
+
+const writeSource = (root: string, rel: string, content: string) => {
+  const file = path.join(root, ...rel.split("/"))
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  fs.writeFileSync(file, content)
+}
+
+// ---------------------------------------------------------------------------
+// Fake workers: the file's content decides the result ("fail", "reroute",
+// "slow", …); "done" files stage one TSV holding the content.
+
+type Script = (kind: WorkerKind, request: IngestFile) => Effect.Effect<IngestResult | undefined>
+
+const stage = (request: IngestFile, text: string) =>
+  Effect.sync(() => {
+    fs.mkdirSync(request.staging, { recursive: true })
+    fs.writeFileSync(path.join(request.staging, "1_Sheet1.tsv"), formatBodyTsv({
+      name: "Sheet1", locator: "cell", state: "visible", lines: [{ loc: "A1", text }]
+    }))
+    fs.writeFileSync(path.join(request.staging, stagingCompleteMark), "")
+  })
+
+const fakeWorkers = (log: Array<string>, script: Script = () => Effect.succeed(undefined), plain = 1) =>
+  Layer.succeed(IngestWorkers, {
+    slots: { plain, spreadsheet: 1, document: 1, presentation: 1 },
+    ingest: (kind, request) =>
+      Effect.gen(function* () {
+        log.push(`${kind}:${request.path}`)
+        const scripted = yield* script(kind, request)
+        if (scripted !== undefined) return scripted
+        const content = fs.readFileSync(request.source, "utf8")
+        if (content.startsWith("fail")) return { status: "failed", tsvCount: 0, reason: "corrupt: scripted failure", log: ["bad"] }
+        if (content.startsWith("reroute") && kind === "plain") {
+          return { status: "reroute", tsvCount: 0, reason: "needs-office: legacy", app: "spreadsheet", log: [] }
+        }
+        yield* stage(request, content)
+        return { status: "done", tsvCount: 1, reason: "", log: [`ok ${kind}`] }
+      }) as Effect.Effect<IngestResult>
+  })
+
+interface RunResult {
+  readonly code: number
+  readonly channel: IndexerChannel
+  readonly echoed: ReadonlyArray<string>
+  readonly rows: ReadonlyArray<IngestRow>
+  readonly error: Option.Option<string>
+  readonly dispatched: ReadonlyArray<string>
+}
+
+const run = (
+  fixture: Fixture,
+  options: MakeChannelOptions & {
+    readonly script?: Script
+    readonly plain?: number
+    readonly onEcho?: (line: string, channel: IndexerChannel) => void
+    readonly during?: (channel: IndexerChannel) => Effect.Effect<void>
+  } = {}
+) =>
+  Effect.gen(function* () {
+    const echoed: Array<string> = []
+    const dispatched: Array<string> = []
+    const holder: { channel?: IndexerChannel } = {}
+    const channel = yield* makeChannel({
+      ...options,
+      echo: (line) => {
+        echoed.push(line)
+        if (options.onEcho !== undefined && holder.channel !== undefined) options.onEcho(line, holder.channel)
+      }
+    })
+    holder.channel = channel
+    const fiber = yield* Effect.fork(runIndexer(channel, {
+      work: fixture.paths.root,
+      version: "test",
+      workers: () => fakeWorkers(dispatched, options.script, options.plain)
+    }))
+    if (options.during !== undefined) yield* options.during(channel)
+    const code = yield* Fiber.join(fiber)
+    return {
+      code,
+      channel,
+      echoed,
+      rows: yield* readIngestList(fixture.paths),
+      error: yield* Ref.get(channel.error),
+      dispatched
+    } satisfies RunResult
+  })
+
+const statuses = (rows: ReadonlyArray<IngestRow>) => Object.fromEntries(rows.map((r) => [`${r.index}/${r.path}`, r.status]))
+const closing = (r: RunResult) => Effect.map(Ref.get(r.channel.closing), Option.map((c) => c.message))
+const tsvText = (paths: WorkPaths, index: string, rel: string) => {
+  const folder = bodyFolderOf(paths, index, rel)
+  return fs.existsSync(folder) ? fs.readFileSync(path.join(folder, "1_Sheet1.tsv"), "utf8").split("\n")[1] : undefined
+}
+
+const provide = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, NodeContext.layer)
+
+// ---------------------------------------------------------------------------
+
+describe("runIndexer(): start of the run (R1–R6)", () => {
+  it.effect("R2: an unusable work folder → channel.error, exit 1, exitCode set last, nothing written", () =>
+    provide(Effect.gen(function* () {
+      const channel = yield* makeChannel()
+      const missing = path.join(os.tmpdir(), `sagasu-missing-${process.pid}`)
+      const code = yield* runIndexer(channel, { work: missing, version: "test" })
+      expect(code).toBe(1)
+      expect(yield* Deferred.await(channel.exitCode)).toBe(1)
+      expect(Option.getOrThrow(yield* Ref.get(channel.error))).toContain("work folder cannot be used")
+      expect(fs.existsSync(missing)).toBe(false)
+    })))
+
+  it.scoped("R3: a held lock → the seed's message, exit 1, the log untouched", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "a.xlsx": "x" } })
+      fs.writeFileSync(f.paths.log, "the running run's log")
+      yield* acquireLock(f.paths)
+      const r = yield* run(f)
+      expect(r.code).toBe(1)
+      expect(r.error).toEqual(Option.some("ほかのインデックス作成が実行中です。インデックス作成が終わってから実行してください。"))
+      expect(fs.readFileSync(f.paths.log, "utf8")).toBe("the running run's log")
+      expect(fs.existsSync(f.paths.logPrevious)).toBe(false)
+      expect(r.dispatched).toEqual([])
+    })))
+
+  it.effect("R4: the log has a BOM, a header, [n/total] blocks, and the previous log is kept", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "a.xlsx": "見積", "b.xlsx": "fail" } })
+      fs.writeFileSync(f.paths.log, "older")
+      const r = yield* run(f)
+      expect(r.code).toBe(0)
+      const log = fs.readFileSync(f.paths.log, "utf8")
+      expect(log.startsWith("\uFEFFSagasu test — indexing run started")).toBe(true)
+      expect(log).toContain("Node.js v")
+      expect(log).toContain("[1/2] A/a.xlsx: done\n    ok plain")
+      expect(log).toContain("[WARN] [2/2] A/b.xlsx: failed (corrupt: scripted failure)\n    bad")
+      expect(fs.readFileSync(f.paths.logPrevious, "utf8")).toBe("older")
+      expect(r.echoed).toContain("[1/2] A/a.xlsx: done")
+    })))
+
+  it.effect("R5: no enabled index → error, exit 1", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "a.xlsx": "x" } })
+      yield* writeSettings(f.paths, { ...defaultSettings, targetFolders: [{ name: "A", path: f.folder("A"), enabled: false }] })
+      const r = yield* run(f)
+      expect(r.code).toBe(1)
+      expect(Option.getOrThrow(r.error)).toContain("チェックの付いたインデックスがありません")
+    })))
+
+  it.effect("R5: a target folder that does not exist → error, exit 1", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "a.xlsx": "x" } })
+      fs.rmSync(f.folder("A"), { recursive: true })
+      const r = yield* run(f)
+      expect(r.code).toBe(1)
+      expect(Option.getOrThrow(r.error)).toContain("インデックス「A」のフォルダが見つかりません")
+    })))
+
+  it.effect("R5: onlyNames with unknown and disabled names are logged and reported; unselected indexes are untouched", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "a.xlsx": "x" }, B: { "b.xlsx": "y" } })
+      yield* run(f) // both indexed once
+      writeSource(f.folder("B"), "b2.xlsx", "new in B")
+      writeSource(f.folder("A"), "a2.xlsx", "new in A")
+      const r = yield* run(f, { onlyNames: ["A", "Z"], confirmTargets: true, during: (c) => answerWhenAsked(c, { retryFailed: false, includeCloud: false }) })
+      expect(r.code).toBe(0)
+      expect(yield* Ref.get(r.channel.onlySkipped)).toEqual([{ name: "Z", reason: "unknown" }])
+      expect(r.echoed).toContain("インデックス「Z」は設定にありません。飛ばします。")
+      expect(statuses(r.rows)).toEqual({ "A/a.xlsx": "done", "B/b.xlsx": "done", "A/a2.xlsx": "done" })
+      expect(r.dispatched).toEqual(["plain:a2.xlsx"])
+    })))
+
+  it.effect("R5: when none of onlyNames can be updated → error, exit 1", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "a.xlsx": "x" } })
+      const r = yield* run(f, { onlyNames: ["nope"] })
+      expect(r.code).toBe(1)
+      expect(Option.getOrThrow(r.error)).toBe("選んだインデックスはどれも更新できません。")
+    })))
+
+  it.effect("R6: a legacy mark gives the notice in the log and system_index is removed", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "a.xlsx": "x" } })
+      fs.writeFileSync(path.join(f.paths.store, "layout_legacy"), "0")
+      fs.mkdirSync(path.join(f.paths.root, "system_index"))
+      const r = yield* run(f)
+      expect(r.code).toBe(0)
+      expect(fs.readFileSync(f.paths.log, "utf8")).toContain("[WARN] 前の版のインデックスは使えません。")
+      expect(fs.existsSync(path.join(f.paths.root, "system_index"))).toBe(false)
+    })))
+})
+
+describe("runIndexer(): journal recovery and crawl (R7, R8, C1, C3)", () => {
+  it.effect("R7/C1: publishes complete staged folders of a killed run and puts its in-flight files last", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "1.xlsx": "one", "2.xlsx": "two", "3.xlsx": "three" } })
+      yield* run(f)
+      // Simulate a killed run: 1.xlsx was staged complete (row done), 2.xlsx in flight (row pending), no `end`.
+      writeSource(f.folder("A"), "1.xlsx", "one v2")
+      writeSource(f.folder("A"), "2.xlsx", "two v2")
+      const staged = path.join(f.paths.root, "publish", "99999", "w1", "1")
+      yield* stage({ staging: staged } as IngestFile, "one v2 staged")
+      const st1 = fs.statSync(path.join(f.folder("A"), "1.xlsx"))
+      const st2 = fs.statSync(path.join(f.folder("A"), "2.xlsx"))
+      fs.writeFileSync(f.paths.journal, [
+        "start\tA\t1.xlsx\tpublish/99999/w1/1",
+        "start\tA\t2.xlsx\tpublish/99999/w2/2",
+        ""
+      ].join("\n"))
+      fs.appendFileSync(f.paths.ingestList, `A\t1.xlsx\t${st1.size}\t${st1.mtimeMs}\tdone\t\nA\t2.xlsx\t${st2.size}\t${st2.mtimeMs}\tpending\t\n`)
+      writeSource(f.folder("A"), "0.xlsx", "zero")
+      const r = yield* run(f)
+      expect(r.code).toBe(0)
+      expect(r.echoed).toContain("recovered: A/1.xlsx (published the TSVs staged by an interrupted run)")
+      expect(tsvText(f.paths, "A", "1.xlsx")).toBe("A1\tone v2 staged")
+      // 1.xlsx is done and unchanged: not a target; 2.xlsx was in flight: last.
+      expect(r.dispatched).toEqual(["plain:0.xlsx", "plain:2.xlsx"])
+      expect(fs.existsSync(path.join(f.paths.root, "publish", "99999"))).toBe(false)
+      expect((yield* readJournal(f.paths)).at(-1)).toEqual({ _tag: "end" })
+    })))
+
+  it.effect("R8: a stop during the crawl looks at no further folder, asks nothing, exit 2; finished folders drop vanished files", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "a1.xlsx": "x", "a2.xlsx": "y" }, B: { "b1.xlsx": "z", "b2.xlsx": "w" } })
+      yield* run(f)
+      fs.rmSync(path.join(f.folder("A"), "a2.xlsx"))
+      fs.rmSync(path.join(f.folder("B"), "b2.xlsx"))
+      writeSource(f.folder("A"), "a3.xlsx", "new")
+      const r = yield* run(f, {
+        confirmTargets: true,
+        onEcho: (line, channel) => {
+          if (line.startsWith("クロール中: A")) Effect.runSync(requestStop(channel))
+        }
+      })
+      expect(r.code).toBe(2)
+      expect(r.echoed.some((l) => l.startsWith("クロール中: B"))).toBe(false)
+      expect(yield* SubscriptionRef.get(r.channel.plan)).toEqual(Option.none())
+      // A finished its crawl: a2 vanished is removed; a3 is not recorded as pending. B is untouched.
+      expect(statuses(r.rows)).toEqual({ "A/a1.xlsx": "done", "B/b1.xlsx": "done", "B/b2.xlsx": "done" })
+      expect(tsvText(f.paths, "A", "a2.xlsx")).toBeUndefined()
+      expect(tsvText(f.paths, "B", "b2.xlsx")).toBe("A1\tw")
+      expect(yield* closing(r)).toEqual(Option.some("インデックス作成を中止しました。（成功: 0 件 / 失敗: 0 件）"))
+    })))
+})
+
+const answerWhenAsked = (channel: IndexerChannel, answer: { retryFailed: boolean; includeCloud: boolean } | null) =>
+  channel.plan.changes.pipe(
+    Stream.filter(Option.isSome),
+    Stream.take(1),
+    Stream.runDrain,
+    Effect.zipRight(Deferred.succeed(channel.answer, answer))
+  )
+
+describe("runIndexer(): confirmation (R9, R10, R11, R12)", () => {
+  it.effect("R10: the plan lists the selected indexes; cancel keeps the previous rows but removes vanished files, exit 2", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "a1.xlsx": "x", "gone.xlsx": "y", "bad.xlsx": "fail" } })
+      yield* run(f)
+      fs.rmSync(path.join(f.folder("A"), "gone.xlsx"))
+      writeSource(f.folder("A"), "new.xlsx", "n")
+      const plans: Array<unknown> = []
+      const r = yield* run(f, {
+        confirmTargets: true,
+        during: (c) =>
+          c.plan.changes.pipe(Stream.filter(Option.isSome), Stream.take(1), Stream.runForEach((p) => Effect.sync(() => plans.push(p.value))),
+            Effect.zipRight(Deferred.succeed(c.answer, null)))
+      })
+      expect(plans).toEqual([{ entries: [{ index: "A", new: 1, changed: 0, pending: 0, failedLastTime: 1, cloudOnly: 0, unchanged: 1, vanished: 1 }] }])
+      expect(r.code).toBe(2)
+      expect(statuses(r.rows)).toEqual({ "A/a1.xlsx": "done", "A/bad.xlsx": "failed" })
+      expect(tsvText(f.paths, "A", "gone.xlsx")).toBeUndefined()
+      expect(r.dispatched).toEqual([])
+    })))
+
+  it.effect("R10: no answer within 60 minutes cancels (TestClock)", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "a1.xlsx": "x" } })
+      const r = yield* run(f, {
+        confirmTargets: true,
+        during: (c) =>
+          c.plan.changes.pipe(Stream.filter(Option.isSome), Stream.take(1), Stream.runDrain,
+            Effect.zipRight(TestClock.adjust("59 minutes")),
+            Effect.zipRight(Effect.sync(() => expect(Deferred.unsafeDone))),
+            Effect.zipRight(TestClock.adjust("1 minute")))
+      })
+      expect(r.code).toBe(2)
+      expect(r.rows).toEqual([])
+    })))
+
+  it.effect("R9/R10: the answer's retryFailed brings back failed files", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "bad.xlsx": "fail", "ok.xlsx": "ok" } })
+      yield* run(f)
+      writeSource(f.folder("A"), "bad.xlsx", "fail!") // same size/mtime would not matter: retry is by answer
+      fs.utimesSync(path.join(f.folder("A"), "bad.xlsx"), 1, 1)
+      const rows = yield* readIngestList(f.paths)
+      const st = fs.statSync(path.join(f.folder("A"), "bad.xlsx"))
+      fs.appendFileSync(f.paths.ingestList, `A\tbad.xlsx\t${st.size}\t${st.mtimeMs}\tfailed\tcorrupt: x\n`)
+      void rows
+      const r = yield* run(f, { confirmTargets: true, during: (c) => answerWhenAsked(c, { retryFailed: true, includeCloud: false }) })
+      expect(r.dispatched).toEqual(["plain:bad.xlsx"])
+      expect(r.code).toBe(0)
+    })))
+
+  it.effect("R12: nothing to ingest → the seed's message, exit 0", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "a1.xlsx": "x" } })
+      yield* run(f)
+      const r = yield* run(f)
+      expect(r.code).toBe(0)
+      expect(yield* closing(r)).toEqual(Option.some("取り込みが必要なファイルはありません。"))
+    })))
+
+  it.effect("R9: only cloud-only files left → the cloud message; they are not added to the ingest list", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: {} })
+      const sparse = path.join(f.folder("A"), "cloud.xlsx")
+      fs.writeFileSync(sparse, "")
+      fs.truncateSync(sparse, 50000)
+      const r = yield* run(f)
+      expect(r.code).toBe(0)
+      expect(yield* closing(r)).toEqual(Option.some("クラウドにだけあるファイルは、ダウンロードせずに残しました"))
+      expect(yield* Ref.get(r.channel.cloudSkipped)).toEqual([{ index: "A", path: "cloud.xlsx" }])
+      expect(r.rows).toEqual([])
+      expect(fs.readFileSync(f.paths.log, "utf8")).toContain("cloud-only: A/cloud.xlsx")
+    })))
+})
+
+describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
+  it.effect("R17: completes with counts and the failure list; rows done/failed; TSVs published", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "a.xlsx": "見積", "sub/b.docx": "fail" } })
+      const r = yield* run(f)
+      expect(r.code).toBe(0)
+      expect(yield* closing(r)).toEqual(Option.some(
+        "インデックス作成が完了しました。（成功: 1 件 / 失敗: 1 件）\n失敗したファイルと原因:\n  A/sub/b.docx: corrupt: scripted failure"
+      ))
+      expect(statuses(r.rows)).toEqual({ "A/a.xlsx": "done", "A/sub/b.docx": "failed" })
+      expect(tsvText(f.paths, "A", "a.xlsx")).toBe("A1\t見積")
+      expect(fs.readFileSync(f.paths.ingestList, "utf8").trim().split("\n")).toHaveLength(3) // header + one line per file (R15)
+    })))
+
+  it.effect("R14: a reroute goes to the Office owner and stays in flight; the owner's result is recorded", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "old.xlsx": "reroute", "x.xls": "legacy" } })
+      const r = yield* run(f)
+      expect(r.code).toBe(0)
+      expect(new Set(r.dispatched)).toEqual(new Set(["plain:old.xlsx", "spreadsheet:old.xlsx", "spreadsheet:x.xls"]))
+      expect(statuses(r.rows)).toEqual({ "A/old.xlsx": "done", "A/x.xls": "done" })
+      expect(r.echoed).toContain("A/old.xlsx: reading it needs Office; handed to the spreadsheet owner")
+    })))
+
+  it.live("W5/R14: a stop lets the plain file in flight finish, interrupts Office, leaves the rest pending, exit 2", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "1.xlsx": "slow", "2.xlsx": "b", "3.xlsx": "c", "9.xls": "office-slow" } })
+      const gate = yield* Deferred.make<void>()
+      const r = yield* run(f, {
+        script: (kind, request) =>
+          request.path === "1.xlsx"
+            ? Deferred.await(gate).pipe(Effect.zipRight(stage(request, "slow")), Effect.as<IngestResult>({ status: "done", tsvCount: 1, reason: "", log: [] }))
+            : kind === "spreadsheet"
+            ? Effect.never
+            : Effect.succeed(undefined),
+        during: (c) =>
+          Effect.gen(function* () {
+            // Both the slow plain file and the Office file are in flight now.
+            yield* c.progress.changes.pipe(Stream.filter((p: Progress) => p.current === "A/9.xls"), Stream.take(1), Stream.runDrain)
+            yield* requestStop(c)
+            yield* Effect.sleep("50 millis")
+            yield* Deferred.succeed(gate, undefined)
+          })
+      })
+      expect(r.code).toBe(2)
+      expect(r.dispatched).toEqual(["plain:1.xlsx", "spreadsheet:9.xls"])
+      expect(statuses(r.rows)).toEqual({ "A/1.xlsx": "done", "A/2.xlsx": "pending", "A/3.xlsx": "pending", "A/9.xls": "pending" })
+      expect(tsvText(f.paths, "A", "1.xlsx")).toBe("A1\tslow")
+      expect(tsvText(f.paths, "A", "9.xls")).toBeUndefined()
+      expect(yield* closing(r)).toEqual(Option.some("インデックス作成を中止しました。（成功: 1 件 / 失敗: 0 件）"))
+      const progress = yield* SubscriptionRef.get(r.channel.progress)
+      expect(progress).toMatchObject({ phase: "finalize", processed: 1, failed: 0, exitCode: 2 })
+    })), 20_000)
+
+  it.live("R14: a reroute that arrives after a stop keeps the file pending, not failed", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "a.xlsx": "reroute", "b.xlsx": "b" } })
+      const gate = yield* Deferred.make<void>()
+      const r = yield* run(f, {
+        script: (kind, request) =>
+          kind === "plain" && request.path === "a.xlsx"
+            ? Deferred.await(gate).pipe(Effect.as<IngestResult>({ status: "reroute", tsvCount: 0, reason: "needs-office: x", app: "spreadsheet", log: [] }))
+            : Effect.succeed(undefined),
+        during: (c) =>
+          Effect.gen(function* () {
+            yield* c.progress.changes.pipe(Stream.filter((p: Progress) => p.current === "A/a.xlsx"), Stream.take(1), Stream.runDrain)
+            yield* requestStop(c)
+            yield* Deferred.succeed(gate, undefined)
+          })
+      })
+      expect(r.code).toBe(2)
+      expect(r.dispatched).toEqual(["plain:a.xlsx"])
+      expect(statuses(r.rows)).toEqual({ "A/a.xlsx": "pending", "A/b.xlsx": "pending" })
+      expect(yield* closing(r)).toEqual(Option.some("インデックス作成を中止しました。（成功: 0 件 / 失敗: 0 件）"))
+    })))
+
+  it.effect("R13: a source file gone before dispatch is removed from the list and the body index, with the seed's message", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "1.xlsx": "one", "2.xlsx": "two" } })
+      yield* run(f)
+      writeSource(f.folder("A"), "1.xlsx", "one v2")
+      writeSource(f.folder("A"), "2.xlsx", "two v2")
+      const r = yield* run(f, {
+        script: (_kind, request) =>
+          Effect.sync(() => {
+            if (request.path === "1.xlsx") fs.rmSync(path.join(f.folder("A"), "2.xlsx"))
+            return undefined
+          })
+      })
+      expect(r.code).toBe(0)
+      expect(r.echoed).toContain("[2/2] A/2.xlsx: 元のファイルが無くなったため、取り込まずに一覧から除きます。")
+      expect(statuses(r.rows)).toEqual({ "A/1.xlsx": "done" })
+      expect(tsvText(f.paths, "A", "2.xlsx")).toBeUndefined()
+    })))
+
+  it.effect("R13: the target folder disappears mid-run → exit 1, the rest stays pending; back again → the next run completes", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "1.xlsx": "one", "2.xlsx": "two", "3.xlsx": "three" } })
+      const away = f.folder("A") + ".away"
+      const r = yield* run(f, {
+        script: (_kind, request) =>
+          Effect.gen(function* () {
+            if (request.path !== "1.xlsx") return undefined
+            yield* stage(request, "one")
+            fs.renameSync(f.folder("A"), away)
+            return { status: "done", tsvCount: 1, reason: "", log: [] } as IngestResult
+          })
+      })
+      expect(r.code).toBe(1)
+      expect(Option.getOrThrow(r.error)).toContain("インデックス「A」のフォルダが見つからなくなりました")
+      expect(statuses(r.rows)).toEqual({ "A/1.xlsx": "done", "A/2.xlsx": "pending", "A/3.xlsx": "pending" })
+      expect((yield* readJournal(f.paths)).at(-1)).toEqual({ _tag: "end" }) // the finally step ran
+      fs.renameSync(away, f.folder("A"))
+      const again = yield* run(f)
+      expect(again.code).toBe(0)
+      expect(again.dispatched).toEqual(["plain:2.xlsx", "plain:3.xlsx"])
+      expect(statuses(again.rows)).toEqual({ "A/1.xlsx": "done", "A/2.xlsx": "done", "A/3.xlsx": "done" })
+    })))
+
+  it.effect("R14/C2: a folder is published only when none of its files is in flight or waiting", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "x/1.xlsx": "a", "x/2.xlsx": "b", "y/3.xlsx": "c" } })
+      const seen: Array<string> = []
+      const r = yield* run(f, {
+        script: (_kind, request) =>
+          Effect.sync(() => {
+            // When 2.xlsx starts, 1.xlsx (same folder) must not be in the body index yet.
+            if (request.path === "x/2.xlsx") seen.push(`x/1 published: ${tsvText(f.paths, "A", "x/1.xlsx") !== undefined}`)
+            if (request.path === "y/3.xlsx") seen.push(`x/2 published: ${tsvText(f.paths, "A", "x/2.xlsx") !== undefined}`)
+            return undefined
+          })
+      })
+      expect(r.code).toBe(0)
+      expect(seen).toEqual(["x/1 published: false", "x/2 published: true"])
+      const journal = (yield* readJournal(f.paths)).map((e) => (e._tag === "end" ? "end" : `${e._tag} ${e.path}`))
+      expect(journal).toEqual([
+        "start x/1.xlsx", "start x/2.xlsx", "published x/1.xlsx", "published x/2.xlsx", "start y/3.xlsx", "published y/3.xlsx", "end"
+      ])
+    })))
+
+  it.effect("R15: a file that vanishes between runs is removed from the list and the body index", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "a.xlsx": "x", "b.xlsx": "y" } })
+      yield* run(f)
+      fs.rmSync(path.join(f.folder("A"), "b.xlsx"))
+      const r = yield* run(f)
+      expect(r.code).toBe(0)
+      expect(statuses(r.rows)).toEqual({ "A/a.xlsx": "done" })
+      expect(tsvText(f.paths, "A", "b.xlsx")).toBeUndefined()
+    })))
+
+  it.effect("P1/P2/P3: progress goes crawl → ingest → finalize, is written to progress.json and keeps the end", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "a.xlsx": "x", "b.xlsx": "y" } })
+      const phases: Array<string> = []
+      const r = yield* run(f, {
+        during: (c) =>
+          c.progress.changes.pipe(
+            Stream.takeUntil((p) => p.exitCode !== undefined),
+            Stream.runForEach((p) => Effect.sync(() => {
+              if (phases.at(-1) !== p.phase) phases.push(p.phase)
+            })),
+            Effect.fork,
+            Effect.asVoid
+          )
+      })
+      expect(r.code).toBe(0)
+      expect(phases).toEqual(["crawl", "ingest", "finalize"])
+      const saved = JSON.parse(fs.readFileSync(f.paths.progress, "utf8")) as Progress
+      expect(saved).toMatchObject({ phase: "finalize", processed: 2, remaining: 0, failed: 0, exitCode: 0 })
+      expect(saved.current).toBe("インデックス作成が完了しました。（成功: 2 件 / 失敗: 0 件）")
+    })))
+
+  it.effect("R16: the gram hook gets what this round published and removed; it is skipped after a stop", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "a.xlsx": "x", "b.xlsx": "fail" } })
+      const calls: Array<unknown> = []
+      const channel = yield* makeChannel()
+      const code = yield* runIndexer(channel, {
+        work: f.paths.root, version: "test",
+        workers: () => fakeWorkers([]),
+        updateGram: (_paths, changes) => Effect.sync(() => calls.push(changes))
+      })
+      expect(code).toBe(0)
+      expect(calls).toEqual([{ published: [{ index: "A", path: "a.xlsx" }], removed: [{ index: "A", path: "b.xlsx" }] }])
+    })))
+})

@@ -1,0 +1,626 @@
+/**
+ * The indexing run (インデックス作成, SPEC §1, the seed's first flowchart):
+ * the commander that checks the work folder, takes the lock, opens the log,
+ * recovers the previous run's journal, crawls, decides and confirms the
+ * targets, dispatches them to the workers, records and publishes results, and
+ * runs the finally step — every decision taken by a pure function of
+ * `@sagasu/domain`.
+ *
+ * @module
+ */
+import { FileSystem } from "@effect/platform"
+import {
+  type CrawledFile,
+  type ExitCode,
+  type FailedFile,
+  type IngestRow,
+  type Language,
+  type PlanAnswer,
+  type ProgressEvent,
+  type Settings,
+  type StagedFile,
+  type TargetList,
+  type WorkerKind,
+  closingMessage,
+  computeTargetList,
+  decideOnResult,
+  fileKey,
+  foldersReadyToPublish,
+  makePlan,
+  messages,
+  nextProgress,
+  pickNextDispatch,
+  recoverFromJournal,
+  selectIndexes,
+  workerKindOf
+} from "@sagasu/domain"
+import {
+  type RunLog,
+  type WorkPaths,
+  acquireLock,
+  appendIngestRows,
+  appendJournal,
+  bodyFolderOf,
+  checkWorkFolder,
+  describeOrigin,
+  hasLegacyLayoutMarks,
+  openRunLog,
+  publishFolder,
+  readIngestList,
+  readJournal,
+  readPendingRemove,
+  readSettings,
+  removeBodyFolders,
+  removeOldSystemIndex,
+  resetJournal,
+  rewriteIngestList,
+  writeOrigins,
+  writeProgress
+} from "@sagasu/store"
+import { Cause, Context, Data, Deferred, Duration, Effect, Fiber, Layer, Option, Queue, Ref, Stream, SubscriptionRef } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import type { IndexerChannel } from "./channel.ts"
+import { crawlFolder } from "./crawl.ts"
+import { stagingCompleteMark } from "./ingest_one.ts"
+import { IngestFile } from "./ingest_request.ts"
+import { IngestWorkers, threadWorkersLayer } from "./workers.ts"
+
+/** Source files whose body-index folders changed in a round: what R16 brings the 2-gram index in line with. */
+export interface RoundChanges {
+  readonly published: ReadonlyArray<{ readonly index: string; readonly path: string }>
+  readonly removed: ReadonlyArray<{ readonly index: string; readonly path: string }>
+}
+
+/** Options of {@link runIndexer}. */
+export interface RunIndexerOptions {
+  /** The work folder. */
+  readonly work: string
+  /** The product version for the log header (R4). */
+  readonly version: string
+  /** How long to wait for the plan's answer (R10; default 60 minutes). */
+  readonly answerTimeout?: Duration.DurationInput
+  /** The workers of the run, made once the settings are known (default: worker threads, no Office). */
+  readonly workers?: (settings: Settings) => Layer.Layer<IngestWorkers>
+  /** The R16 hook: bring the 2-gram index in line with what this round changed. */
+  readonly updateGram?: (paths: WorkPaths, changes: RoundChanges) => Effect.Effect<void, unknown>
+  /** Lines added to the log header (e.g. the LibreOffice version, R4). */
+  readonly headerExtra?: ReadonlyArray<string>
+}
+
+// A run-level failure with the message that goes to `channel.error` (R18).
+class RunFailure extends Data.TaggedError("RunFailure")<{ readonly message: string; readonly logged?: boolean }> {}
+
+// How the main part of a run ended, before the closing message.
+type MainOutcome =
+  | { readonly _tag: "error"; readonly message: string }
+  | { readonly _tag: "cancelled" } // stop during crawl, cancel or no answer at the confirmation
+  | { readonly _tag: "noTargets"; readonly message: string; readonly changes: RoundChanges }
+  | { readonly _tag: "ingested"; readonly state: RunState }
+
+// The commander's mutable state while ingesting; only the commander fiber touches it.
+interface RunState {
+  readonly targets: ReadonlyArray<CrawledFile>
+  readonly folders: ReadonlyMap<string, string>
+  stopped: boolean
+  folderLost: Option.Option<string>
+  done: number
+  readonly failed: Array<FailedFile>
+  staged: Array<StagedFile>
+  readonly published: Array<{ index: string; path: string }>
+  readonly removed: Array<{ index: string; path: string }>
+  readonly removedKeys: Set<string>
+  /** Set when the finally step itself failed (disk full, …): the run ends with exit code 1 (R18). */
+  finallyError: Option.Option<string>
+}
+
+/**
+ * Runs one indexing run on `options.work` with `channel` (R1–R18). Never
+ * fails and never calls `process.exit`: it returns the exit code (0 completed,
+ * 1 error, 2 stopped or cancelled) and sets `channel.exitCode` as its very
+ * last act.
+ */
+export const runIndexer = (
+  channel: IndexerChannel,
+  options: RunIndexerOptions
+): Effect.Effect<ExitCode, never, FileSystem.FileSystem> =>
+  Effect.gen(function* () {
+    const code = yield* runGuarded(channel, options).pipe(
+      Effect.catchAll((failure) => Ref.set(channel.error, Option.some(failure.message)).pipe(Effect.as<ExitCode>(1))),
+      Effect.catchAllDefect((defect) =>
+        Ref.set(channel.error, Option.some(`Unexpected error: ${String(defect)}`)).pipe(Effect.as<ExitCode>(1))
+      )
+    )
+    yield* Deferred.succeed(channel.exitCode, code)
+    return code
+  })
+
+const runGuarded = (channel: IndexerChannel, options: RunIndexerOptions) =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      // R2: the work folder must be usable; nothing is written otherwise.
+      const paths = yield* checkWorkFolder(options.work).pipe(Effect.mapError((e) => new RunFailure({ message: e.message })))
+      const settingsForMessages = yield* readSettings(paths).pipe(Effect.option)
+      const language: Language = Option.match(settingsForMessages, { onNone: () => "ja", onSome: (s) => s.language })
+      const text = messages(language)
+      // R3: one run per work folder; when held, nothing is touched (not even the log).
+      yield* acquireLock(paths).pipe(
+        Effect.mapError((e) => new RunFailure({ message: e.reason === "held" ? text.lockHeld : e.message }))
+      )
+      // R4: the log, only after the lock.
+      const log = yield* openRunLog(paths, yield* logHeader(paths, options, settingsForMessages), channel.echo)
+      const progress = (event: ProgressEvent) =>
+        SubscriptionRef.updateAndGet(channel.progress, (p) => nextProgress(p, event)).pipe(
+          Effect.flatMap((p) => writeProgress(paths, p)),
+          Effect.ignore
+        )
+
+      const outcome: MainOutcome = yield* runMain(channel, options, paths, log, progress).pipe(
+        Effect.catchAll((failure) =>
+          (failure.logged === true ? Effect.void : log.write(failure.message, "error")).pipe(
+            Effect.as<MainOutcome>({ _tag: "error", message: failure.message })
+          )
+        ),
+        Effect.catchAllDefect((defect) => {
+          const message = `Unexpected error: ${String(defect)}`
+          return log.write(message, "error").pipe(Effect.as<MainOutcome>({ _tag: "error", message }))
+        })
+      )
+
+      // R16: the 2-gram index, unless stopped or a folder was lost (still under the lock).
+      const settled = yield* settle(channel, options, paths, log, text, outcome, language)
+      yield* progress({ _tag: "ended", exitCode: settled.code, current: settled.message.split("\n")[0] ?? "" })
+      if (settled.code === 1) {
+        yield* Ref.set(channel.error, Option.some(settled.message))
+      } else {
+        yield* log.write(settled.message)
+        yield* Ref.set(channel.closing, Option.some({ message: settled.message, failed: settled.failed }))
+      }
+      return settled.code
+    })
+  )
+
+// The seed's tail: gram update, folder-lost error, closing message (R16, R17).
+const settle = (
+  channel: IndexerChannel,
+  options: RunIndexerOptions,
+  paths: WorkPaths,
+  log: RunLog,
+  text: ReturnType<typeof messages>,
+  outcome: MainOutcome,
+  language: Language
+): Effect.Effect<{ code: ExitCode; message: string; failed: ReadonlyArray<FailedFile> }> =>
+  Effect.gen(function* () {
+    const gram = (changes: RoundChanges) =>
+      options.updateGram === undefined
+        ? Effect.void
+        : Effect.gen(function* () {
+            yield* SubscriptionRef.update(channel.progress, (p) => ({ ...p, current: text.updatingGram }))
+            yield* options.updateGram!(paths, changes).pipe(
+              Effect.catchAllCause((cause) => log.write(text.gramFailed(String(cause)), "warn"))
+            )
+          })
+    switch (outcome._tag) {
+      case "error":
+        return { code: 1, message: outcome.message, failed: [] }
+      case "cancelled":
+        return { code: 2, message: closingMessage(language, { stopped: true, ok: 0, failed: [] }), failed: [] }
+      case "noTargets":
+        yield* gram(outcome.changes) // R12
+        return { code: 0, message: outcome.message, failed: [] }
+      case "ingested": {
+        const state = outcome.state
+        if (!state.stopped && Option.isNone(state.folderLost) && Option.isNone(state.finallyError)) {
+          yield* gram({ published: state.published, removed: state.removed })
+        }
+        if (Option.isSome(state.folderLost)) return { code: 1, message: state.folderLost.value, failed: state.failed }
+        if (Option.isSome(state.finallyError)) return { code: 1, message: state.finallyError.value, failed: state.failed }
+        const message = closingMessage(language, { stopped: state.stopped, ok: state.done, failed: state.failed })
+        return { code: state.stopped ? 2 : 0, message, failed: state.failed }
+      }
+    }
+  })
+
+const logHeader = (paths: WorkPaths, options: RunIndexerOptions, settings: Option.Option<Settings>) =>
+  Effect.gen(function* () {
+    const now = new Date(yield* Effect.clockWith((c) => c.currentTimeMillis))
+    const lines = [
+      `Sagasu ${options.version} — indexing run started ${now.toISOString()}`,
+      `OS: ${os.type()} ${os.release()} (${os.arch()}), Node.js ${process.version}, ${os.availableParallelism()} CPU(s), pid ${process.pid}`,
+      `Work folder: ${paths.root}`,
+      ...(options.headerExtra ?? [])
+    ]
+    if (Option.isSome(settings)) {
+      const s = settings.value
+      lines.push(
+        `Settings: ingestThreads ${s.ingestThreads ?? "(CPU count)"}, cloudFiles ${s.cloudFiles}, ` +
+          `fileTimeoutMinutes ${s.fileTimeoutMinutes}, officeRecycleAfter ${s.officeRecycleAfter}, language ${s.language}`,
+        ...s.targetFolders.map((t) => `Index ${t.name}: ${t.path}${t.enabled ? "" : " (not enabled)"}`)
+      )
+    }
+    return lines
+  })
+
+const runMain = (
+  channel: IndexerChannel,
+  options: RunIndexerOptions,
+  paths: WorkPaths,
+  log: RunLog,
+  progress: (event: ProgressEvent) => Effect.Effect<void, never, FileSystem.FileSystem>
+): Effect.Effect<MainOutcome, RunFailure, FileSystem.FileSystem> =>
+  Effect.gen(function* () {
+    // R5: settings and the selected indexes.
+    const settings = yield* readSettings(paths).pipe(Effect.mapError((e) => new RunFailure({ message: e.message })))
+    const text = messages(settings.language)
+    const selection = selectIndexes(settings.targetFolders, channel.onlyNames)
+    if (selection._tag === "none") return yield* Effect.fail(new RunFailure({ message: text.noEnabledIndex }))
+    yield* Ref.set(channel.onlySkipped, selection.onlySkipped)
+    for (const s of selection.onlySkipped) yield* log.write(text.onlyNameSkipped(s.name, s.reason), "warn")
+    if (selection._tag === "noneSelected") return yield* Effect.fail(new RunFailure({ message: text.noneOfOnlyNames }))
+    const selected = selection.selected
+    for (const t of selected) {
+      if (!isFolder(t.path)) return yield* Effect.fail(new RunFailure({ message: text.targetFolderMissing(t.name, t.path) }))
+    }
+
+    // R6: older layouts.
+    if (yield* hasLegacyLayoutMarks(paths)) yield* log.write(text.legacyIndexNotice, "warn")
+    const notRemoved = yield* removeOldSystemIndex(paths)
+    if (notRemoved !== undefined) yield* log.write(text.oldSystemIndexNotRemoved(notRemoved), "warn")
+
+    // R7: finish what the previous run left: removals, then unpublished staged folders.
+    yield* removeBodyFolders(paths, yield* readPendingRemove(paths)).pipe(Effect.mapError(ioFailure))
+    const previousRows = yield* readIngestList(paths).pipe(Effect.mapError(ioFailure))
+    const recovery = recoverFromJournal(yield* readJournal(paths), previousRows)
+    for (const s of recovery.publish) {
+      const staged = path.join(paths.root, s.staging)
+      if (fs.existsSync(path.join(staged, stagingCompleteMark))) {
+        yield* publishFolder(staged, bodyFolderOf(paths, s.index, s.path)).pipe(Effect.mapError(ioFailure))
+        yield* log.write(`recovered: ${s.index}/${s.path} (published the TSVs staged by an interrupted run)`)
+      }
+    }
+    yield* resetJournal(paths).pipe(Effect.mapError(ioFailure))
+    yield* Effect.sync(() => fs.rmSync(paths.publish, { recursive: true, force: true }))
+
+    // R8: crawl each selected index; a stop leaves the rest as it was.
+    const crawled: Array<CrawledFile> = []
+    const crawledIndexes: Array<string> = []
+    let stoppedDuringCrawl = false
+    for (const target of selected) {
+      if (yield* SubscriptionRef.get(channel.stop)) {
+        stoppedDuringCrawl = true
+        break
+      }
+      yield* progress({ _tag: "phase", phase: "crawl", current: text.crawling(target.name, target.path) })
+      yield* log.write(text.crawling(target.name, target.path))
+      const result = yield* crawlFolder(target.name, target.path).pipe(Effect.mapError((e) => new RunFailure({ message: e.message })))
+      for (const s of result.skipped) yield* log.write(`skip: ${target.name}/${s.path} (${s.reason}${s.detail === "" ? "" : `: ${s.detail}`})`)
+      crawled.push(...result.files)
+      crawledIndexes.push(target.name)
+    }
+    if (!stoppedDuringCrawl && (yield* SubscriptionRef.get(channel.stop))) stoppedDuringCrawl = true
+
+    const decide = (answer: PlanAnswer): TargetList =>
+      computeTargetList(crawled, previousRows, {
+        crawledIndexes,
+        retryFailed: answer.retryFailed,
+        includeCloud: answer.includeCloud,
+        inFlight: recovery.inFlight
+      })
+    // Cancel and stop keep the previous rows, minus the vanished files (R8, R10).
+    const keepPreviousRows = (list: TargetList) =>
+      Effect.gen(function* () {
+        yield* removeVanished(paths, log, list)
+        const vanished = new Set(list.vanished.map((r) => fileKey(r.index, r.path)))
+        yield* rewriteIngestList(paths, previousRows.filter((r) => !vanished.has(fileKey(r.index, r.path)))).pipe(
+          Effect.mapError(ioFailure)
+        )
+        return { _tag: "cancelled" } as MainOutcome
+      })
+
+    if (stoppedDuringCrawl) return yield* keepPreviousRows(decide({ retryFailed: false, includeCloud: false }))
+
+    // R9, R10: without confirmation, the channel's options (and the setting cloudFiles) decide.
+    let answer: PlanAnswer = {
+      retryFailed: channel.retryFailed,
+      includeCloud: channel.includeCloud ?? settings.cloudFiles === "download"
+    }
+    if (channel.confirmTargets) {
+      const counted = decide({ retryFailed: false, includeCloud: false })
+      yield* SubscriptionRef.set(channel.plan, Option.some(makePlan(counted.counts)))
+      yield* progress({ _tag: "phase", phase: "confirm", current: text.waitingForAnswer, remaining: counted.targets.length })
+      const stopped = channel.stop.changes.pipe(Stream.filter((s) => s), Stream.take(1), Stream.runDrain)
+      const reply = yield* Deferred.await(channel.answer).pipe(
+        Effect.raceFirst(stopped.pipe(Effect.as(null))),
+        Effect.timeoutTo({
+          duration: options.answerTimeout ?? Duration.minutes(60),
+          onTimeout: () => null,
+          onSuccess: (a) => a
+        })
+      )
+      yield* SubscriptionRef.set(channel.plan, Option.none())
+      if (reply === null) return yield* keepPreviousRows(counted)
+      answer = reply
+    }
+    const list = decide(answer)
+
+    // R9: cloud-only files left alone, counted per index.
+    yield* Ref.set(channel.cloudSkipped, list.cloudSkipped.map((f) => ({ index: f.index, path: f.path })))
+    for (const c of list.counts) {
+      if (c.cloudSkipped > 0) yield* log.write(text.cloudSkippedIn(c.index, c.cloudSkipped))
+    }
+    for (const f of list.cloudSkipped) yield* log.write(`  cloud-only: ${f.index}/${f.path}`)
+
+    // R11: the target list into the ingest list, and each index's origin.
+    yield* rewriteIngestList(paths, list.rows).pipe(Effect.mapError(ioFailure))
+    yield* writeOrigins(paths, yield* Effect.forEach(selected, (t) => describeOrigin(t.name, t.path))).pipe(
+      Effect.mapError(ioFailure)
+    )
+    yield* removeVanished(paths, log, list)
+
+    // R12: nothing to ingest.
+    if (list.targets.length === 0) {
+      const message = list.cloudSkipped.length > 0 ? text.cloudOnlyLeft : text.noTargetsNeeded
+      return { _tag: "noTargets", message, changes: { published: [], removed: list.vanished } } as MainOutcome
+    }
+
+    // R13: show the counts and start the worker queues.
+    for (const c of list.counts) {
+      yield* log.write(
+        `${c.index}: new ${c.new}, changed ${c.changed}, pending ${c.pending}, retry ${c.retry}, ` +
+          `unchanged ${c.unchanged}, failed last time ${c.failedLastTime}, vanished ${c.vanished}`
+      )
+    }
+    yield* log.write(text.targetCounts(list.targets.length))
+    yield* progress({ _tag: "phase", phase: "ingest", current: text.targetCounts(list.targets.length), remaining: list.targets.length })
+
+    const state: RunState = {
+      targets: list.targets,
+      folders: new Map(selected.map((t) => [t.name, t.path])),
+      stopped: false,
+      folderLost: Option.none(),
+      done: 0,
+      failed: [],
+      staged: [],
+      published: [],
+      removed: list.vanished.map((r) => ({ index: r.index, path: r.path })),
+      removedKeys: new Set(),
+      finallyError: Option.none()
+    }
+    yield* Effect.scoped(
+      Effect.gen(function* () {
+        // R15: the finally step, as the finalizer of the scope that owns the workers.
+        yield* Effect.addFinalizer(() => finallyStep(paths, log, text, state, progress))
+        const makeWorkers = options.workers ?? defaultWorkers
+        const workers = Context.get(yield* Layer.build(makeWorkers(settings)), IngestWorkers)
+        yield* dispatchLoop(channel, paths, log, text, state, workers, progress)
+      })
+    )
+    return { _tag: "ingested", state } as MainOutcome
+  })
+
+const defaultWorkers = (settings: Settings) =>
+  threadWorkersLayer({
+    threads: settings.ingestThreads ?? os.availableParallelism(),
+    fileTimeout: Duration.minutes(settings.fileTimeoutMinutes)
+  })
+
+const ioFailure = (e: { readonly message: string }) => new RunFailure({ message: e.message })
+
+const isFolder = (p: string) => {
+  try {
+    return fs.statSync(p).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+const removeVanished = (paths: WorkPaths, log: RunLog, list: TargetList) =>
+  Effect.gen(function* () {
+    if (list.vanished.length === 0) return
+    yield* removeBodyFolders(paths, list.vanished).pipe(Effect.mapError(ioFailure))
+    for (const r of list.vanished) yield* log.write(`removed: ${r.index}/${r.path} (the source file is gone)`)
+  })
+
+// A dispatched file: its target number (1-based), worker kind and number, fiber.
+interface InFlight {
+  readonly n: number
+  readonly target: CrawledFile
+  kind: WorkerKind
+  worker: number
+  staging: string
+  fiber: Fiber.RuntimeFiber<void>
+}
+
+interface Arrival {
+  readonly key: string
+  readonly result: import("@sagasu/domain").IngestResult
+}
+
+// R13, R14: dispatch within the 200-file window, take results one at a time, publish finished folders.
+const dispatchLoop = (
+  channel: IndexerChannel,
+  paths: WorkPaths,
+  log: RunLog,
+  text: ReturnType<typeof messages>,
+  state: RunState,
+  workers: IngestWorkers["Type"],
+  progress: (event: ProgressEvent) => Effect.Effect<void, never, FileSystem.FileSystem>
+) =>
+  Effect.gen(function* () {
+    const total = state.targets.length
+    const results = yield* Queue.unbounded<Arrival>()
+    const notDispatched = state.targets.map((target, i) => ({ target, n: i + 1, kind: workerKindOf(target.path) }))
+    const inFlight = new Map<string, InFlight>()
+    // Worker numbers for the staging folders `publish/<pid>/w<n>` (C2): plain first, then the owners.
+    const threads = workers.slots.plain
+    const ownerNumber: Record<Exclude<WorkerKind, "plain">, number> = { spreadsheet: threads + 1, document: threads + 2, presentation: threads + 3 }
+    const freePlain = Array.from({ length: threads }, (_, i) => i + 1)
+    const busy = (kind: WorkerKind) => [...inFlight.values()].filter((f) => f.kind === kind).length
+    const freeSlots = () => ({
+      plain: freePlain.length,
+      spreadsheet: workers.slots.spreadsheet - busy("spreadsheet"),
+      document: workers.slots.document - busy("document"),
+      presentation: workers.slots.presentation - busy("presentation")
+    })
+    let officeInterrupted = false
+
+    const submit = (flight: InFlight) =>
+      Effect.gen(function* () {
+        const key = fileKey(flight.target.index, flight.target.path)
+        flight.staging = path.join("publish", String(process.pid), `w${flight.worker}`, String(flight.n))
+        yield* appendJournal(paths, [{ _tag: "start", index: flight.target.index, path: flight.target.path, staging: flight.staging }]).pipe(
+          Effect.mapError(ioFailure)
+        )
+        const request = new IngestFile({
+          index: flight.target.index,
+          path: flight.target.path,
+          source: path.join(state.folders.get(flight.target.index) ?? "", ...flight.target.path.split("/")),
+          staging: path.join(paths.root, flight.staging)
+        })
+        flight.fiber = yield* workers.ingest(flight.kind, request).pipe(
+          Effect.flatMap((result) => Queue.offer(results, { key, result })),
+          Effect.asVoid,
+          Effect.forkScoped
+        )
+        inFlight.set(key, flight)
+      })
+
+    for (;;) {
+      // W5: a stop ends Office conversions at once; plain files may finish.
+      if (!officeInterrupted && (yield* SubscriptionRef.get(channel.stop))) {
+        officeInterrupted = true
+        state.stopped = true
+        for (const [key, f] of inFlight) {
+          if (f.kind !== "plain") {
+            yield* Fiber.interrupt(f.fiber)
+            yield* Queue.offer(results, { key, result: { status: "stopped", tsvCount: 0, reason: "", log: [] } })
+          }
+        }
+      }
+      const canDispatch = !state.stopped && Option.isNone(state.folderLost)
+      const pick = canDispatch ? pickNextDispatch(notDispatched, freeSlots()) : undefined
+      if (pick !== undefined) {
+        const [next] = notDispatched.splice(pick, 1)
+        if (next === undefined) continue
+        const root = state.folders.get(next.target.index) ?? ""
+        const source = path.join(root, ...next.target.path.split("/"))
+        if (!fs.existsSync(source)) {
+          if (!isFolder(root)) {
+            // R13: the whole target folder is gone: hand over nothing more, the rest stays pending.
+            state.folderLost = Option.some(text.targetFolderLost(next.target.index, root))
+            notDispatched.unshift(next)
+            yield* log.write(text.targetFolderLost(next.target.index, root), "error")
+            continue
+          }
+          // R13: the source file is gone but its folder exists.
+          yield* removeBodyFolders(paths, [next.target]).pipe(Effect.mapError(ioFailure))
+          state.removedKeys.add(fileKey(next.target.index, next.target.path))
+          state.removed.push({ index: next.target.index, path: next.target.path })
+          yield* log.block(next.n, total, `${next.target.index}/${next.target.path}: ${text.sourceVanished}`, [])
+          yield* progress({ _tag: "result", failed: false, current: `${next.target.index}/${next.target.path}` })
+          continue
+        }
+        const worker = next.kind === "plain" ? (freePlain.shift() ?? 1) : ownerNumber[next.kind]
+        yield* submit({ n: next.n, target: next.target, kind: next.kind, worker, staging: "", fiber: undefined as never })
+        yield* progress({ _tag: "dispatched", current: `${next.target.index}/${next.target.path}` })
+        continue
+      }
+      if (inFlight.size === 0) break
+
+      // R14: one result at a time (or wake up when a stop arrives).
+      const stopSignal = channel.stop.changes.pipe(Stream.filter((s) => s), Stream.take(1), Stream.runDrain)
+      const arrival = officeInterrupted
+        ? yield* Queue.take(results)
+        : yield* Queue.take(results).pipe(Effect.raceFirst(stopSignal.pipe(Effect.as(undefined))))
+      if (arrival === undefined) continue
+      const flight = inFlight.get(arrival.key)
+      if (flight === undefined) continue
+      inFlight.delete(arrival.key)
+      if (flight.kind === "plain") freePlain.push(flight.worker)
+      const stopRequested = yield* SubscriptionRef.get(channel.stop)
+      const decision = decideOnResult(arrival.result, { stopRequested, fromOwner: flight.kind !== "plain" })
+      const name = `${flight.target.index}/${flight.target.path}`
+      const row = (status: IngestRow["status"], reason: string): IngestRow => ({
+        index: flight.target.index, path: flight.target.path, size: flight.target.size, mtimeMs: flight.target.mtimeMs, status, reason
+      })
+      switch (decision._tag) {
+        case "Reroute":
+          yield* submit({ ...flight, kind: decision.app, worker: ownerNumber[decision.app] })
+          yield* log.write(`${name}: reading it needs Office; handed to the ${decision.app} owner`)
+          continue
+        case "KeepPending":
+          state.stopped = true
+          yield* appendIngestRows(paths, [row("pending", "")]).pipe(Effect.mapError(ioFailure))
+          yield* log.block(flight.n, total, `${name}: stopped (stays pending)`, arrival.result.log)
+          break
+        case "Record":
+          yield* log.block(
+            flight.n, total,
+            `${name}: ${decision.status === "done" ? "done" : `failed (${decision.reason})`}`,
+            arrival.result.log,
+            decision.status === "done" ? "info" : "warn"
+          )
+          yield* appendIngestRows(paths, [row(decision.status, decision.reason)]).pipe(Effect.mapError(ioFailure))
+          if (decision.status === "done") {
+            state.done++
+            state.staged.push({ index: flight.target.index, path: flight.target.path, staging: flight.staging })
+          } else {
+            state.failed.push({ index: flight.target.index, path: flight.target.path, reason: decision.reason })
+            // The text of an earlier version must not stay searchable.
+            yield* removeBodyFolders(paths, [flight.target]).pipe(Effect.mapError(ioFailure))
+            state.removed.push({ index: flight.target.index, path: flight.target.path })
+          }
+          yield* progress({ _tag: "result", failed: decision.status === "failed", current: name })
+          break
+      }
+      // R14: publish every folder with nothing in flight and nothing left to dispatch.
+      const pendingWork = [...[...inFlight.values()].map((f) => f.target), ...(state.stopped ? [] : notDispatched.map((d) => d.target))]
+      const plan = foldersReadyToPublish(state.staged, pendingWork)
+      if (plan.publish.length > 0) {
+        yield* publishStaged(paths, plan.publish, state)
+        state.staged = [...plan.wait]
+      }
+    }
+  })
+
+const publishStaged = (paths: WorkPaths, staged: ReadonlyArray<StagedFile>, state: RunState) =>
+  Effect.forEach(
+    staged,
+    (s) =>
+      Effect.gen(function* () {
+        yield* publishFolder(path.join(paths.root, s.staging), bodyFolderOf(paths, s.index, s.path)).pipe(Effect.mapError(ioFailure))
+        yield* appendJournal(paths, [{ _tag: "published", index: s.index, path: s.path }]).pipe(Effect.mapError(ioFailure))
+        state.published.push({ index: s.index, path: s.path })
+      }),
+    { discard: true }
+  )
+
+// R15: runs on success, error and stop (not on a crash: C1 covers that).
+const finallyStep = (
+  paths: WorkPaths,
+  log: RunLog,
+  text: ReturnType<typeof messages>,
+  state: RunState,
+  progress: (event: ProgressEvent) => Effect.Effect<void, never, FileSystem.FileSystem>
+) =>
+  Effect.gen(function* () {
+    yield* progress({ _tag: "phase", phase: "finalize", current: text.publishing })
+    yield* publishStaged(paths, state.staged, state)
+    state.staged = []
+    yield* Effect.sync(() => {
+      fs.rmSync(path.join(paths.publish, String(process.pid)), { recursive: true, force: true })
+      fs.rmSync(paths.tmp, { recursive: true, force: true })
+      fs.mkdirSync(paths.tmp, { recursive: true })
+    })
+    yield* progress({ _tag: "current", current: text.rewritingIngestList })
+    const rows = yield* readIngestList(paths)
+    yield* rewriteIngestList(paths, rows.filter((r) => !state.removedKeys.has(fileKey(r.index, r.path))))
+    yield* appendJournal(paths, [{ _tag: "end" }])
+  }).pipe(
+    Effect.catchAllCause((cause) => {
+      const message = `The finally step failed: ${Cause.pretty(cause)}`
+      state.finallyError = Option.some(message)
+      return log.write(message, "error")
+    })
+  )

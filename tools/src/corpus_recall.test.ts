@@ -1,0 +1,60 @@
+/**
+ * Issue 2's bar: index the real-file corpus with the indexing run and find
+ * every MANIFEST expected string of the OOXML rows by searching that file.
+ */
+import { NodeContext } from "@effect/platform-node"
+import { defaultSettings } from "@sagasu/domain"
+import { makeChannel, runIndexer } from "@sagasu/ingest"
+import { formatSettings, initWorkFolder, readIngestList, scanBodyIndex, writeSettings } from "@sagasu/store"
+import { Effect } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { describe, expect, it } from "vitest"
+import { corpusDir, ooxmlKinds, readManifest } from "./corpus.ts"
+
+const run = <A, E>(effect: Effect.Effect<A, E, NodeContext.NodeContext>) =>
+  Effect.runPromise(Effect.provide(effect, NodeContext.layer))
+
+describe("corpus recall through the indexing run and search (issue 2)", () => {
+  it("indexes ../shared/corpus/files and finds ≥ 90% of the OOXML expected strings", async () => {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-corpus-"))
+    const paths = await run(initWorkFolder(work, formatSettings(defaultSettings)))
+    await run(writeSettings(paths, {
+      ...defaultSettings,
+      targetFolders: [{ name: "corpus", path: path.join(corpusDir, "files"), enabled: true }]
+    }))
+    const started = performance.now()
+    const code = await run(Effect.flatMap(makeChannel(), (channel) => runIndexer(channel, { work, version: "test" })))
+    const seconds = (performance.now() - started) / 1000
+    expect(code).toBe(0)
+
+    // No crash, and every row that is not done says specifically why.
+    const rows = await run(readIngestList(paths))
+    const manifest = readManifest()
+    expect(rows.length).toBeGreaterThan(manifest.length - 10)
+    const vague = rows.filter((r) => r.status !== "done" && !/^(empty-file|encrypted|needs-office|not-office|corrupt|too-large|unreadable): .+/.test(r.reason))
+    expect(vague).toEqual([])
+    expect(rows.filter((r) => r.status === "pending")).toEqual([])
+
+    let found = 0
+    let total = 0
+    const misses: Array<string> = []
+    for (const row of manifest.filter((r) => ooxmlKinds.has(r.kind) && r.expected.length > 0)) {
+      const source = row.path.replace(/^files\//, "")
+      for (const expected of row.expected) {
+        total++
+        // `"` is query syntax (a phrase): a string holding one is searched as the AND of its pieces.
+        const query = expected.split('"').filter((p) => p.trim() !== "").map((p) => `"${p}"`).join(" ")
+        const hits = await run(scanBodyIndex(paths, query, { index: "corpus", path: source, limit: 1 }))
+        if (hits.length > 0) found++
+        else misses.push(`${source}: ${expected}`)
+      }
+    }
+    const done = rows.filter((r) => r.status === "done").length
+    console.log(`corpus recall: ${found}/${total} (${((100 * found) / total).toFixed(1)}%); ` +
+      `${rows.length} files, ${done} done, ${rows.length - done} failed, indexed in ${seconds.toFixed(1)} s`)
+    if (misses.length > 0) console.log("misses:\n  " + misses.join("\n  "))
+    expect(found / total).toBeGreaterThanOrEqual(0.9)
+  }, 600_000)
+})
