@@ -7,10 +7,10 @@
  * @module
  */
 import { type Language, type Plan, type Progress, defaultSettings } from "@sagasu/domain"
-import { makeChannel, requestStop, runIndexer, threadWorkersLayer } from "@sagasu/ingest"
+import { NodeContext } from "@effect/platform-node"
+import { installLibreOfficeHint, makeChannel, officeVersion, requestStop, runIndexer, standardWorkersLayer } from "@sagasu/ingest"
 import { readSettings, workPaths } from "@sagasu/store"
-import { Deferred, Duration, Effect, Fiber, Option, Ref, Stream } from "effect"
-import * as os from "node:os"
+import { Deferred, Duration, Effect, Fiber, Layer, Option, Ref, Stream } from "effect"
 import * as readline from "node:readline"
 import { version } from "./version.ts"
 
@@ -139,13 +139,16 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
         )
       : undefined
 
+    // R4: the log header names the LibreOffice version, or its absence.
+    const office = yield* officeVersion().pipe(Effect.provide(NodeContext.layer))
     const code = yield* runIndexer(channel, {
       work,
       version,
-      workers: (s) => threadWorkersLayer({
-        threads: s.ingestThreads ?? os.availableParallelism(),
-        fileTimeout: Duration.minutes(s.fileTimeoutMinutes)
-      })
+      workers: (s) => standardWorkersLayer(workPaths(work), s).pipe(Layer.provide(NodeContext.layer)),
+      headerExtra: [Option.match(office, {
+        onNone: () => `LibreOffice: not found — files that need it (xls, doc, ppt, …) fail. ${installLibreOfficeHint}`,
+        onSome: (v) => `LibreOffice: ${v}`
+      })],
     })
     yield* Fiber.interrupt(confirmFiber)
     if (progressFiber !== undefined) yield* Fiber.interrupt(progressFiber)

@@ -6,7 +6,9 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { ExtractError, extractBuffer, extractFile, type ExtractFileOptions } from "./extract.ts"
 import {
+  chartPart,
   documentFiles,
+  sheetDrawing,
   relationships,
   sharedStrings,
   slide,
@@ -30,99 +32,6 @@ const failureOf = (effect: Effect.Effect<Extraction, ExtractError>) =>
 const texts = (lines: ReadonlyArray<BodyLine>) => lines.map((l) => l.text)
 
 describe("extractBuffer() on workbooks", () => {
-  it.effect("BUG-09 phonetic guides (rPh) never reach the cell text", () =>
-    Effect.gen(function* () {
-      const sst = sharedStrings([
-        `<si><t>東京</t><rPh sb="0" eb="2"><t>トウキョウ</t></rPh><phoneticPr fontId="1"/></si>`,
-        `<si><r><t>日本</t></r><r><t>語</t></r><rPh sb="0" eb="3"><t>ニホンゴ</t></rPh></si>`
-      ])
-      const sheet = worksheet(
-        `<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c>` +
-          `<c r="C1" t="inlineStr"><is><t>東京</t><rPh sb="0" eb="2"><t>トウキョウ</t></rPh></is></c></row>`
-      )
-      const { parts } = yield* extract(workbookFiles({ sheets: [{ name: "S", xml: sheet }], sharedStrings: sst }))
-      expect(parts[0]?.lines).toEqual([
-        { loc: "A1", text: "東京" },
-        { loc: "B1", text: "日本語" },
-        { loc: "C1", text: "東京" }
-      ])
-    }))
-
-  it.effect("BUG-02 inline strings, rich runs joined in order, without a shared-strings part", () =>
-    Effect.gen(function* () {
-      const sheet = worksheet(
-        `<row r="1"><c r="A1" t="inlineStr"><is><t>見積書</t></is></c>` +
-          `<c r="B1" t="inlineStr"><is><r><t>会議</t></r><r><rPr><b/></rPr><t>資料</t></r></is></c></row>`
-      )
-      const { parts } = yield* extract(workbookFiles({ sheets: [{ name: "S", xml: sheet }] }))
-      expect(texts(parts[0]?.lines ?? [])).toEqual(["見積書", "会議資料"])
-    }))
-
-  it.effect("BUG-01 shared strings stored after the worksheet in the zip", () =>
-    Effect.gen(function* () {
-      const files = workbookFiles({
-        sheets: [{ name: "S", xml: worksheet(`<row r="1"><c r="A1" t="s"><v>0</v></c></row>`) }],
-        sharedStrings: sharedStrings([`<si><t>請求書</t></si>`])
-      })
-      const { "xl/sharedStrings.xml": last = "", ...rest } = files
-      const { parts } = yield* extract({ ...rest, "xl/sharedStrings.xml": last })
-      expect(parts[0]?.lines).toEqual([{ loc: "A1", text: "請求書" }])
-    }))
-
-  it.effect("BUG-03 x:-prefixed SpreadsheetML reads like the default namespace", () =>
-    Effect.gen(function* () {
-      const files = workbookFiles({ sheets: [{ name: "ignored", xml: "" }] })
-      files["xl/workbook.xml"] =
-        `<x:workbook xmlns:x="${xmlns.sml}" xmlns:ns="${xmlns.r}"><x:sheets><x:sheet name="注文" sheetId="1" ns:id="rId1"/></x:sheets></x:workbook>`
-      files["xl/worksheets/sheet1.xml"] =
-        `<x:worksheet xmlns:x="${xmlns.sml}"><x:sheetData><x:row r="1"><x:c r="A1" t="inlineStr"><x:is><x:t>発注書</x:t></x:is></x:c></x:row></x:sheetData></x:worksheet>`
-      const { parts } = yield* extract(files)
-      expect(parts).toEqual([{ name: "注文", locator: "cell", state: "visible", lines: [{ loc: "A1", text: "発注書" }] }])
-    }))
-
-  it.effect("BUG-04 absolute relationship targets and a worksheet not named sheetN.xml", () =>
-    Effect.gen(function* () {
-      const files = workbookFiles({
-        sheets: [{ name: "稟議", xml: "" }],
-        sharedStrings: sharedStrings([`<si><t>稟議書</t></si>`])
-      })
-      delete files["xl/worksheets/sheet1.xml"]
-      files["xl/worksheets/sheet.xml"] = worksheet(`<row r="1"><c r="A1" t="s"><v>0</v></c></row>`)
-      files["xl/_rels/workbook.xml.rels"] = relationships([
-        ["rId1", "worksheet", "/xl/worksheets/sheet.xml"],
-        ["rId2", "sharedStrings", "/xl/sharedStrings.xml"]
-      ])
-      const { parts } = yield* extract(files)
-      expect(parts).toEqual([{ name: "稟議", locator: "cell", state: "visible", lines: [{ loc: "A1", text: "稟議書" }] }])
-    }))
-
-  it.effect("BUG-07 built-in Japanese date formats, custom date codes and the 1904 system give ISO dates", () =>
-    Effect.gen(function* () {
-      const row = (ids: ReadonlyArray<number>, value: number) =>
-        `<row r="1">${ids.map((_, i) => `<c r="${String.fromCharCode(65 + i)}1" s="${i}"><v>${value}</v></c>`).join("")}</row>`
-      // Styles 0..7: 31, 55, 57, 58 (Japanese built-ins, undefined in the file), 14, custom 164 date-time, custom 165 number, General.
-      const ids = [31, 55, 57, 58, 14, 164, 165, 0]
-      const style = styles(ids, [
-        [164, 'yyyy"年"m"月"d"日" hh:mm'],
-        [165, '#,##0"円";[Red]\\-#,##0"円"']
-      ])
-      const book = (workbookPr?: string) =>
-        workbookFiles({ sheets: [{ name: "S", xml: worksheet(row(ids, 45000.5)) }], styles: style, ...(workbookPr ? { workbookPr } : {}) })
-      const { parts } = yield* extract(book())
-      expect(texts(parts[0]?.lines ?? [])).toEqual([
-        "2023-03-15",
-        "2023-03-15",
-        "2023-03-15",
-        "2023-03-15",
-        "2023-03-15",
-        "2023-03-15 12:00:00",
-        "45000.5",
-        "45000.5"
-      ])
-      const in1904 = yield* extract(book(`date1904="1"`))
-      expect(in1904.parts[0]?.lines[0]?.text).toBe("2027-03-16")
-    }))
-
   it.effect("cell values go through one function: booleans, errors, formula strings, escapes, numbers", () =>
     Effect.gen(function* () {
       const sheet = worksheet(
@@ -154,6 +63,110 @@ describe("extractBuffer() on workbooks", () => {
       )
       const { parts } = yield* extract(workbookFiles({ sheets: [{ name: "S", xml: sheet }] }))
       expect(parts[0]?.lines.map((l) => `${l.loc}=${l.text}`)).toEqual(["A1=merged", "A2=a2", "B2=b2", "A3=a3", "B3=b3"])
+    }))
+
+  it.effect("numbers and dates as their format shows them; text sections wrap strings", () =>
+    Effect.gen(function* () {
+      // Styles: 0 General, 1 #,##0 (3), 2 custom yen, 3 custom 和暦 with weekday, 4 0.00% (10), 5 @"様", 6 custom date-time.
+      const style = styles([0, 3, 164, 165, 10, 166, 167], [
+        [164, '"¥"#,##0;[Red]"▲¥"#,##0'],
+        [165, '[$-ja-JP]ggge"年"m"月"d"日"(aaa)'],
+        [166, '@"様"'],
+        [167, "yyyy/mm/dd hh:mm"]
+      ])
+      const sheet = worksheet(
+        `<row r="1"><c r="A1"><v>1234.5</v></c><c r="B1" s="1"><v>1234567</v></c><c r="C1" s="2"><v>-5000</v></c>` +
+          `<c r="D1" s="3"><v>43586</v></c><c r="E1" s="4"><v>0.125</v></c><c r="F1" s="5" t="inlineStr"><is><t>山田</t></is></c>` +
+          `<c r="G1" s="6"><v>45000.5</v></c><c r="H1" s="3"><v>-1</v></c></row>`
+      )
+      const { parts } = yield* extract(workbookFiles({ sheets: [{ name: "S", xml: sheet }], styles: style }))
+      expect(texts(parts[0]?.lines ?? [])).toEqual([
+        "1234.5",
+        "1,234,567",
+        "▲¥5,000",
+        "令和1年5月1日(水) 2019-05-01",
+        "12.50%",
+        "山田様",
+        "2023/03/15 12:00 2023-03-15",
+        // A negative date is #### in Excel; its value is still indexed.
+        "-1"
+      ])
+    }))
+
+  it.effect("notes and threaded comments at their cells, hyperlinks, headers and footers, text boxes and charts", () =>
+    Effect.gen(function* () {
+      const files: Record<string, string> = workbookFiles({
+        sheets: [
+          {
+            name: "報告",
+            xml: worksheet(
+              `<row r="1"><c r="A1" t="inlineStr"><is><t>本社</t></is></c><c r="B1" t="inlineStr"><is><t>リンク</t></is></c></row>`,
+              `<hyperlinks><hyperlink ref="B1" r:id="rId9" display="リンク"/><hyperlink ref="C3" location="'集計'!A1" display="集計へ"/></hyperlinks>` +
+                `<headerFooter><oddHeader>&amp;L&amp;"ＭＳ ゴシック,太字"&amp;12社外秘&amp;R&amp;D</oddHeader><oddFooter>&amp;C&amp;P / &amp;N ページ &amp;&amp; 続く</oddFooter></headerFooter>` +
+                `<drawing r:id="rId3"/><legacyDrawing r:id="rId4"/>`
+            )
+          }
+        ]
+      })
+      files["xl/worksheets/_rels/sheet1.xml.rels"] = relationships([
+        ["rId1", "comments", "../comments1.xml"],
+        ["rId2", "threadedComment", "../threadedComments/threadedComment1.xml"],
+        ["rId3", "drawing", "../drawings/drawing1.xml"]
+      ]).replace(
+        "</Relationships>",
+        `<Relationship Id="rId9" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink" Target="https://example.co.jp/報告" TargetMode="External"/></Relationships>`
+      )
+      files["xl/comments1.xml"] =
+        `<comments xmlns="${xmlns.sml}"><authors><author>山田</author></authors><commentList>` +
+        `<comment ref="B2" authorId="0"><text><r><rPr><b/></rPr><t>山田:</t></r><r><t xml:space="preserve">
+確認済み</t></r></text></comment>` +
+        `<comment ref="A1" authorId="0"><text><t>[Threaded comment] Your version of Excel allows you to read this threaded comment</t></text></comment>` +
+        `</commentList></comments>`
+      files["xl/threadedComments/threadedComment1.xml"] =
+        `<ThreadedComments xmlns="http://schemas.microsoft.com/office/spreadsheetml/2018/threadedcomments">` +
+        `<threadedComment ref="A1" id="{1}" personId="{9}"><text>住所を確認</text></threadedComment>` +
+        `<threadedComment ref="A1" id="{2}" parentId="{1}" personId="{9}"><text>確認しました</text></threadedComment></ThreadedComments>`
+      files["xl/drawings/drawing1.xml"] = sheetDrawing([3, 4], "注意事項", [0, 10])
+      files["xl/drawings/_rels/drawing1.xml.rels"] = relationships([["rId1", "chart", "../charts/chart1.xml"]])
+      files["xl/charts/chart1.xml"] = chartPart("月別売上", ["4月", "5月"])
+      const { parts } = yield* extract(files)
+      expect(parts[0]?.lines.map((l) => `${l.loc}=${l.text}`)).toEqual([
+        "A1=本社",
+        "B1=リンク",
+        "A1 comment=住所を確認",
+        "A1 comment=確認しました",
+        "B2 comment=山田:\n確認済み".replace("\\n", "\n"),
+        "B1 link=https://example.co.jp/報告",
+        "C3 link=集計へ",
+        "C3 link='集計'!A1",
+        "D5 shape=注意事項",
+        "A11 chart=月別売上",
+        "A11 chart=4月",
+        "A11 chart=5月",
+        "header=社外秘",
+        "footer=/ ページ & 続く"
+      ])
+    }))
+
+  it.effect("a chart sheet gives the text of its chart", () =>
+    Effect.gen(function* () {
+      const files: Record<string, string> = workbookFiles({ sheets: [{ name: "表", xml: worksheet("") }, { name: "グラフ", xml: "" }] })
+      delete files["xl/worksheets/sheet2.xml"]
+      files["xl/_rels/workbook.xml.rels"] = relationships([
+        ["rId1", "worksheet", "worksheets/sheet1.xml"],
+        ["rId2", "chartsheet", "chartsheets/sheet1.xml"]
+      ])
+      files["xl/chartsheets/sheet1.xml"] = `<chartsheet xmlns="${xmlns.sml}" xmlns:r="${xmlns.r}"><drawing r:id="rId1"/></chartsheet>`
+      files["xl/chartsheets/_rels/sheet1.xml.rels"] = relationships([["rId1", "drawing", "../drawings/drawing1.xml"]])
+      files["xl/drawings/drawing1.xml"] =
+        `<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="${xmlns.a}" xmlns:r="${xmlns.r}"><xdr:absoluteAnchor><xdr:graphicFrame><a:graphic><a:graphicData><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rId1"/></a:graphicData></a:graphic></xdr:graphicFrame></xdr:absoluteAnchor></xdr:wsDr>`
+      files["xl/drawings/_rels/drawing1.xml.rels"] = relationships([["rId1", "chart", "../charts/chart1.xml"]])
+      files["xl/charts/chart1.xml"] = chartPart("部門別", ["営業"])
+      const { parts } = yield* extract(files)
+      expect(parts.map((p) => [p.name, p.lines.map((l) => `${l.loc}=${l.text}`)])).toEqual([
+        ["表", []],
+        ["グラフ", ["chart=部門別", "chart=営業"]]
+      ])
     }))
 
   it.effect("sheets in workbook order with their state", () =>
@@ -202,62 +215,6 @@ describe("extractBuffer() on workbooks", () => {
 describe("extractBuffer() on documents", () => {
   const w = (text: string) => `<w:r><w:t xml:space="preserve">${text}</w:t></w:r>`
 
-  it.effect("BUG-15 tracked changes: deletions and moved-away text are not body text", () =>
-    Effect.gen(function* () {
-      const body =
-        `<w:p>${w("契約期間は")}<w:del w:id="1" w:author="a" w:date="2024-01-01T00:00:00Z"><w:r><w:delText>1年</w:delText></w:r></w:del>` +
-        `<w:ins w:id="2" w:author="a"><w:r><w:t>2年</w:t></w:r></w:ins>${w("とする")}</w:p>` +
-        `<w:p><w:moveFrom w:id="3" w:author="a"><w:r><w:t>別紙参照</w:t></w:r></w:moveFrom>${w("前")}</w:p>` +
-        `<w:p>${w("後")}<w:moveTo w:id="4" w:author="a"><w:r><w:t>別紙参照</w:t></w:r></w:moveTo></w:p>`
-      const { parts } = yield* extract(documentFiles(body), "test.docx")
-      expect(parts).toEqual([
-        {
-          name: "document",
-          locator: "paragraph",
-          state: "visible",
-          lines: [
-            { loc: "1", text: "契約期間は2年とする" },
-            { loc: "2", text: "前" },
-            { loc: "3", text: "後別紙参照" }
-          ]
-        }
-      ])
-    }))
-
-  it.effect("BUG-16 a text box is read once (Choice, not Fallback), also inside a table cell", () =>
-    Effect.gen(function* () {
-      const box = (text: string) =>
-        `<w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><wps:wsp xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:txbx><w:txbxContent><w:p>${w(text)}</w:p></w:txbxContent></wps:txbx></wps:wsp></w:drawing></mc:Choice>` +
-        `<mc:Fallback><w:pict><v:shape xmlns:v="urn:schemas-microsoft-com:vml"><v:textbox><w:txbxContent><w:p>${w(text)}</w:p></w:txbxContent></v:textbox></v:shape></w:pict></mc:Fallback></mc:AlternateContent></w:r>`
-      const body = `<w:p>${box("社外秘")}${w("本文")}</w:p><w:tbl><w:tr><w:tc><w:p>${box("表内")}</w:p></w:tc></w:tr></w:tbl>`
-      const { parts } = yield* extract(documentFiles(body), "test.docx")
-      expect(parts[0]?.lines).toEqual([
-        { loc: "1", text: "本文" },
-        { loc: "2", text: "社外秘" },
-        { loc: "4", text: "表内" }
-      ])
-    }))
-
-  it.effect("BUG-19 hyphens, soft hyphens, symbols, tabs and breaks", () =>
-    Effect.gen(function* () {
-      const body =
-        `<w:p><w:pPr><w:tabs><w:tab w:val="left" w:pos="720"/></w:tabs></w:pPr>${w("2")}<w:r><w:noBreakHyphen/></w:r>${w("6 ISO")}<w:r><w:noBreakHyphen/><w:t>9001</w:t></w:r></w:p>` +
-        `<w:p>${w("情報")}<w:r><w:softHyphen/></w:r>${w("システム")}</w:p>` +
-        `<w:p>${w("可")}<w:r><w:sym w:font="Wingdings" w:char="F0FC"/></w:r>${w("否")}</w:p>` +
-        `<w:p>${w("氏名")}<w:r><w:tab/><w:t>住所</w:t><w:br/><w:t>電話</w:t></w:r></w:p>`
-      const { parts } = yield* extract(documentFiles(body), "test.docx")
-      expect(texts(parts[0]?.lines ?? [])).toEqual(["2-6 ISO-9001", "情報システム", "可 否", "氏名 住所 電話"])
-    }))
-
-  it.effect("BUG-09 ruby readings (w:rt) are left out; field codes too", () =>
-    Effect.gen(function* () {
-      const body =
-        `<w:p><w:r><w:ruby><w:rubyPr/><w:rt><w:r><w:t>とうきょう</w:t></w:r></w:rt><w:rubyBase><w:r><w:t>東京</w:t></w:r></w:rubyBase></w:ruby></w:r></w:p>` +
-        `<w:p><w:r><w:fldChar w:fldCharType="begin"/></w:r><w:r><w:instrText> PAGE </w:instrText></w:r><w:r><w:fldChar w:fldCharType="separate"/></w:r>${w("3")}<w:r><w:fldChar w:fldCharType="end"/></w:r></w:p>`
-      const { parts } = yield* extract(documentFiles(body), "test.docx")
-      expect(texts(parts[0]?.lines ?? [])).toEqual(["東京", "3"])
-    }))
-
   it.effect("headers, footers, footnotes, endnotes and comments follow the body with their locators", () =>
     Effect.gen(function* () {
       const part = (root: string, inner: string) => `<w:${root} xmlns:w="${xmlns.w}">${inner}</w:${root}>`
@@ -289,7 +246,7 @@ describe("extractBuffer() on documents", () => {
 })
 
 describe("extractBuffer() on presentations", () => {
-  it.effect("slides in presentation order, not file order; hidden slides kept; notes through the slide's relationship (BUG-17)", () =>
+  it.effect("slides in presentation order, not file order; hidden slides in a part marked hidden; tables, groups, charts, notes", () =>
     Effect.gen(function* () {
       const files = {
         "[Content_Types].xml": "<Types/>",
@@ -307,7 +264,11 @@ describe("extractBuffer() on presentations", () => {
           "sld",
           ` show="0"`
         ),
-        "ppt/slides/_rels/slide1.xml.rels": relationships([["rId1", "notesSlide", "../notesSlides/notesSlide7.xml"]]),
+        "ppt/slides/_rels/slide1.xml.rels": relationships([
+          ["rId1", "notesSlide", "../notesSlides/notesSlide7.xml"],
+          ["rId2", "chart", "../charts/chart1.xml"]
+        ]),
+        "ppt/charts/chart1.xml": chartPart("売上推移", ["東日本", "西日本"]),
         "ppt/notesSlides/notesSlide7.xml": slide(
           textShape(["スライド画像"], "sldImg") + textShape(["補足説明"], "body") + textShape(["2"], "sldNum"),
           "notes"
@@ -315,14 +276,17 @@ describe("extractBuffer() on presentations", () => {
       }
       const { parts } = yield* extract(files, "test.pptx")
       expect(parts).toEqual([
+        { name: "slides", locator: "slide", state: "visible", lines: [{ loc: "1", text: "はじめに" }] },
         {
-          name: "slides",
+          name: "hidden slides",
           locator: "slide",
-          state: "visible",
+          state: "hidden",
           lines: [
-            { loc: "1", text: "はじめに" },
             { loc: "2", text: "グループ" },
             { loc: "2", text: "表 セル" },
+            { loc: "2", text: "売上推移" },
+            { loc: "2", text: "東日本" },
+            { loc: "2", text: "西日本" },
             { loc: "2 notes", text: "補足説明" }
           ]
         }
@@ -333,7 +297,7 @@ describe("extractBuffer() on presentations", () => {
 describe("extractBuffer() failures", () => {
   const failWith = (bytes: Uint8Array, name = "x.xlsx", options?: ExtractFileOptions) => failureOf(extractBuffer(bytes, name, options))
 
-  it.effect("BUG-14 the format comes from the bytes: empty, not Office, bare BIFF, truncated zip", () =>
+  it.effect("the format comes from the bytes: empty, not Office, bare BIFF, truncated zip", () =>
     Effect.gen(function* () {
       expect((yield* failWith(new Uint8Array()))?.reason).toBe("empty-file")
       expect((yield* failWith(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))?.reason).toBe("not-office")

@@ -10,13 +10,13 @@
  *
  * @module
  */
-import { readFile } from "node:fs/promises"
 import { basename } from "node:path"
 import { Effect } from "effect"
 import type { Extraction } from "@sagasu/domain"
 import { extractDocument } from "./extract/_document.ts"
 import { defaultLimits, LineBudget, type ExtractLimits } from "./extract/_limits.ts"
 import { findMainPart } from "./extract/_main_part.ts"
+import { readSnapshot } from "./extract/_read_file.ts"
 import { inspectOle2 } from "./extract/_ole2.ts"
 import { OpcPackage } from "./extract/_opc.ts"
 import { extractPresentation } from "./extract/_presentation.ts"
@@ -32,18 +32,36 @@ export { ExtractError } from "./extract/extract_error.ts"
  * (BUG-10, BUG-26). Every field is optional.
  */
 export interface ExtractFileOptions {
-  /** Most bytes inflated from the zip for this file, over all parts read, checked against each part's declared size before inflating. Default 1 GiB. */
+  /**
+   * Most bytes inflated from the zip for this file, over all parts read,
+   * checked against each part's declared size before inflating and counted
+   * again while inflating. Parts stream, so this bounds time, not memory.
+   * Default 4 GiB.
+   */
   readonly maxInflatedBytes?: number
   /** Highest declared compression ratio (inflated ÷ compressed) of a part of 1 MiB or more. Default 1000. */
   readonly maxCompressionRatio?: number
   /** Most lines (cells, paragraphs) of text for this file. Default 5,000,000. */
   readonly maxLines?: number
+  /**
+   * Most characters of text held for this file: the shared-string table plus
+   * every line. This is what bounds memory (a 200 MB sharedStrings part is
+   * streamed; only its text is kept). Default 128 Mi characters.
+   */
+  readonly maxTextChars?: number
+  /** Deepest XML element nesting in a part. Default 1000. */
+  readonly maxXmlDepth?: number
+  /** Largest file {@link extractFile} reads (it is read whole). Default 1 GiB. */
+  readonly maxFileBytes?: number
 }
 
 const limitsOf = (options: ExtractFileOptions | undefined): ExtractLimits => ({
   maxInflatedBytes: options?.maxInflatedBytes ?? defaultLimits.maxInflatedBytes,
   maxRatio: options?.maxCompressionRatio ?? defaultLimits.maxRatio,
-  maxLines: options?.maxLines ?? defaultLimits.maxLines
+  maxLines: options?.maxLines ?? defaultLimits.maxLines,
+  maxTextChars: options?.maxTextChars ?? defaultLimits.maxTextChars,
+  maxXmlDepth: options?.maxXmlDepth ?? defaultLimits.maxXmlDepth,
+  maxFileBytes: options?.maxFileBytes ?? defaultLimits.maxFileBytes
 })
 
 const fail = (reason: ExtractError["reason"], detail: string) => Effect.fail(new ExtractError({ reason, detail }))
@@ -53,9 +71,9 @@ const extractPackage = Effect.fn("Extract.package")(function* (bytes: Uint8Array
     try: () => new ZipArchive(bytes, { maxInflatedBytes: limits.maxInflatedBytes, maxRatio: limits.maxRatio }),
     catch: (e) => (e instanceof ExtractError ? e : new ExtractError({ reason: "corrupt", detail: String(e) }))
   })
-  const pkg = new OpcPackage(zip)
+  const pkg = new OpcPackage(zip, { maxXmlDepth: limits.maxXmlDepth })
   const main = yield* findMainPart(pkg, fileName)
-  const budget = new LineBudget(limits.maxLines)
+  const budget = new LineBudget(limits.maxLines, limits.maxTextChars)
   switch (main.kind) {
     case "spreadsheet":
       return yield* extractWorkbook(pkg, main.part, budget)
@@ -85,7 +103,7 @@ export const extractBuffer: (
         return yield* fail("empty-file", "zero bytes")
       case "ole2": {
         const verdict = inspectOle2(bytes)
-        return yield* fail(verdict._tag === "encrypted" ? "encrypted" : "needs-office", verdict.detail)
+        return yield* fail(verdict._tag === "legacy" ? "needs-office" : verdict._tag, verdict.detail)
       }
       case "legacy":
         return yield* fail("needs-office", container.detail)
@@ -105,13 +123,15 @@ export const extractBuffer: (
  * per sheet (`locator: "cell"`, lines `{loc: "A1", text}`), or one part
  * `document` (`"paragraph"`: `"12"`, `"header"`, `"footnote:3"`, …) or
  * `slides` (`"slide"`: `"3"`, `"3 notes"`). Fails with {@link ExtractError};
- * `unreadable` when the file cannot be read.
+ * `unreadable` when the file cannot be read or changes while it is read,
+ * `too-large` over `maxFileBytes`.
  */
 export const extractFile: (path: string, options?: ExtractFileOptions) => Effect.Effect<Extraction, ExtractError> =
   Effect.fn("Extract.extractFile")(function* (path: string, options?: ExtractFileOptions) {
     const bytes = yield* Effect.tryPromise({
-      try: () => readFile(path),
-      catch: (e) => new ExtractError({ reason: "unreadable", detail: e instanceof Error ? e.message : String(e) })
+      try: () => readSnapshot(path, options?.maxFileBytes ?? defaultLimits.maxFileBytes),
+      catch: (e) =>
+        e instanceof ExtractError ? e : new ExtractError({ reason: "unreadable", detail: e instanceof Error ? e.message : String(e) })
     })
     return yield* extractBuffer(bytes, basename(path), options)
   })

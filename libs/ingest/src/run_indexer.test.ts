@@ -337,8 +337,13 @@ describe("runIndexer(): confirmation (R9, R10, R11, R12)", () => {
         confirmTargets: true,
         during: (c) =>
           c.plan.changes.pipe(Stream.filter(Option.isSome), Stream.take(1), Stream.runDrain,
+            // Wait until the run's 60-minute timer is registered, then move the clock.
+            Effect.zipRight(Effect.repeat(
+              Effect.promise(() => new Promise((r) => setTimeout(r, 5))).pipe(Effect.zipRight(TestClock.sleeps())),
+              { until: (sleeps) => sleeps.length > 0 }
+            )),
             Effect.zipRight(TestClock.adjust("59 minutes")),
-            Effect.zipRight(Effect.sync(() => expect(Deferred.unsafeDone))),
+            Effect.zipRight(Effect.flatMap(Deferred.isDone(c.exitCode), (done) => Effect.sync(() => expect(done).toBe(false)))),
             Effect.zipRight(TestClock.adjust("1 minute")))
       })
       expect(r.code).toBe(2)

@@ -12,6 +12,7 @@ import type { AppKind, IngestResult, WorkerKind } from "@sagasu/domain"
 import { Context, Duration, Effect, Exit, Layer, Queue, Scope } from "effect"
 import * as WT from "node:worker_threads"
 import { IngestFile } from "./ingest_request.ts"
+import { plainWorkerUrl } from "./worker/worker_bundle.ts"
 
 /** The workers of one run, as the commander sees them. */
 export interface IngestWorkersShape {
@@ -68,12 +69,11 @@ interface Slot {
 const startSlot = (slot: Slot) =>
   Effect.gen(function* () {
     if (slot.worker !== undefined) return slot.worker
+    const url = yield* Effect.promise(() => plainWorkerUrl())
     const scope = yield* Scope.make()
     const worker = yield* Worker.makeSerialized<IngestFile>({}).pipe(
       Scope.extend(scope),
-      Effect.provide(
-        NodeWorker.layer(() => new WT.Worker(new URL("./worker/plain_worker_boot.mjs", import.meta.url)))
-      ),
+      Effect.provide(NodeWorker.layer(() => new WT.Worker(url))),
       Effect.tapError(() => Scope.close(scope, Exit.void))
     )
     slot.scope = scope

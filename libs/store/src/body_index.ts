@@ -33,28 +33,31 @@ export const stageExtraction = Effect.fn("Store.stageExtraction")(function* (dir
 })
 
 /**
- * Moves a staged folder into the body index as a whole (C2): the previous
- * folder is renamed aside, the staged one renamed into place, the old one
- * removed. Sub-folders of the previous folder (source files inside a source
- * folder that shares the name) are carried over.
+ * Moves a staged folder into the body index as a whole (C2). Sub-folders of
+ * the previous folder (source files inside a source folder that shares the
+ * file's name) are first moved into the staged folder, then the previous
+ * folder is renamed aside to `<staged>.replaced` — inside the staging area,
+ * never inside the body index, so a crash cannot leave a stray folder there —
+ * and the staged folder renamed into place. A crash between the two renames
+ * leaves no folder, and the journal's `start` without `published` makes the
+ * next run publish the staged folder (R7).
  */
 export const publishFolder = Effect.fn("Store.publishFolder")(function* (staged: string, target: string) {
   const fs = yield* FileSystem.FileSystem
   yield* fs.makeDirectory(path.dirname(target), { recursive: true })
-  const aside = `${target}.old-${process.pid}`
-  const hadPrevious = yield* fs.exists(target)
-  if (hadPrevious) {
+  const aside = `${staged}.replaced`
+  if (yield* fs.exists(target)) {
+    for (const name of yield* fs.readDirectory(target)) {
+      const info = yield* fs.stat(path.join(target, name))
+      if (info.type === "Directory" && !(yield* fs.exists(path.join(staged, name)))) {
+        yield* fs.rename(path.join(target, name), path.join(staged, name))
+      }
+    }
     yield* fs.remove(aside, { recursive: true, force: true })
     yield* fs.rename(target, aside)
   }
   yield* fs.rename(staged, target)
-  if (hadPrevious) {
-    for (const name of yield* fs.readDirectory(aside)) {
-      const info = yield* fs.stat(path.join(aside, name))
-      if (info.type === "Directory") yield* fs.rename(path.join(aside, name), path.join(target, name))
-    }
-    yield* fs.remove(aside, { recursive: true })
-  }
+  yield* fs.remove(aside, { recursive: true, force: true })
 })
 
 /**

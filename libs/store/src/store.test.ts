@@ -100,6 +100,18 @@ describe("body index (C2) and scanning search", () => {
       expect(fs.readdirSync(target)).toEqual(["1_見積書.tsv"])
       expect(fs.readdirSync(path.dirname(target))).toEqual(["見積書.xlsx"])
 
+      // A source folder sharing the file's name keeps its own files' folders (C2).
+      yield* stageExtraction(path.join(paths.publish, "1", "w2"), {
+        parts: [{ name: "document", locator: "paragraph", state: "visible", lines: [{ loc: "1", text: "中の文書" }] }]
+      })
+      yield* publishFolder(path.join(paths.publish, "1", "w2"), path.join(target, "inner.docx"))
+      yield* stage("見積番号 A-1234")
+      yield* publishFolder(path.join(paths.publish, "1", "w1"), target)
+      expect(fs.readdirSync(target).sort()).toEqual(["1_見積書.tsv", "inner.docx"])
+      fs.rmSync(path.join(target, "inner.docx"), { recursive: true })
+      // Nothing is left beside the folder in the body index; the old copy went to the staging area.
+      expect(fs.readdirSync(path.dirname(target))).toEqual(["見積書.xlsx"])
+
       const hits = yield* scanBodyIndex(paths, "ａ-１２３４")
       expect(hits).toEqual([{
         index: "共有", path: "見積/見積書.xlsx", part: "見積書", locator: "cell", loc: "B3",

@@ -4,8 +4,9 @@
  *
  * @module
  */
+import { formatNumber, formatText, type NumberFormat } from "./_format_code.ts"
 import { decodeXString } from "./_rich_string.ts"
-import { formatDateSerial, type DateKind } from "./_number_format.ts"
+import { formatDateSerial, formatGeneralNumber } from "./_number_format.ts"
 
 /** A cell as the worksheet stores it. */
 export interface StoredCell {
@@ -22,20 +23,10 @@ export interface StoredCell {
 /** What the workbook contributes to a cell's text. */
 export interface CellContext {
   readonly sharedStrings: ReadonlyArray<string>
-  /** The date kind of each cell format, by `cellXfs` index; `undefined` for number formats. */
-  readonly dateKinds: ReadonlyArray<DateKind | undefined>
+  /** The number format of each cell format, by `cellXfs` index; `undefined` for General. */
+  readonly formats: ReadonlyArray<NumberFormat | undefined>
   /** The workbook counts date serials from 1904 (`workbookPr date1904`). */
   readonly date1904: boolean
-}
-
-/**
- * A number as Excel's General format shows its value: at most 15 significant
- * digits (Excel's own precision, so a stored 0.30000000000000004 reads 0.3),
- * shortest form.
- */
-export function formatGeneralNumber(n: number): string {
-  const rounded = Number(n.toPrecision(15))
-  return String(Object.is(rounded, -0) ? 0 : rounded)
 }
 
 /** An ISO 8601 value of a `t="d"` cell, shown like a date serial is: `yyyy-mm-dd` or `yyyy-mm-dd hh:mm:ss`. */
@@ -47,22 +38,44 @@ function formatIsoCell(value: string): string {
 }
 
 /**
+ * The text of a number as its cell shows it. A date shows its display form
+ * followed by its ISO date when the display differs (`2023年3月15日
+ * 2023-03-15`, `令和5年3月15日 2023-03-15`): a search for either finds it
+ * (BUG-07). A format that shows nothing (`;;;`, an empty zero section) gives
+ * the General form, because the value is still the cell's content (Excel
+ * shows it in the formula bar).
+ */
+export function numberText(n: number, format: NumberFormat | undefined, date1904: boolean): string {
+  if (format === undefined) return formatGeneralNumber(n)
+  const display = formatNumber(n, format, date1904)
+  if (display === undefined || display === "") return formatGeneralNumber(n)
+  if (format.kind === "date" || format.kind === "datetime") {
+    const iso = formatDateSerial(n, "date", date1904)
+    if (iso !== undefined && !display.includes(iso)) return `${display} ${iso}`
+  }
+  return display
+}
+
+/**
  * The text of a cell: shared and inline strings as written (runs joined,
- * readings excluded), cached formula results, booleans as `TRUE`/`FALSE`,
- * errors as their code (`#N/A`), dates in ISO form when the cell's format is a
- * date format, other numbers in General form. `""` for an empty cell and for a
- * shared-string index the table does not hold (BUG-01: never a bare index).
+ * readings excluded; a text section of the format such as `@"様"` applied),
+ * cached formula results, booleans as `TRUE`/`FALSE`, errors as their code
+ * (`#N/A`), numbers and dates through the cell's number format
+ * ({@link numberText}). `""` for an empty cell and for a shared-string index
+ * the table does not hold (BUG-01: never a bare index).
  */
 export function cellText(cell: StoredCell, context: CellContext): string {
+  const format = context.formats[cell.style]
+  const asText = (value: string) => (format === undefined || value === "" ? value : formatText(value, format))
   switch (cell.type) {
     case "s": {
       const index = Number(cell.value)
-      return Number.isInteger(index) ? (context.sharedStrings[index] ?? "") : ""
+      return asText(Number.isInteger(index) ? (context.sharedStrings[index] ?? "") : "")
     }
     case "inlineStr":
-      return cell.inline !== "" ? cell.inline : decodeXString(cell.value)
+      return asText(cell.inline !== "" ? cell.inline : decodeXString(cell.value))
     case "str":
-      return decodeXString(cell.value)
+      return asText(decodeXString(cell.value))
     case "b":
       return cell.value === "" ? "" : cell.value === "0" || cell.value === "false" ? "FALSE" : "TRUE"
     case "e":
@@ -74,8 +87,7 @@ export function cellText(cell: StoredCell, context: CellContext): string {
       if (raw === "") return cell.inline
       const n = Number(raw)
       if (Number.isNaN(n)) return raw
-      const kind = context.dateKinds[cell.style]
-      return (kind !== undefined ? formatDateSerial(n, kind, context.date1904) : undefined) ?? formatGeneralNumber(n)
+      return numberText(n, format, context.date1904)
     }
   }
 }

@@ -9,6 +9,7 @@ import { Effect } from "effect"
 import type { BodyLine, Extraction } from "@sagasu/domain"
 import type { LineBudget } from "./_limits.ts"
 import type { OpcPackage } from "./_opc.ts"
+import { ChartTextReader } from "./_sheet_extras.ts"
 import { WordTextReader, type WordParagraph } from "./_word_text.ts"
 
 /** The parts beside the body, in the order their lines follow the body, with the locator of their lines. */
@@ -43,6 +44,16 @@ export const extractDocument = Effect.fn("Extract.document")(function* (
       const reader = new WordTextReader(budget, r.target)
       yield* pkg.readXml(r.target, reader)
       for (const p of reader.ordered()) lines.push({ loc: loc(p), text: p.text })
+    }
+  }
+  // Charts embedded in the body: their titles, series names and categories.
+  for (const r of relationships) {
+    if (r.type !== "chart" || r.external || !pkg.has(r.target)) continue
+    const chart = new ChartTextReader()
+    yield* pkg.readXml(r.target, chart)
+    for (const text of chart.texts) {
+      budget.take(r.target, text.length)
+      lines.push({ loc: "chart", text })
     }
   }
   return { parts: [{ name: "document", locator: "paragraph", state: "visible", lines }] } satisfies Extraction

@@ -16,6 +16,8 @@ import { attribute, isElement, ns, type XmlTag, type XmlVisitor } from "./_xml.t
  */
 export class DrawingTextReader implements XmlVisitor {
   readonly paragraphs: Array<string> = []
+  /** The slide says `show="0"`: hidden in the slide show. */
+  hidden = false
   private readonly shapes: Array<{ skip: boolean }> = []
   private paragraph: string | undefined
   private textDepth = 0
@@ -35,6 +37,9 @@ export class DrawingTextReader implements XmlVisitor {
       if (tag.local === "p") this.paragraph = ""
       else if (tag.local === "t") this.textDepth++
       else if (tag.local === "br" && this.paragraph !== undefined) this.paragraph += " "
+    } else if (isElement(tag, ns.presentation, "sld")) {
+      const show = attribute(tag, "show")
+      this.hidden = show === "0" || show === "false"
     } else if (isElement(tag, ns.presentation, "sp")) {
       this.shapes.push({ skip: false })
     } else if (isElement(tag, ns.presentation, "ph")) {
@@ -51,7 +56,7 @@ export class DrawingTextReader implements XmlVisitor {
         const text = this.paragraph ?? ""
         this.paragraph = undefined
         if (text.trim() !== "" && this.shapes.at(-1)?.skip !== true) {
-          this.budget.take(this.partName)
+          this.budget.take(this.partName, text.length)
           this.paragraphs.push(text)
         }
       }

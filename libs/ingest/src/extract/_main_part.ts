@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { fileFormatOf, type AppKind } from "@sagasu/domain"
 import { ExtractError } from "./extract_error.ts"
 import type { OpcPackage } from "./_opc.ts"
-import { ns, rootElementOf } from "./_xml.ts"
+import { ns } from "./_xml.ts"
 
 /** The main part of a package and the kind of document its root element declares. */
 export interface MainPart {
@@ -50,15 +50,16 @@ export const findMainPart = Effect.fn("Extract.findMainPart")(function* (pkg: Op
     const candidates = [...customaryMainParts].sort(([a], [b]) => Number(b === claimed) - Number(a === claimed))
     const found = candidates.find(([, name]) => pkg.has(name))
     if (found === undefined) {
-      return yield* pkg.has("[Content_Types].xml") || pkg.has("_rels/.rels")
-        ? fail("corrupt", "an Office package without a main part")
+      // Parts in an Office application's folder (xl/, word/, ppt/) make a damaged package, not some other zip (missing-bits.xlsx).
+      return yield* pkg.has("[Content_Types].xml") || pkg.has("_rels/.rels") || pkg.hasFolder(["xl", "word", "ppt"])
+        ? fail("corrupt", "an Office package without its main part (no workbook, document or presentation part)")
         : fail("not-office", "a zip archive that is not an Office package")
     }
     part = found[1]
   }
   if (/\.bin$/i.test(part)) return yield* fail("needs-office", `binary main part ${part} (xlsb)`)
 
-  const root = yield* rootElementOf(yield* pkg.bytes(part), part)
+  const root = yield* pkg.rootElement(part)
   const kind: AppKind | undefined =
     root.local === "workbook" && ns.spreadsheet.has(root.uri)
       ? "spreadsheet"

@@ -12,11 +12,26 @@
 export type DateKind = "date" | "datetime" | "time" | "elapsed"
 
 /**
- * Built-in format codes that are dates or times, as Excel defines them for
- * ja-JP (the ids 27–36 and 50–58 differ by locale; in every CJK locale they
- * are dates or times, and in others they are unused).
+ * Built-in number formats (ids the file uses without defining them), as
+ * Excel defines them for ja-JP: the ids 5–8 and 41–44 are yen currency and
+ * accounting there, 37–40 show a minus sign rather than parentheses, and 27–36, 50–58 are Japanese dates and times (BUG-07;
+ * in every CJK locale they are dates or times, in others they are unused).
  */
-const builtInDateCodes: ReadonlyMap<number, string> = new Map([
+const builtInCodes: ReadonlyMap<number, string> = new Map([
+  [0, "General"],
+  [1, "0"],
+  [2, "0.00"],
+  [3, "#,##0"],
+  [4, "#,##0.00"],
+  [5, '"¥"#,##0;"¥"\\-#,##0'],
+  [6, '"¥"#,##0;[Red]"¥"\\-#,##0'],
+  [7, '"¥"#,##0.00;"¥"\\-#,##0.00'],
+  [8, '"¥"#,##0.00;[Red]"¥"\\-#,##0.00'],
+  [9, "0%"],
+  [10, "0.00%"],
+  [11, "0.00E+00"],
+  [12, "# ?/?"],
+  [13, "# ??/??"],
   [14, "yyyy/m/d"],
   [15, "d-mmm-yy"],
   [16, "d-mmm"],
@@ -36,9 +51,19 @@ const builtInDateCodes: ReadonlyMap<number, string> = new Map([
   [34, 'yyyy"年"m"月"'],
   [35, 'm"月"d"日"'],
   [36, '[$-411]ge.m.d'],
+  [37, "#,##0;-#,##0"],
+  [38, "#,##0;[Red]-#,##0"],
+  [39, "#,##0.00;-#,##0.00"],
+  [40, "#,##0.00;[Red]-#,##0.00"],
+  [41, '_ * #,##0_ ;_ * \\-#,##0_ ;_ * "-"_ ;_ @_ '],
+  [42, '_ "¥"* #,##0_ ;_ "¥"* \\-#,##0_ ;_ "¥"* "-"_ ;_ @_ '],
+  [43, '_ * #,##0.00_ ;_ * \\-#,##0.00_ ;_ * "-"??_ ;_ @_ '],
+  [44, '_ "¥"* #,##0.00_ ;_ "¥"* \\-#,##0.00_ ;_ "¥"* "-"??_ ;_ @_ '],
   [45, "mm:ss"],
   [46, "[h]:mm:ss"],
-  [47, "mmss.0"],
+  [47, "mm:ss.0"],
+  [48, "##0.0E+0"],
+  [49, "@"],
   [50, '[$-411]ge.m.d'],
   [51, '[$-411]ggge"年"m"月"d"日"'],
   [52, 'yyyy"年"m"月"'],
@@ -49,6 +74,11 @@ const builtInDateCodes: ReadonlyMap<number, string> = new Map([
   [57, '[$-411]ge.m.d'],
   [58, '[$-411]ggge"年"m"月"d"日"']
 ])
+
+/** The code of a built-in number format id, `undefined` for an id Excel does not define. */
+export function builtInFormatCode(numFmtId: number): string | undefined {
+  return builtInCodes.get(numFmtId)
+}
 
 /**
  * The date kind of a format code, or `undefined` for a number format. Only
@@ -81,7 +111,7 @@ export function dateKindOfCode(code: string): DateKind | undefined {
   }
   if (/general/i.test(section)) return undefined
   const tokens = section.replace(/AM\/PM|A\/P/gi, "h").replace(/e[+-]/gi, "")
-  const hasDate = /[ydeg]/i.test(tokens)
+  const hasDate = /[ydeg]|aaa/i.test(tokens)
   const hasTime = /[hs]/i.test(tokens)
   // `m` is minutes beside h or s, months otherwise.
   const hasMonth = /m/i.test(tokens) && !hasTime
@@ -94,8 +124,18 @@ export function dateKindOfCode(code: string): DateKind | undefined {
 
 /** The date kind of a cell style's number format: a custom code when the file defines one for the id, else the built-in table. */
 export function dateKindOfFormat(numFmtId: number, customCode: string | undefined): DateKind | undefined {
-  const code = customCode ?? builtInDateCodes.get(numFmtId)
+  const code = customCode ?? builtInCodes.get(numFmtId)
   return code === undefined ? undefined : dateKindOfCode(code)
+}
+
+/**
+ * A number as Excel's General format shows its value: at most 15 significant
+ * digits (Excel's own precision, so a stored 0.30000000000000004 reads 0.3),
+ * shortest form, exponents as `1E+21`.
+ */
+export function formatGeneralNumber(n: number): string {
+  const rounded = Number(n.toPrecision(15))
+  return String(Object.is(rounded, -0) ? 0 : rounded).replace(/e([+-])/, "E$1")
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0")

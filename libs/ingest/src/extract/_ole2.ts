@@ -12,6 +12,8 @@
 export type Ole2Verdict =
   | { readonly _tag: "encrypted"; readonly detail: string }
   | { readonly _tag: "legacy"; readonly detail: string }
+  /** A sector chain that loops or leaves the table: no reader, Office included, gets past it (trait `corrupt`, oleloop.xls). */
+  | { readonly _tag: "corrupt"; readonly detail: string }
 
 interface DirectoryEntry {
   readonly name: string
@@ -21,6 +23,7 @@ interface DirectoryEntry {
 }
 
 const endOfChain = 0xfffffffe
+const brokenChain = "broken sector chain"
 const miniStreamCutoff = 4096
 
 class CompoundFile {
@@ -58,7 +61,7 @@ class CompoundFile {
   private chain(start: number, table: ReadonlyArray<number>): Array<number> {
     const out: Array<number> = []
     for (let s = start; s !== endOfChain; s = table[s] ?? endOfChain) {
-      if (s >= table.length || out.length > table.length) throw new Error("broken sector chain")
+      if (s >= table.length || out.length > table.length) throw new Error(brokenChain)
       out.push(s)
     }
     return out
@@ -153,7 +156,9 @@ export function inspectOle2(bytes: Uint8Array): Ole2Verdict {
   try {
     file = new CompoundFile(bytes)
   } catch (e) {
-    return { _tag: "legacy", detail: `OLE2 container that cannot be walked (${(e as Error).message})` }
+    const message = (e as Error).message
+    if (message === brokenChain) return { _tag: "corrupt", detail: `OLE2 container with a ${message} (a loop or a link past the table)` }
+    return { _tag: "legacy", detail: `OLE2 container that cannot be walked (${message})` }
   }
   const streams = new Map<string, DirectoryEntry>()
   for (const entry of file.entries) {

@@ -10,7 +10,7 @@
  */
 import { Effect } from "effect"
 import { ExtractError } from "./extract_error.ts"
-import { attribute, isElement, ns, parseXml, type XmlVisitor } from "./_xml.ts"
+import { attribute, defaultMaxXmlDepth, isElement, ns, parseXml, rootElementOf, type PartBytes, type XmlTag, type XmlVisitor } from "./_xml.ts"
 import type { ZipArchive, ZipEntry } from "./_zip.ts"
 
 /** A relationship of a part, its target already resolved to a part name. */
@@ -59,16 +59,15 @@ const relationshipsPartOf = (part: string): string => {
   return `${part.slice(0, slash + 1)}_rels/${part.slice(slash + 1)}.rels`
 }
 
-/** An OOXML package: parts are inflated and parsed on demand. */
+/** An OOXML package: parts are inflated and parsed on demand, as streams. */
 export class OpcPackage {
   private readonly parts = new Map<string, ZipEntry>()
-  /** The last part inflated: the main part is read twice in a row (its root element decides the kind, then its content). */
-  private last: { readonly key: string; readonly bytes: Uint8Array } | undefined
-
   private readonly zip: ZipArchive
+  private readonly maxXmlDepth: number
 
-  constructor(zip: ZipArchive) {
+  constructor(zip: ZipArchive, options?: { readonly maxXmlDepth?: number }) {
     this.zip = zip
+    this.maxXmlDepth = options?.maxXmlDepth ?? defaultMaxXmlDepth
     for (const entry of zip.entries) {
       const key = partKey(entry.name)
       // Folder entries (trait `zip-directory-entries`) are not parts; the first of duplicate names wins.
@@ -81,28 +80,44 @@ export class OpcPackage {
     return this.parts.has(partKey(part))
   }
 
-  /** The inflated bytes of a part; `corrupt` when it is missing. */
-  bytes(part: string): Effect.Effect<Uint8Array, ExtractError> {
-    const key = partKey(part)
-    const entry = this.parts.get(key)
-    if (entry === undefined) {
-      return Effect.fail(new ExtractError({ reason: "corrupt", detail: `part ${part} is missing` }))
-    }
-    if (this.last?.key === key) return Effect.succeed(this.last.bytes)
-    return Effect.try({
-      try: () => {
-        const bytes = this.zip.read(entry)
-        this.last = { key, bytes }
-        return bytes
-      },
-      catch: (e) =>
-        e instanceof ExtractError ? e : new ExtractError({ reason: "corrupt", detail: `${part}: ${String(e)}` })
-    })
+  /** True when some part lies under one of the top-level `folders` (ASCII case ignored). */
+  hasFolder(folders: ReadonlyArray<string>): boolean {
+    const prefixes = folders.map((f) => `${partKey(f)}/`)
+    for (const key of this.parts.keys()) if (prefixes.some((p) => key.startsWith(p))) return true
+    return false
   }
 
-  /** Parses a part with `visitor`; `corrupt` when it is missing or malformed. */
+  private entry(part: string): Effect.Effect<ZipEntry, ExtractError> {
+    const entry = this.parts.get(partKey(part))
+    return entry === undefined
+      ? Effect.fail(new ExtractError({ reason: "corrupt", detail: `part ${part} is missing` }))
+      : Effect.succeed(entry)
+  }
+
+  /** The inflated bytes of a small part, whole (at most `cap` bytes); `corrupt` when it is missing. */
+  bytes(part: string, cap = 1 << 16): Effect.Effect<Uint8Array, ExtractError> {
+    return Effect.flatMap(this.entry(part), (entry) =>
+      Effect.tryPromise({
+        try: () => this.zip.read(entry, cap),
+        catch: (e) => (e instanceof ExtractError ? e : new ExtractError({ reason: "corrupt", detail: `${part}: ${String(e)}` }))
+      })
+    )
+  }
+
+  /** The root element of a part, inflating only as far as it. */
+  rootElement(part: string): Effect.Effect<XmlTag, ExtractError> {
+    return Effect.flatMap(this.entry(part), (entry) => rootElementOf(this.source(entry), part))
+  }
+
+  /** Parses a part with `visitor` as it inflates; `corrupt` when it is missing or malformed. */
   readXml(part: string, visitor: XmlVisitor): Effect.Effect<void, ExtractError> {
-    return Effect.flatMap(this.bytes(part), (bytes) => parseXml(bytes, part, visitor))
+    return Effect.flatMap(this.entry(part), (entry) =>
+      parseXml(this.source(entry), part, visitor, { maxDepth: this.maxXmlDepth })
+    )
+  }
+
+  private source(entry: ZipEntry): PartBytes {
+    return { [Symbol.asyncIterator]: () => this.zip.chunks(entry) }
   }
 
   /**

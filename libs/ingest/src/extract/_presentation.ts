@@ -1,13 +1,17 @@
 /**
  * Text of a presentation (pptx, pptm, ppsx, potx): one body part `slides`,
- * slides in presentation order (`p:sldIdLst`, not file names), hidden slides
- * included, each slide's SmartArt text and speaker notes after its own text.
+ * slides in presentation order (`p:sldIdLst`, not file names), each slide's
+ * SmartArt and chart text and speaker notes after its own text. Hidden
+ * slides (`show="0"`) are marked the way hidden sheets are: their lines go
+ * to a second part `hidden slides` with state `hidden`, keeping their slide
+ * numbers, so the `slide` locator grammar (`3`, `3 notes`) stays the same.
  *
  * @module
  */
 import { Effect } from "effect"
-import type { BodyLine, Extraction } from "@sagasu/domain"
+import type { BodyLine, BodyPart, Extraction } from "@sagasu/domain"
 import { DrawingTextReader } from "./_drawing_text.ts"
+import { ChartTextReader } from "./_sheet_extras.ts"
 import type { LineBudget } from "./_limits.ts"
 import type { OpcPackage } from "./_opc.ts"
 import { attribute, isElement, ns, type XmlTag, type XmlVisitor } from "./_xml.ts"
@@ -43,20 +47,35 @@ export const extractPresentation = Effect.fn("Extract.presentation")(function* (
   const relationships = yield* pkg.relationships(presentationPart)
   const slideParts = new Map(relationships.filter((r) => r.type === "slide" && !r.external).map((r) => [r.id, r.target]))
 
-  const lines: Array<BodyLine> = []
-  const read = Effect.fn(function* (part: string, loc: string, skip?: ReadonlySet<string>) {
+  const shown: Array<BodyLine> = []
+  const hidden: Array<BodyLine> = []
+  const read = Effect.fn(function* (lines: Array<BodyLine>, part: string, loc: string, skip?: ReadonlySet<string>) {
     const reader = new DrawingTextReader(budget, part, skip)
     yield* pkg.readXml(part, reader)
     for (const text of reader.paragraphs) lines.push({ loc, text })
+    return reader.hidden
   })
   for (const [index, id] of list.slideIds.entries()) {
     const slide = slideParts.get(id)
     if (slide === undefined || !pkg.has(slide)) continue
     const n = String(index + 1)
-    yield* read(slide, n)
+    const lines: Array<BodyLine> = []
+    const isHidden = yield* read(lines, slide, n)
     const own = (yield* pkg.relationships(slide)).filter((r) => !r.external && pkg.has(r.target))
-    for (const r of own) if (r.type === "diagramData") yield* read(r.target, n)
-    for (const r of own) if (r.type === "notesSlide") yield* read(r.target, `${n} notes`, notesPlaceholdersSkipped)
+    for (const r of own) if (r.type === "diagramData") yield* read(lines, r.target, n)
+    for (const r of own) {
+      if (r.type !== "chart") continue
+      const chart = new ChartTextReader()
+      yield* pkg.readXml(r.target, chart)
+      for (const text of chart.texts) {
+        budget.take(r.target, text.length)
+        lines.push({ loc: n, text })
+      }
+    }
+    for (const r of own) if (r.type === "notesSlide") yield* read(lines, r.target, `${n} notes`, notesPlaceholdersSkipped)
+    for (const line of lines) (isHidden ? hidden : shown).push(line)
   }
-  return { parts: [{ name: "slides", locator: "slide", state: "visible", lines }] } satisfies Extraction
+  const parts: Array<BodyPart> = [{ name: "slides", locator: "slide", state: "visible", lines: shown }]
+  if (hidden.length > 0) parts.push({ name: "hidden slides", locator: "slide", state: "hidden", lines: hidden })
+  return { parts } satisfies Extraction
 })

@@ -1,13 +1,15 @@
 /**
- * The part of a workbook's styles that decides cell text: which cell formats
- * (`cellXfs`) show dates.
+ * The part of a workbook's styles that decides cell text: the number format
+ * of each cell format (`cellXfs`), custom codes from `numFmts`, built-in ids
+ * from Excel's own table (BUG-07: Japanese ids the file does not define).
  *
  * @module
  */
-import { dateKindOfFormat, type DateKind } from "./_number_format.ts"
+import { compileFormat, type NumberFormat } from "./_format_code.ts"
+import { builtInFormatCode } from "./_number_format.ts"
 import { attribute, isElement, ns, type XmlTag, type XmlVisitor } from "./_xml.ts"
 
-/** Reads styles.xml; {@link dateKinds} once the part is parsed. */
+/** Reads styles.xml; {@link formats} once the part is parsed. */
 export class StylesReader implements XmlVisitor {
   private readonly codes = new Map<number, string>()
   private readonly formatIds: Array<number> = []
@@ -38,8 +40,11 @@ export class StylesReader implements XmlVisitor {
 
   text(): void {}
 
-  /** The date kind of each cell format, by `cellXfs` index. */
-  dateKinds(): ReadonlyArray<DateKind | undefined> {
-    return this.formatIds.map((id) => dateKindOfFormat(id, this.codes.get(id)))
+  /** The number format of each cell format, by `cellXfs` index; `undefined` for General and unknown ids. */
+  formats(): ReadonlyArray<NumberFormat | undefined> {
+    return this.formatIds.map((id) => {
+      const code = this.codes.get(id) ?? builtInFormatCode(id)
+      return code === undefined || /^general$/i.test(code) ? undefined : compileFormat(code)
+    })
   }
 }

@@ -119,3 +119,34 @@ export const slide = (shapes: string, root = "sld", attributes = "") =>
 export const textShape = (paragraphs: ReadonlyArray<string>, placeholder?: string) =>
   `<p:sp><p:nvSpPr><p:cNvPr id="2" name="t"/><p:cNvSpPr/><p:nvPr>${placeholder ? `<p:ph type="${placeholder}"/>` : ""}</p:nvPr></p:nvSpPr>` +
   `<p:txBody>${paragraphs.map((t) => `<a:p><a:r><a:t>${t}</a:t></a:r></a:p>`).join("")}</p:txBody></p:sp>`
+
+/** A chart part with a rich-text title and one series whose categories are `categories` (cached strings) and values numbers. */
+export const chartPart = (title: string, categories: ReadonlyArray<string>) => {
+  const c = "http://schemas.openxmlformats.org/drawingml/2006/chart"
+  const pts = (values: ReadonlyArray<string>) => values.map((v, i) => `<c:pt idx="${i}"><c:v>${v}</c:v></c:pt>`).join("")
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?><c:chartSpace xmlns:c="${c}" xmlns:a="${xmlns.a}"><c:chart>` +
+    `<c:title><c:tx><c:rich><a:bodyPr/><a:p><a:r><a:t>${title}</a:t></a:r></a:p></c:rich></c:tx></c:title><c:plotArea><c:barChart>` +
+    `<c:ser><c:idx val="0"/><c:cat><c:strRef><c:f>S!$A$1:$A$${categories.length}</c:f><c:strCache><c:ptCount val="${categories.length}"/>${pts(categories)}</c:strCache></c:strRef></c:cat>` +
+    `<c:val><c:numRef><c:numCache>${pts(categories.map((_, i) => String(i * 100)))}</c:numCache></c:numRef></c:val></c:ser>` +
+    `<c:ser><c:idx val="1"/><c:cat><c:strRef><c:strCache>${pts(categories)}</c:strCache></c:strRef></c:cat></c:ser>` +
+    `</c:barChart></c:plotArea></c:chart></c:chartSpace>`
+  )
+}
+
+/**
+ * A worksheet drawing: one text box anchored at `box` (0-based `[col, row]`)
+ * holding `text`, and one chart anchored at `chart` pointing at `rId1`.
+ */
+export const sheetDrawing = (box: readonly [number, number], text: string, chart: readonly [number, number]) => {
+  const xdr = "http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing"
+  const from = ([col, row]: readonly [number, number]) => `<xdr:from><xdr:col>${col}</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>${row}</xdr:row><xdr:rowOff>0</xdr:rowOff></xdr:from>`
+  return (
+    `<?xml version="1.0" encoding="UTF-8"?><xdr:wsDr xmlns:xdr="${xdr}" xmlns:a="${xmlns.a}" xmlns:r="${xmlns.r}">` +
+    `<xdr:twoCellAnchor>${from(box)}<xdr:to><xdr:col>9</xdr:col><xdr:row>9</xdr:row></xdr:to><xdr:sp><xdr:nvSpPr><xdr:cNvPr id="2" name="テキスト ボックス 1"/><xdr:cNvSpPr txBox="1"/></xdr:nvSpPr>` +
+    `<xdr:txBody><a:bodyPr/><a:p><a:r><a:t>${text}</a:t></a:r></a:p><a:p><a:endParaRPr/></a:p></xdr:txBody></xdr:sp><xdr:clientData/></xdr:twoCellAnchor>` +
+    `<xdr:twoCellAnchor>${from(chart)}<xdr:to><xdr:col>9</xdr:col><xdr:row>9</xdr:row></xdr:to><xdr:graphicFrame><xdr:nvGraphicFramePr><xdr:cNvPr id="3" name="グラフ 1"/><xdr:cNvGraphicFramePr/></xdr:nvGraphicFramePr>` +
+    `<a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart"><c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="rId1"/></a:graphicData></a:graphic></xdr:graphicFrame><xdr:clientData/></xdr:twoCellAnchor>` +
+    `</xdr:wsDr>`
+  )
+}

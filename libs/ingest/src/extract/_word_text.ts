@@ -103,7 +103,7 @@ export class WordTextReader implements XmlVisitor {
       case "p": {
         const paragraph = this.stack.pop()
         if (paragraph !== undefined && paragraph.text.trim() !== "") {
-          this.budget.take(this.partName)
+          this.budget.take(this.partName, paragraph.text.length)
           this.paragraphs.push(paragraph)
         }
         return
@@ -123,7 +123,8 @@ export class WordTextReader implements XmlVisitor {
   }
 
   text(text: string): void {
-    if (this.textDepth > 0 && this.skipDepth === 0) this.append(text)
+    // Typed as characters, a soft hyphen (U+00AD) is as invisible as w:softHyphen and a non-breaking hyphen (U+2011) reads as a hyphen (BUG-19).
+    if (this.textDepth > 0 && this.skipDepth === 0) this.append(text.replace(/\u00AD/g, "").replace(/\u2011/g, "-"))
   }
 
   private append(text: string): void {

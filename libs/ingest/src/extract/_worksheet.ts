@@ -26,7 +26,7 @@ interface Area {
 }
 
 /** `"AB12"` → column 28, row 12; `undefined` parts when the reference lacks them. */
-function parseReference(ref: string): { col: number | undefined; row: number | undefined } {
+export function parseReference(ref: string): { col: number | undefined; row: number | undefined } {
   let col = 0
   let i = 0
   for (; i < ref.length; i++) {
@@ -39,7 +39,7 @@ function parseReference(ref: string): { col: number | undefined; row: number | u
 }
 
 /** Column 28 → `"AB"`. */
-function columnName(col: number): string {
+export function columnName(col: number): string {
   let name = ""
   for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(0x41 + ((n - 1) % 26)) + name
   return name
@@ -87,6 +87,12 @@ function dropMergedCells(cells: ReadonlyArray<Cell>, areas: ReadonlyArray<Area>)
  * files such as 59746_NoRowNums.xlsx omit them).
  */
 export class WorksheetReader implements XmlVisitor {
+  /** Hyperlinks as the sheet declares them: the cell, the relationship of an external target, an in-book location, a display text. */
+  readonly hyperlinks: Array<{ readonly ref: string; readonly id: string | undefined; readonly location: string | undefined; readonly display: string | undefined }> = []
+  /** Header and footer texts, codes removed: `[locator, text]`. */
+  readonly headerFooter: Array<readonly [string, string]> = []
+  private headerFooterElement: string | undefined
+  private headerFooterText = ""
   private readonly cells: Array<Cell> = []
   private readonly areas: Array<Area> = []
   private ordered = true
@@ -142,6 +148,23 @@ export class WorksheetReader implements XmlVisitor {
         if (area !== undefined) this.areas.push(area)
         return
       }
+      case "hyperlink":
+        this.hyperlinks.push({
+          ref: (attribute(tag, "ref") ?? "").split(":")[0] ?? "",
+          id: attribute(tag, "id", ns.relationshipRef),
+          location: attribute(tag, "location"),
+          display: attribute(tag, "display")
+        })
+        return
+      case "oddHeader":
+      case "evenHeader":
+      case "firstHeader":
+      case "oddFooter":
+      case "evenFooter":
+      case "firstFooter":
+        this.headerFooterElement = tag.local
+        this.headerFooterText = ""
+        return
     }
   }
 
@@ -153,7 +176,12 @@ export class WorksheetReader implements XmlVisitor {
       return
     }
     if (!mine) return
-    if (tag.local === "v") {
+    if (tag.local === this.headerFooterElement) {
+      const text = headerFooterText(this.headerFooterText)
+      const loc = tag.local.endsWith("Header") ? "header" : "footer"
+      if (text !== "" && !this.headerFooter.some(([l, t]) => l === loc && t === text)) this.headerFooter.push([loc, text])
+      this.headerFooterElement = undefined
+    } else if (tag.local === "v") {
       this.inValue = false
     } else if (tag.local === "c" && this.cell !== undefined) {
       const { type, style, row, col } = this.cell
@@ -161,7 +189,7 @@ export class WorksheetReader implements XmlVisitor {
       if (text !== "") {
         const last = this.cells.at(-1)
         if (last !== undefined && (row < last.row || (row === last.row && col <= last.col))) this.ordered = false
-        this.budget.take(this.partName)
+        this.budget.take(this.partName, text.length)
         this.cells.push({ row, col, text })
       }
       this.cell = undefined
@@ -171,6 +199,7 @@ export class WorksheetReader implements XmlVisitor {
   text(text: string): void {
     if (this.inInline) this.inline.text(text)
     else if (this.inValue) this.value += text
+    else if (this.headerFooterElement !== undefined) this.headerFooterText += text
   }
 
   /** The sheet's lines, `{loc: "A1", text}`, row-major, merged areas once. */
@@ -178,4 +207,23 @@ export class WorksheetReader implements XmlVisitor {
     const cells = this.ordered ? this.cells : [...this.cells].sort((a, b) => a.row - b.row || a.col - b.col)
     return dropMergedCells(cells, this.areas).map((c) => ({ loc: `${columnName(c.col)}${c.row}`, text: c.text }))
   }
+}
+
+/**
+ * The text of a header or footer: the `&L`/`&C`/`&R` sections joined with a
+ * space, formatting codes (`&"MS Gothic,Bold"`, `&12`, `&K00FF00`, `&B`)
+ * and fields (`&P` page, `&N` pages, `&D` date, `&F` file, `&A` sheet,
+ * `&G` picture) removed, `&&` a literal ampersand.
+ */
+export function headerFooterText(code: string): string {
+  return code
+    .replace(/&&/g, "\u0000")
+    .replace(/&"[^"]*"/g, "")
+    .replace(/&K(?:[0-9A-Fa-f]{6}|\d\d[+-]\d{3})/g, "")
+    .replace(/&\d+/g, "")
+    .replace(/&[LCR]/g, " ")
+    .replace(/&[A-Za-z]/g, " ")
+    .replace(/\u0000/g, "&")
+    .replace(/\s+/g, " ")
+    .trim()
 }

@@ -38,6 +38,16 @@ export const ns = {
     "http://schemas.openxmlformats.org/officeDocument/2006/math",
     "http://purl.oclc.org/ooxml/officeDocument/math"
   ),
+  /** Worksheet drawings (`xdr:`): anchors of shapes, pictures and charts on a sheet. */
+  sheetDrawing: namespace(
+    "http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing",
+    "http://purl.oclc.org/ooxml/drawingml/spreadsheetDrawing"
+  ),
+  chart: namespace("http://schemas.openxmlformats.org/drawingml/2006/chart", "http://purl.oclc.org/ooxml/drawingml/chart"),
+  /** Office 2016 charts (`cx:`: waterfall, treemap, …). */
+  chartEx: namespace("http://schemas.microsoft.com/office/drawing/2014/chartex"),
+  diagram: namespace("http://schemas.openxmlformats.org/drawingml/2006/diagram", "http://purl.oclc.org/ooxml/drawingml/diagram"),
+  threadedComments: namespace("http://schemas.microsoft.com/office/spreadsheetml/2018/threadedcomments"),
   /** Attributes such as `r:id` that point into the part's relationships. */
   relationshipRef: namespace(
     "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
@@ -130,7 +140,7 @@ class CompatibilityFilter implements XmlVisitor {
   }
 }
 
-/** Bytes fed to the parser per step; between steps the fiber yields, so a long part stays interruptible. */
+/** Characters fed to the parser per step; between steps the fiber yields, so a long part stays interruptible. */
 const chunkBytes = 1 << 20
 
 /**
@@ -162,37 +172,100 @@ const corrupt = (partName: string, e: unknown): ExtractError =>
     ? e
     : new ExtractError({ reason: "corrupt", detail: `${partName}: ${e instanceof Error ? e.message : String(e)}` })
 
+/** The bytes of a part as the zip inflates them, chunk by chunk. */
+export type PartBytes = AsyncIterable<Uint8Array>
+
+/** Deepest element nesting accepted by default: real parts stay under ~100 (nested tables), a hostile one goes to millions. */
+export const defaultMaxXmlDepth = 1000
+
+/** How a part is parsed. */
+export interface ParseXmlOptions {
+  /** Deepest element nesting; deeper is `too-large` (the parser's own stack would grow without bound). */
+  readonly maxDepth?: number
+}
+
+/**
+ * Feeds the part's text to `write` in pieces of at most {@link chunkBytes}
+ * bytes, decoded with the part's own encoding (found in its first bytes), and
+ * releases the inflater however the loop ends (`return()` on interruption or
+ * failure). `write` may throw to stop early.
+ */
+const feed = (source: PartBytes, partName: string, write: (text: string) => void): Effect.Effect<void, ExtractError> =>
+  Effect.suspend(() => {
+    const iterator = source[Symbol.asyncIterator]()
+    const next = Effect.tryPromise({ try: () => iterator.next(), catch: (e) => corrupt(partName, e) })
+    return Effect.gen(function* () {
+      // Enough leading bytes to see a byte order mark and the declaration's encoding.
+      let head: Array<Uint8Array> = []
+      let headLength = 0
+      let done = false
+      while (headLength < 256) {
+        const r = yield* next
+        if (r.done) {
+          done = true
+          break
+        }
+        head.push(r.value)
+        headLength += r.value.length
+      }
+      const first = head.length === 1 ? (head[0] ?? new Uint8Array()) : Buffer.concat(head)
+      head = []
+      const decoder = decoderFor(first)
+      const write1 = (bytes: Uint8Array) =>
+        Effect.try({ try: () => write(decoder.decode(bytes, { stream: true })), catch: (e) => corrupt(partName, e) })
+      const writeAll = Effect.fn(function* (bytes: Uint8Array) {
+        for (let at = 0; at < bytes.length; at += chunkBytes) {
+          yield* write1(bytes.subarray(at, at + chunkBytes))
+          yield* Effect.yieldNow()
+        }
+      })
+      yield* writeAll(first)
+      while (!done) {
+        const r = yield* next
+        if (r.done) break
+        yield* writeAll(r.value)
+      }
+      yield* Effect.try({ try: () => write(decoder.decode()), catch: (e) => corrupt(partName, e) })
+    }).pipe(Effect.ensuring(Effect.promise(() => Promise.resolve(iterator.return?.()).catch(() => undefined))))
+  })
+
+const refuseDoctype = (partName: string) => () => {
+  throw new ExtractError({ reason: "corrupt", detail: `${partName}: declares a DTD, which OOXML parts must not (entities are never expanded)` })
+}
+
 /**
  * Parses one part and sends its events to `visitor`. Fails with `corrupt`
  * (naming the part and the parser's message) on malformed XML and on any DTD:
  * OPC forbids DTDs in parts, and refusing them is what keeps entity expansion
- * and external entities (trait `xml-entity-attack`) out. An
- * {@link ExtractError} thrown by the visitor passes through unchanged.
+ * and external entities (trait `xml-entity-attack`) out — saxes itself never
+ * fetches an external entity. Nesting deeper than `maxDepth` is `too-large`.
+ * An {@link ExtractError} thrown by the visitor passes through unchanged.
  */
 export const parseXml = Effect.fn("Extract.parseXml")(function* (
-  bytes: Uint8Array,
+  source: PartBytes,
   partName: string,
-  visitor: XmlVisitor
+  visitor: XmlVisitor,
+  options?: ParseXmlOptions
 ) {
+  const maxDepth = options?.maxDepth ?? defaultMaxXmlDepth
   const filter = new CompatibilityFilter(visitor)
   const parser = new SaxesParser({ xmlns: true, position: false })
-  parser.on("doctype", () => {
-    throw new ExtractError({ reason: "corrupt", detail: `${partName}: declares a DTD, which OOXML parts must not` })
+  let depth = 0
+  parser.on("doctype", refuseDoctype(partName))
+  parser.on("opentag", (tag) => {
+    if (++depth > maxDepth) {
+      throw new ExtractError({ reason: "too-large", detail: `${partName}: elements nested deeper than ${maxDepth} levels` })
+    }
+    filter.open(tag)
   })
-  parser.on("opentag", (tag) => filter.open(tag))
-  parser.on("closetag", (tag) => filter.close(tag))
+  parser.on("closetag", (tag) => {
+    depth--
+    filter.close(tag)
+  })
   parser.on("text", (text) => filter.text(text))
   parser.on("cdata", (text) => filter.text(text))
-  const decoder = decoderFor(bytes)
-  for (let at = 0; at < bytes.length; at += chunkBytes) {
-    const chunk = decoder.decode(bytes.subarray(at, at + chunkBytes), { stream: true })
-    yield* Effect.try({ try: () => parser.write(chunk), catch: (e) => corrupt(partName, e) })
-    yield* Effect.yieldNow()
-  }
-  yield* Effect.try({
-    try: () => parser.write(decoder.decode()).close(),
-    catch: (e) => corrupt(partName, e)
-  })
+  yield* feed(source, partName, (text) => void parser.write(text))
+  yield* Effect.try({ try: () => parser.close(), catch: (e) => corrupt(partName, e) })
 })
 
 /** Stops the parser once the root element is seen. */
@@ -205,32 +278,35 @@ class RootFound {
 }
 
 /**
- * The root element of a part, reading only as far as it: what a package's
- * main part is (a workbook, a document, a presentation) is decided by its
- * content, not by the file's extension. `corrupt` when the XML breaks before
- * the root or there is none.
+ * The root element of a part, inflating and reading only as far as it: what
+ * a package's main part is (a workbook, a document, a presentation) is
+ * decided by its content, not by the file's extension. `corrupt` when the XML
+ * breaks before the root or there is none.
  */
-export const rootElementOf = (bytes: Uint8Array, partName: string): Effect.Effect<XmlTag, ExtractError> =>
-  Effect.try({
-    try: () => {
-      const parser = new SaxesParser({ xmlns: true, position: false })
-      parser.on("doctype", () => {
-        throw new ExtractError({ reason: "corrupt", detail: `${partName}: declares a DTD, which OOXML parts must not` })
-      })
-      parser.on("opentag", (tag) => {
-        throw new RootFound(tag)
-      })
-      const decoder = decoderFor(bytes)
-      try {
-        for (let at = 0; at < bytes.length; at += 1 << 16) {
-          parser.write(decoder.decode(bytes.subarray(at, at + (1 << 16)), { stream: true }))
-        }
-        parser.close()
-      } catch (e) {
-        if (e instanceof RootFound) return e.tag
-        throw e
-      }
-      throw new Error("no root element")
-    },
-    catch: (e) => corrupt(partName, e)
+export const rootElementOf = (source: PartBytes, partName: string): Effect.Effect<XmlTag, ExtractError> => {
+  const parser = new SaxesParser({ xmlns: true, position: false })
+  parser.on("doctype", refuseDoctype(partName))
+  parser.on("opentag", (tag) => {
+    throw new RootFound(tag)
   })
+  let root: XmlTag | undefined
+  const write = (text: string) => {
+    try {
+      parser.write(text)
+    } catch (e) {
+      if (!(e instanceof RootFound)) throw e
+      root = e.tag
+      // Unwinds feed(): the rest of the part is never inflated.
+      throw e
+    }
+  }
+  return feed(source, partName, write).pipe(
+    Effect.catchIf(
+      () => root !== undefined,
+      () => Effect.void
+    ),
+    Effect.flatMap(() =>
+      root !== undefined ? Effect.succeed(root) : Effect.fail(corrupt(partName, new Error("no root element")))
+    )
+  )
+}

@@ -3,14 +3,17 @@
  * zip bomb from exhausting memory (BUG-26).
  *
  * Why not jszip: it has no public way to read an entry's declared size or
- * CRC before inflating, and it inflates a whole entry in JavaScript before
- * checking its length. Reading the central directory ourselves lets us refuse
- * an entry by its declared size, inflate with Node's native zlib under a hard
- * output cap (`maxOutputLength`), and verify the CRC (a bad CRC is damage).
+ * CRC before inflating, it inflates a whole entry in JavaScript before
+ * checking its length, and it decodes CP932 names as UTF-8 (BUG-13). Reading
+ * the central directory ourselves lets us refuse an entry by its declared
+ * size, inflate with Node's native zlib as a stream (a part is never whole in
+ * memory: a 200 MB sharedStrings part costs a few chunks), stop an entry that
+ * inflates past what it declared, and verify the CRC (a bad CRC is damage).
  *
  * @module
  */
-import { crc32, inflateRawSync } from "node:zlib"
+import { Readable } from "node:stream"
+import { createInflateRaw, crc32 } from "node:zlib"
 import { ExtractError } from "./extract_error.ts"
 
 /** Limits on what reading an archive may inflate. */
@@ -41,16 +44,29 @@ const corrupt = (detail: string) => new ExtractError({ reason: "corrupt", detail
 const sig = { eocd: 0x06054b50, eocd64: 0x06064b50, locator64: 0x07064b50, central: 0x02014b50, local: 0x04034b50 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true })
-const latin1 = new TextDecoder("latin1")
+const utf8Lenient = new TextDecoder("utf-8")
+const cp932 = new TextDecoder("shift_jis")
 
-/** Names are UTF-8 when flag bit 11 says so or when they decode as UTF-8; otherwise the legacy code page (names here are ASCII part names). */
-function decodeName(bytes: Uint8Array): string {
+/**
+ * An entry name (BUG-13): UTF-8 when flag bit 11 says so; otherwise UTF-8
+ * when the bytes are valid UTF-8 (many writers forget the flag), else CP932,
+ * the code page of Windows' own "compressed folder" on Japanese PCs. Decoding
+ * happens before any path split, so a CP932 trail byte 0x5C (表, ソ) is never
+ * taken for a backslash separator.
+ */
+export function decodeEntryName(bytes: Uint8Array, flags: number): string {
+  if (flags & 0x0800) return utf8Lenient.decode(bytes)
   try {
     return utf8.decode(bytes)
   } catch {
-    return latin1.decode(bytes)
+    return cp932.decode(bytes)
   }
 }
+
+/** Bytes of compressed input fed to zlib per write: with deflate's ceiling of about 1032:1 one write inflates to at most ~16 MiB. */
+const inputSlice = 1 << 14
+/** Bytes of a stored (uncompressed) entry handed out per chunk. */
+const storedSlice = 1 << 20
 
 /**
  * A zip archive read from its central directory. Throws {@link ExtractError}
@@ -70,13 +86,11 @@ export class ZipArchive {
   }
 
   /**
-   * The inflated bytes of one entry. Refuses (`too-large`) an entry whose
-   * declared size would exceed the remaining budget or whose ratio is absurd,
-   * before inflating anything; refuses (`corrupt`) an entry that inflates to
-   * more or less than it declared or whose CRC does not match; `encrypted`
-   * for a zip-encrypted entry.
+   * Refuses an entry before inflating anything: `encrypted` for a
+   * zip-encrypted entry, `too-large` when its declared size would pass the
+   * file's remaining budget or its declared ratio is absurd.
    */
-  read(entry: ZipEntry): Uint8Array {
+  private admit(entry: ZipEntry): void {
     const { name, uncompressedSize, compressedSize } = entry
     if (entry.flags & 1) throw new ExtractError({ reason: "encrypted", detail: `zip entry ${name} is encrypted` })
     if (this.inflated + uncompressedSize > this.limits.maxInflatedBytes) {
@@ -91,27 +105,69 @@ export class ZipArchive {
         detail: `${name} declares a compression ratio of ${Math.round(uncompressedSize / Math.max(compressedSize, 1))}:1; the limit is ${this.limits.maxRatio}:1`
       })
     }
+    if (entry.method !== 0 && entry.method !== 8) throw corrupt(`${name}: unsupported compression method ${entry.method}`)
+  }
+
+  /**
+   * The inflated bytes of one entry as a stream of chunks, so that no part is
+   * ever whole in memory. Fails (throws from the iterator) with what
+   * {@link admit} refuses, and with `corrupt` when the entry inflates to more
+   * or less than it declared (a lying size is stopped at the declared size,
+   * not at the heap limit), its data is damaged, or its CRC does not match.
+   * Stopping the iteration early (`return()`) releases the inflater.
+   */
+  async *chunks(entry: ZipEntry): AsyncGenerator<Uint8Array, void, undefined> {
+    this.admit(entry)
+    const { name, uncompressedSize } = entry
     const data = this.compressedData(entry)
-    let out: Uint8Array
+    let total = 0
+    let crc = 0
+    const take = (out: Uint8Array) => {
+      total += out.length
+      if (total > uncompressedSize) throw corrupt(`${name}: inflates beyond its declared ${uncompressedSize} bytes`)
+      this.inflated += out.length
+      if (this.inflated > this.limits.maxInflatedBytes) {
+        throw new ExtractError({ reason: "too-large", detail: `${name}: more than ${this.limits.maxInflatedBytes} bytes inflated for this file` })
+      }
+      crc = crc32(out, crc)
+    }
     if (entry.method === 0) {
-      out = data
-    } else if (entry.method === 8) {
-      try {
-        // The cap is the declared size: an entry that lies about its size is stopped there, not at the heap limit.
-        out = inflateRawSync(data, { maxOutputLength: Math.max(uncompressedSize, 1) })
-      } catch (e) {
-        const tooBig = (e as { code?: unknown }).code === "ERR_BUFFER_TOO_LARGE"
-        throw corrupt(`${name}: ${tooBig ? "inflates beyond its declared size" : String((e as Error).message)}`)
+      for (let at = 0; at < data.length; at += storedSlice) {
+        const out = data.subarray(at, at + storedSlice)
+        take(out)
+        yield out
       }
     } else {
-      throw corrupt(`${name}: unsupported compression method ${entry.method}`)
+      const inflater = createInflateRaw({ chunkSize: 1 << 16 })
+      const source = Readable.from(slices(data, inputSlice), { objectMode: false })
+      source.on("error", (e) => inflater.destroy(e))
+      source.pipe(inflater)
+      try {
+        for await (const out of inflater as AsyncIterable<Buffer>) {
+          take(out)
+          yield out
+        }
+      } catch (e) {
+        if (e instanceof ExtractError) throw e
+        throw corrupt(`${name}: ${e instanceof Error ? e.message : String(e)}`)
+      } finally {
+        source.unpipe(inflater)
+        source.destroy()
+        inflater.destroy()
+      }
     }
-    if (out.length !== uncompressedSize) {
-      throw corrupt(`${name}: inflated ${out.length} bytes, declared ${uncompressedSize}`)
+    if (total !== uncompressedSize) throw corrupt(`${name}: inflated ${total} bytes, declared ${uncompressedSize}`)
+    if (crc >>> 0 !== entry.crc32) throw corrupt(`${name}: CRC mismatch`)
+  }
+
+  /** The whole inflated entry, for small parts only (`mimetype`); refuses one declared larger than `cap` bytes. */
+  async read(entry: ZipEntry, cap: number): Promise<Uint8Array> {
+    if (entry.uncompressedSize > cap) {
+      throw new ExtractError({ reason: "too-large", detail: `${entry.name} declares ${entry.uncompressedSize} bytes; at most ${cap} are read whole` })
     }
-    if (crc32(out) >>> 0 !== entry.crc32) throw corrupt(`${name}: CRC mismatch`)
-    this.inflated += out.length
-    return out
+    const parts: Array<Uint8Array> = []
+    for await (const chunk of this.chunks(entry)) parts.push(chunk)
+    return Buffer.concat(parts)
   }
 
   private compressedData(entry: ZipEntry): Uint8Array {
@@ -128,6 +184,10 @@ export class ZipArchive {
 }
 
 const viewOf = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength)
+
+function* slices(data: Uint8Array, size: number): Generator<Uint8Array> {
+  for (let at = 0; at < data.length; at += size) yield data.subarray(at, at + size)
+}
 
 function findEndOfCentralDirectory(bytes: Uint8Array, view: DataView): number {
   // The record is 22 bytes plus a comment of at most 65535 bytes, at the very end.
@@ -168,6 +228,8 @@ function readCentralDirectory(bytes: Uint8Array): ReadonlyArray<ZipEntry> {
     let uncompressedSize = view.getUint32(p + 24, true)
     let compressedSize = view.getUint32(p + 20, true)
     let localHeaderOffset = view.getUint32(p + 42, true)
+    const flags = view.getUint16(p + 8, true)
+    let name: string | undefined
     // zip64: the 32-bit fields hold 0xFFFFFFFF and the real values sit in extra field 0x0001, in this order.
     for (let e = p + 46 + nameLength, end = e + extraLength; e + 4 <= end; ) {
       const id = view.getUint16(e, true)
@@ -182,12 +244,19 @@ function readCentralDirectory(bytes: Uint8Array): ReadonlyArray<ZipEntry> {
         if (uncompressedSize === 0xffffffff) uncompressedSize = next() ?? uncompressedSize
         if (compressedSize === 0xffffffff) compressedSize = next() ?? compressedSize
         if (localHeaderOffset === 0xffffffff) localHeaderOffset = next() ?? localHeaderOffset
+      } else if (id === 0x7075 && len > 5) {
+        // Info-ZIP Unicode Path: the UTF-8 name beside a legacy-code-page one.
+        try {
+          name = utf8.decode(bytes.subarray(e + 9, e + 4 + len))
+        } catch {
+          // A broken Unicode Path field: the header's own name stands.
+        }
       }
       e += 4 + len
     }
     entries.push({
-      name: decodeName(nameBytes),
-      flags: view.getUint16(p + 8, true),
+      name: name ?? decodeEntryName(nameBytes, flags),
+      flags,
       method: view.getUint16(p + 10, true),
       crc32: view.getUint32(p + 16, true),
       compressedSize,

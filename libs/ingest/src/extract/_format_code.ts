@@ -1,0 +1,618 @@
+/**
+ * Excel number format codes, compiled once per workbook style and applied to
+ * a cell's number: the text a person sees in the cell (issue 3: "numbers and
+ * dates as Excel displays them"). Sections (`pos;neg;zero;text`) and
+ * conditions, digit placeholders `0 # ?`, grouping and scaling commas,
+ * percent, exponents, fractions, quoted and escaped literals, `General`,
+ * currency and locale tags (`[$¥-411]`, `[$-ja-JP]`), `[DBNum1-3]` kanji
+ * numerals, and every date/time token including the Japanese ones: `aaa`
+ * weekdays, `午前/午後`, and the 和暦 era `g gg ggg` with era years `e ee`
+ * (明治 … 令和; `[$-ja-JP-x-gannen]` shows 元年).
+ *
+ * Colours, padding (`_x`, `*x`) and alignment do not change the text and are
+ * dropped; trailing alignment spaces are trimmed.
+ *
+ * @module
+ */
+import { dateKindOfCode, formatGeneralNumber, type DateKind } from "./_number_format.ts"
+
+type Token =
+  | { readonly t: "lit"; readonly v: string }
+  | { readonly t: "date"; readonly v: string }
+  | { readonly t: "num"; readonly v: string }
+  | { readonly t: "text" }
+  | { readonly t: "general" }
+
+interface Condition {
+  readonly op: string
+  readonly value: number
+}
+
+/** The locales whose month and weekday names differ from English: `[$-411]` Japanese, `[$-804]` Chinese. */
+type Locale = "ja" | "zh" | undefined
+
+interface Section {
+  readonly tokens: ReadonlyArray<Token>
+  readonly condition: Condition | undefined
+  readonly date: boolean
+  readonly locale: Locale
+  readonly gannen: boolean
+  readonly dbnum: number
+}
+
+/** A compiled format code; {@link formatNumber} applies it. */
+export interface NumberFormat {
+  readonly code: string
+  readonly sections: ReadonlyArray<Section>
+  /** How the first section shows a date or time; `undefined` for a number format. */
+  readonly kind: DateKind | undefined
+}
+
+/** Splits a code at `;` outside quotes, escapes and brackets. */
+function splitSections(code: string): Array<string> {
+  const out: Array<string> = []
+  let current = ""
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i] ?? ""
+    if (c === '"') {
+      const end = code.indexOf('"', i + 1)
+      const stop = end < 0 ? code.length : end
+      current += code.slice(i, stop + 1)
+      i = stop
+    } else if (c === "\\" || c === "_" || c === "*") {
+      current += code.slice(i, i + 2)
+      i++
+    } else if (c === "[") {
+      const end = code.indexOf("]", i + 1)
+      const stop = end < 0 ? code.length : end
+      current += code.slice(i, stop + 1)
+      i = stop
+    } else if (c === ";") {
+      out.push(current)
+      current = ""
+    } else {
+      current += c
+    }
+  }
+  out.push(current)
+  return out
+}
+
+/** What a Japanese PC shows for the system long date and time formats `[$-F800]` / `[$-F400]`. */
+const systemLongDate = 'yyyy"年"m"月"d"日"'
+const systemTime = "h:mm:ss"
+
+const dateLetters = /[ymdhsegb]/i
+
+function compileSection(raw: string): Section {
+  let source = raw
+  if (/\[\$-F800\]/i.test(source)) source = `[$-411]${systemLongDate}`
+  else if (/\[\$-F400\]/i.test(source)) source = systemTime
+  const date = dateKindOfCode(source) !== undefined
+  const tokens: Array<Token> = []
+  let condition: Condition | undefined
+  let locale: Locale
+  let gannen = false
+  let dbnum = 0
+  const lit = (v: string) => {
+    const last = tokens.at(-1)
+    if (last?.t === "lit") tokens[tokens.length - 1] = { t: "lit", v: last.v + v }
+    else tokens.push({ t: "lit", v })
+  }
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i] ?? ""
+    const rest = source.slice(i)
+    if (c === '"') {
+      const end = source.indexOf('"', i + 1)
+      const stop = end < 0 ? source.length : end
+      lit(source.slice(i + 1, stop))
+      i = stop
+    } else if (c === "\\") {
+      lit(source[i + 1] ?? "")
+      i++
+    } else if (c === "_") {
+      // Padding the width of the next character: a space in text.
+      lit(" ")
+      i++
+    } else if (c === "*") {
+      i++
+    } else if (c === "[") {
+      const end = source.indexOf("]", i + 1)
+      const stop = end < 0 ? source.length : end
+      const inside = source.slice(i + 1, stop)
+      i = stop
+      const cond = /^(<=|>=|<>|<|>|=)\s*(-?[\d.]+)$/.exec(inside)
+      if (/^(h+|m+|s+)$/i.test(inside)) {
+        tokens.push({ t: "date", v: `[${inside.toLowerCase()}]` })
+      } else if (inside.startsWith("$")) {
+        const [symbol = "", tag = ""] = inside.slice(1).split(/-(.*)/s)
+        if (symbol !== "") lit(symbol)
+        // The LCID is the low 16 bits of the hex number (`[$-411]`, `[$-ja-JP]`, `[$-30411]`).
+        if (/^ja\b/i.test(tag) || /^[0-9a-f]*0?411$/i.test(tag)) locale = "ja"
+        else if (/^zh\b/i.test(tag) || /^[0-9a-f]*0?(804|404|c04|1004|1404)$/i.test(tag)) locale = "zh"
+        if (/gannen/i.test(tag)) {
+          gannen = true
+          locale = "ja"
+        }
+      } else if (/^dbnum\d$/i.test(inside)) {
+        dbnum = Number(inside.slice(5))
+      } else if (cond !== null) {
+        condition = { op: cond[1] ?? "", value: Number(cond[2]) }
+      }
+      // Colours ([Red], [Color10]) change nothing in the text.
+    } else if (/^general/i.test(rest)) {
+      tokens.push({ t: "general" })
+      i += 6
+    } else if (c === "@") {
+      tokens.push({ t: "text" })
+    } else if (date && /^(am\/pm|a\/p)/i.test(rest)) {
+      const v = /^am\/pm/i.test(rest) ? rest.slice(0, 5) : rest.slice(0, 3)
+      tokens.push({ t: "date", v })
+      i += v.length - 1
+    } else if (date && rest.startsWith("午前/午後")) {
+      tokens.push({ t: "date", v: "午前/午後" })
+      i += 4
+    } else if (date && (dateLetters.test(c) || (/a/i.test(c) && /^aaa/i.test(rest)))) {
+      let j = i
+      while (j < source.length && (source[j] ?? "").toLowerCase() === c.toLowerCase()) j++
+      tokens.push({ t: "date", v: source.slice(i, j).toLowerCase() })
+      i = j - 1
+    } else if (date && c === "." && /^\.0+/.test(rest) && tokens.some((t) => t.t === "date" && /^s|\[s/.test(t.v))) {
+      const v = /^\.0+/.exec(rest)?.[0] ?? "."
+      tokens.push({ t: "date", v })
+      i += v.length - 1
+    } else if (!date && /[0#?.,%/]/.test(c)) {
+      tokens.push({ t: "num", v: c })
+    } else if (!date && /[eE]/.test(c) && /^[eE][+-]/.test(rest)) {
+      tokens.push({ t: "num", v: `E${rest[1]}` })
+      i++
+    } else if (!date && /[1-9]/.test(c) && tokens.some((t) => t.t === "num" && t.v === "/")) {
+      // A fixed denominator (`# ?/8`).
+      tokens.push({ t: "num", v: c })
+    } else {
+      lit(c)
+    }
+  }
+  return { tokens, condition, date, locale, gannen, dbnum }
+}
+
+const cache = new Map<string, NumberFormat>()
+
+/** Compiles a format code (cached: a workbook has few distinct codes). */
+export function compileFormat(code: string): NumberFormat {
+  let format = cache.get(code)
+  if (format === undefined) {
+    const sections = splitSections(code).map(compileSection)
+    format = { code, sections, kind: dateKindOfCode(code) }
+    if (cache.size > 10_000) cache.clear()
+    cache.set(code, format)
+  }
+  return format
+}
+
+const matches = (c: Condition, v: number): boolean => {
+  switch (c.op) {
+    case "<":
+      return v < c.value
+    case "<=":
+      return v <= c.value
+    case ">":
+      return v > c.value
+    case ">=":
+      return v >= c.value
+    case "=":
+      return v === c.value
+    case "<>":
+      return v !== c.value
+  }
+  return false
+}
+
+/** The section a number uses, and whether the minus sign is the section's business (`abs`) or ours. */
+function pickSection(format: NumberFormat, value: number): { section: Section; abs: boolean } | undefined {
+  // A fourth section is for text only.
+  const numeric = format.sections.slice(0, 3)
+  const [first, second, third] = numeric
+  if (first === undefined) return undefined
+  if (first.condition !== undefined || second?.condition !== undefined) {
+    if (first.condition !== undefined && matches(first.condition, value)) return { section: first, abs: false }
+    if (second !== undefined && second.condition !== undefined && matches(second.condition, value)) return { section: second, abs: true }
+    if (second !== undefined && second.condition === undefined && first.condition !== undefined && third === undefined) return { section: second, abs: false }
+    return third !== undefined ? { section: third, abs: false } : { section: first, abs: false }
+  }
+  if (value < 0 && second !== undefined) return { section: second, abs: true }
+  if (value === 0 && third !== undefined) return { section: third, abs: true }
+  return { section: first, abs: false }
+}
+
+/**
+ * The text Excel shows for `value` in a cell of format `format`, or
+ * `undefined` where Excel shows `####` (a negative or too large date).
+ */
+export function formatNumber(value: number, format: NumberFormat, date1904: boolean): string | undefined {
+  const picked = pickSection(format, value)
+  if (picked === undefined) return formatGeneralNumber(value)
+  const { section, abs } = picked
+  let text: string | undefined
+  if (section.date) {
+    text = formatDate(value, section, date1904)
+  } else {
+    const sign = value < 0 && !abs ? "-" : ""
+    text = formatNumberSection(Math.abs(value), section, sign)
+  }
+  if (text === undefined) return undefined
+  text = text.trim()
+  if (section.dbnum > 0) text = toDbNum(text, section.dbnum)
+  return text
+}
+
+/** The text Excel shows for a string cell whose format has a text section (`@"様"`), or the string itself. */
+export function formatText(value: string, format: NumberFormat): string {
+  const section = format.sections[3] ?? format.sections.find((s) => s.tokens.some((t) => t.t === "text"))
+  if (section === undefined || !section.tokens.some((t) => t.t === "text")) return value
+  return section.tokens
+    .map((t) => (t.t === "text" ? value : t.t === "lit" ? t.v : ""))
+    .join("")
+    .trim()
+}
+
+// ---------------------------------------------------------------- numbers
+
+/** `abs` (≥ 0) rounded half away from zero to `digits` decimals, from its 15 significant digits as Excel does. */
+function roundDecimal(abs: number, digits: number): { int: string; frac: string } {
+  if (abs === 0) return { int: "0", frac: "0".repeat(digits) }
+  const [mantissa = "0", exponent = "0"] = abs.toExponential(14).split("e")
+  const all = mantissa.replace(".", "")
+  let intLength = Number(exponent) + 1
+  const keep = intLength + digits
+  let kept: string
+  if (keep < 0) {
+    kept = ""
+  } else if (keep >= all.length) {
+    kept = all + "0".repeat(keep - all.length)
+  } else {
+    kept = all.slice(0, keep)
+    if ((all[keep] ?? "0") >= "5") {
+      const bumped = (BigInt(kept === "" ? "0" : kept) + 1n).toString()
+      if (bumped.length > kept.length) intLength++
+      kept = bumped.padStart(Math.max(kept.length, 1), "0")
+    }
+  }
+  // kept holds intLength + digits digits (fewer when the value is below the last decimal shown).
+  const total = intLength + digits
+  kept = total <= 0 ? "" : kept.padStart(total, "0")
+  const int = intLength > 0 ? kept.slice(0, intLength).replace(/^0+(?=\d)/, "") : "0"
+  const frac = intLength > 0 ? kept.slice(intLength) : ("0".repeat(-intLength) + kept).slice(0, digits).padEnd(digits, "0")
+  return { int: int === "" ? "0" : int, frac: frac.padEnd(digits, "0").slice(0, digits) }
+}
+
+const group = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+
+function formatNumberSection(abs: number, section: Section, sign: string): string {
+  const tokens = section.tokens
+  if (tokens.some((t) => t.t === "general")) {
+    return sign + tokens.map((t) => (t.t === "general" ? formatGeneralNumber(abs) : t.t === "lit" ? t.v : "")).join("")
+  }
+  const num = tokens.filter((t) => t.t === "num").map((t) => t.v)
+  if (num.length === 0) {
+    // Only literals: the section replaces the number (`"-"` for zero).
+    return tokens.map((t) => (t.t === "lit" ? t.v : "")).join("")
+  }
+  let value = abs * 100 ** num.filter((v) => v === "%").length
+  if (num.includes("/")) return sign + formatFraction(value, tokens)
+  const expAt = tokens.findIndex((t) => t.t === "num" && (t.v === "E+" || t.v === "E-"))
+  const mantissaTokens = expAt < 0 ? tokens : tokens.slice(0, expAt)
+  const isPh = (t: Token) => t.t === "num" && (t.v === "0" || t.v === "#" || t.v === "?")
+  const dotAt = mantissaTokens.findIndex((t) => t.t === "num" && t.v === ".")
+  const intTokens = dotAt < 0 ? mantissaTokens : mantissaTokens.slice(0, dotAt)
+  const fracTokens = dotAt < 0 ? [] : mantissaTokens.slice(dotAt + 1)
+  // Commas right after the last integer placeholder scale by 1000; between placeholders they group.
+  const lastIntPh = intTokens.reduce((at, t, i) => (isPh(t) ? i : at), -1)
+  let grouping = false
+  intTokens.forEach((t, i) => {
+    if (t.t !== "num" || t.v !== ",") return
+    if (i > lastIntPh) value /= 1000
+    else grouping = true
+  })
+  const intPhs = intTokens.filter(isPh).map((t) => (t as { v: string }).v)
+  const fracPhs = fracTokens.filter(isPh).map((t) => (t as { v: string }).v)
+  let exponentText = ""
+  if (expAt >= 0) {
+    const expToken = tokens[expAt] as { v: string }
+    const expDigits = tokens.slice(expAt + 1).filter(isPh).length
+    const n = Math.max(intPhs.length, 1)
+    let e = value === 0 ? 0 : Math.floor(Math.log10(value))
+    e = intPhs.includes("#") && n > 1 ? Math.floor(e / n) * n : e - (n - 1)
+    value = value / 10 ** e
+    exponentText = `E${e < 0 ? "-" : expToken.v === "E+" ? "+" : ""}${String(Math.abs(e)).padStart(expDigits, "0")}`
+  }
+  const rounded = roundDecimal(value, fracPhs.length)
+  // Integer digits fill placeholders from the right; what is left goes to the leftmost one.
+  const minZeros = intPhs.length - Math.max(intPhs.indexOf("0"), 0)
+  let intDigits = rounded.int === "0" && !intPhs.includes("0") ? "" : rounded.int
+  const zeroAt = intPhs.indexOf("0")
+  if (zeroAt >= 0) intDigits = intDigits.padStart(minZeros, "0")
+  const interiorLiterals = intTokens.slice(intTokens.findIndex(isPh), lastIntPh + 1).some((t) => t.t === "lit")
+  const literal = (t: Token) => (t.t === "lit" ? t.v : t.t === "num" && t.v === "%" ? "%" : "")
+  const intOut: Array<string> = intTokens.map(literal)
+  if (!interiorLiterals) {
+    const firstPh = intTokens.findIndex(isPh)
+    const digits = grouping ? group(intDigits) : intDigits
+    const spaces = intPhs.filter((p, i) => p === "?" && i < intPhs.length - intDigits.length).length
+    if (firstPh >= 0) intOut[firstPh] = " ".repeat(spaces) + digits
+    else intOut.unshift(digits)
+  } else {
+    let rest = intDigits
+    for (let i = intTokens.length - 1; i >= 0; i--) {
+      const t = intTokens[i]
+      if (t === undefined || !isPh(t)) continue
+      const ph = (t as { v: string }).v
+      if (rest.length > 0) {
+        intOut[i] = rest.slice(-1)
+        rest = rest.slice(0, -1)
+      } else {
+        intOut[i] = ph === "0" ? "0" : ph === "?" ? " " : ""
+      }
+      if (i === intTokens.findIndex(isPh) && rest.length > 0) intOut[i] = rest + (intOut[i] ?? "")
+    }
+  }
+  let fracDigits = rounded.frac
+  // Trailing zeros under `#` go, under `?` become spaces.
+  for (let i = fracPhs.length - 1; i >= 0 && fracDigits[i] === "0" && fracPhs[i] !== "0"; i--) {
+    fracDigits = fracDigits.slice(0, i) + (fracPhs[i] === "?" ? " " : "") + fracDigits.slice(i + 1)
+  }
+  let k = 0
+  const fracOut = fracTokens.map((t) => (isPh(t) ? (fracDigits[k++] ?? "") : literal(t)))
+  const expOut = expAt < 0 ? [] : tokens.slice(expAt + 1).map(literal)
+  return sign + intOut.join("") + (dotAt >= 0 ? "." : "") + fracOut.join("") + exponentText + expOut.join("")
+}
+
+/** `# ?/?`, `?/8`, …: a whole part when the code has one, then the best fraction with the denominator's digits. */
+function formatFraction(value: number, tokens: ReadonlyArray<Token>): string {
+  const slashAt = tokens.findIndex((t) => t.t === "num" && t.v === "/")
+  const left = tokens.slice(0, slashAt)
+  const right = tokens.slice(slashAt + 1)
+  const denominatorText = right.filter((t) => t.t === "num").map((t) => (t as { v: string }).v).join("")
+  const fixed = /^[1-9]\d*$/.test(denominatorText) ? Number(denominatorText) : undefined
+  const maxDenominator = 10 ** Math.max(denominatorText.length, 1) - 1
+  // A whole part exists when a placeholder group stands before a literal that precedes the numerator.
+  let firstNumeratorPh = slashAt
+  while (firstNumeratorPh > 0 && left[firstNumeratorPh - 1]?.t === "num") firstNumeratorPh--
+  const hasWhole = left.slice(0, firstNumeratorPh).some((t) => t.t === "num" && /[0#?]/.test(t.v))
+  const whole = hasWhole ? Math.floor(value) : 0
+  const fraction = value - whole
+  let numerator: number
+  let denominator: number
+  if (fixed !== undefined) {
+    denominator = fixed
+    numerator = Math.round(fraction * fixed)
+  } else {
+    ;[numerator, denominator] = bestFraction(fraction, maxDenominator)
+  }
+  let w = whole
+  if (numerator === denominator && hasWhole) {
+    w++
+    numerator = 0
+  }
+  const prefix = left.slice(0, firstNumeratorPh).map((t) => (t.t === "lit" ? t.v : "")).join("")
+  const suffix = right.filter((t) => t.t === "lit").map((t) => (t as { v: string }).v).join("")
+  if (numerator === 0) return `${prefix}${hasWhole ? w : 0}${suffix}`.trim()
+  return `${prefix}${hasWhole && w > 0 ? `${w} ` : ""}${numerator}/${denominator}${suffix}`.replace(/\s+/g, " ")
+}
+
+/** The closest fraction to `x` (0 ≤ x < 1) with a denominator of at most `max` (continued fractions). */
+function bestFraction(x: number, max: number): [number, number] {
+  let [p0, q0, p1, q1] = [0, 1, 1, 0]
+  let y = x
+  for (let i = 0; i < 64; i++) {
+    const a = Math.floor(y)
+    const [p2, q2] = [a * p1 + p0, a * q1 + q0]
+    if (q2 > max) break
+    ;[p0, q0, p1, q1] = [p1, q1, p2, q2]
+    if (Math.abs(y - a) < 1e-12) break
+    y = 1 / (y - a)
+  }
+  if (q1 === 0) return [0, 1]
+  return [p1, q1]
+}
+
+// ---------------------------------------------------------------- dates
+
+/** Japanese eras, newest first: first day, name, one-character name, letter (Excel's table). */
+const eras: ReadonlyArray<readonly [start: number, name: string, short: string, letter: string]> = [
+  [Date.UTC(2019, 4, 1), "令和", "令", "R"],
+  [Date.UTC(1989, 0, 8), "平成", "平", "H"],
+  [Date.UTC(1926, 11, 25), "昭和", "昭", "S"],
+  [Date.UTC(1912, 6, 30), "大正", "大", "T"],
+  [Date.UTC(1868, 8, 8), "明治", "明", "M"]
+]
+
+const monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"]
+const dayNames = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+const japaneseDays = ["日", "月", "火", "水", "木", "金", "土"]
+const chineseDays = ["日", "一", "二", "三", "四", "五", "六"]
+const chineseMonths = ["一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二"]
+
+/** `mmm`, `mmmm`, `mmmmm` (the first character of the full name) in a locale. */
+function monthName(month: number, width: number, locale: Locale): string {
+  const full = locale === "ja" ? `${month}月` : locale === "zh" ? `${chineseMonths[month - 1] ?? ""}月` : (monthNames[month - 1] ?? "")
+  if (width >= 5) return full.slice(0, 1)
+  if (width === 4) return full
+  return locale === "ja" ? String(month) : locale === "zh" ? `${month}月` : full.slice(0, 3)
+}
+
+/** `ddd`/`aaa` (short) and `dddd`/`aaaa` (long) weekday names; `aaa` is Japanese unless the locale says otherwise. */
+function dayName(weekday: number, long: boolean, locale: Locale): string {
+  if (locale === "zh") return long ? `星期${chineseDays[weekday] ?? ""}` : `周${chineseDays[weekday] ?? ""}`
+  if (locale === "ja") return long ? `${japaneseDays[weekday] ?? ""}曜日` : (japaneseDays[weekday] ?? "")
+  return long ? (dayNames[weekday] ?? "") : (dayNames[weekday]?.slice(0, 3) ?? "")
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, "0")
+
+function formatDate(serial: number, section: Section, date1904: boolean): string | undefined {
+  if (!Number.isFinite(serial) || serial < 0) return undefined
+  const tokens = section.tokens
+  const subsecond = tokens.find((t) => t.t === "date" && t.v.startsWith("."))
+  const decimals = subsecond?.t === "date" ? subsecond.v.length - 1 : 0
+  // Excel rounds to what the format shows: 23:59:59.6 under hh:mm:ss is the next day's 00:00:00.
+  const unit = 10 ** decimals
+  const ticks = Math.round(serial * 86_400 * unit)
+  const totalSeconds = Math.floor(ticks / unit)
+  const fraction = ticks - totalSeconds * unit
+  const days = Math.floor(totalSeconds / 86_400)
+  const secondOfDay = totalSeconds - days * 86_400
+  let year: number
+  let month: number
+  let day: number
+  let weekday: number
+  let utc: number
+  if (!date1904 && days === 60) {
+    ;[year, month, day, weekday, utc] = [1900, 2, 29, 3, Date.UTC(1900, 1, 28)]
+  } else if (!date1904 && days === 0) {
+    // Serial 0 is shown as 1900-01-00.
+    ;[year, month, day, weekday, utc] = [1900, 1, 0, 6, Date.UTC(1899, 11, 31)]
+  } else {
+    const epoch = date1904 ? Date.UTC(1904, 0, 1) : days < 60 ? Date.UTC(1899, 11, 31) : Date.UTC(1899, 11, 30)
+    utc = epoch + days * 86_400_000
+    const d = new Date(utc)
+    ;[year, month, day, weekday] = [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCDay()]
+  }
+  if (year > 9999) return undefined
+  const hour = Math.floor(secondOfDay / 3600)
+  const minute = Math.floor(secondOfDay / 60) % 60
+  const second = secondOfDay % 60
+  const twelve = tokens.some((t) => t.t === "date" && /^(am\/pm|a\/p|午前\/午後)$/i.test(t.v))
+  const era = eras.find(([start]) => utc >= start)
+  const eraYear = era === undefined ? year : year - new Date(era[0]).getUTCFullYear() + 1
+  const locale = section.locale
+  const dateTokens = tokens.map((t, i) => ({ t, i })).filter(({ t }) => t.t === "date")
+  /** `m`/`mm` are minutes right after an hour or right before a second. */
+  const isMinute = (index: number): boolean => {
+    const at = dateTokens.findIndex(({ i }) => i === index)
+    const before = dateTokens[at - 1]?.t
+    const after = dateTokens[at + 1]?.t
+    return (
+      (before?.t === "date" && /^(h+|\[h+\])$/.test(before.v)) || (after?.t === "date" && /^(s+|\[s+\])$/.test(after.v))
+    )
+  }
+  return tokens
+    .map((t, index) => {
+      if (t.t === "lit") return t.v
+      if (t.t !== "date") return ""
+      const v = t.v
+      switch (v) {
+        case "yy":
+        case "y":
+          return pad(year % 100)
+        case "yyy":
+        case "yyyy":
+          return pad(year, 4)
+        case "bb":
+        case "b":
+          return pad((year + 543) % 100)
+        case "bbbb":
+          return String(year + 543)
+        case "m":
+        case "mm":
+          return isMinute(index) ? (v === "mm" ? pad(minute) : String(minute)) : v === "mm" ? pad(month) : String(month)
+        case "mmm":
+        case "mmmm":
+        case "mmmmm":
+          return monthName(month, v.length, locale)
+        case "d":
+          return String(day)
+        case "dd":
+          return pad(day)
+        case "ddd":
+        case "dddd":
+          return dayName(weekday, v === "dddd", locale)
+        case "aaa":
+        case "aaaa":
+          return dayName(weekday, v === "aaaa", locale ?? "ja")
+        case "g":
+          return era?.[3] ?? ""
+        case "gg":
+          return era?.[2] ?? ""
+        case "ggg":
+          return era?.[1] ?? ""
+        case "e":
+          return section.gannen && eraYear === 1 && era !== undefined ? "元" : String(eraYear)
+        case "ee":
+          return section.gannen && eraYear === 1 && era !== undefined ? "元" : pad(eraYear)
+        case "h":
+          return String(twelve ? ((hour + 11) % 12) + 1 : hour)
+        case "hh":
+          return pad(twelve ? ((hour + 11) % 12) + 1 : hour)
+        case "s":
+          return String(second)
+        case "ss":
+          return pad(second)
+        case "[h]":
+        case "[hh]":
+          return pad(Math.floor(totalSeconds / 3600), v.length - 2)
+        case "[m]":
+        case "[mm]":
+          return pad(Math.floor(totalSeconds / 60), v.length - 2)
+        case "[s]":
+        case "[ss]":
+          return pad(totalSeconds, v.length - 2)
+        case "午前/午後":
+          return hour < 12 ? "午前" : "午後"
+      }
+      if (v.startsWith(".")) return `.${pad(fraction, decimals)}`
+      if (/^am\/pm$/i.test(v)) {
+        if (locale === "ja") return hour < 12 ? "午前" : "午後"
+        if (locale === "zh") return hour < 12 ? "上午" : "下午"
+        return hour < 12 ? "AM" : "PM"
+      }
+      if (/^a\/p$/i.test(v)) return hour < 12 ? "A" : "P"
+      // Longer runs of a letter read as its longest form (`yyyyy` is `yyyy`, `ddddd` is `dddd`).
+      if (/^y+$/.test(v)) return pad(year, 4)
+      if (/^d+$/.test(v)) return dayName(weekday, true, locale)
+      if (/^h+$/.test(v)) return pad(twelve ? ((hour + 11) % 12) + 1 : hour)
+      if (/^s+$/.test(v)) return pad(second)
+      if (/^m+$/.test(v)) return monthName(month, 4, locale)
+      if (/^g+$/.test(v)) return era?.[1] ?? ""
+      if (/^e+$/.test(v)) return pad(eraYear)
+      return ""
+    })
+    .join("")
+}
+
+// ---------------------------------------------------------------- kanji numerals
+
+const kanjiDigits = ["〇", "一", "二", "三", "四", "五", "六", "七", "八", "九"]
+const formalDigits = ["〇", "壱", "弐", "参", "四", "伍", "六", "七", "八", "九"]
+
+/** 1234 → 千二百三十四 (`[DBNum1]`), 壱阡弐百参拾四 (`[DBNum2]`). */
+function kanjiNumber(digits: string, formal: boolean): string {
+  const n = digits.replace(/^0+(?=\d)/, "")
+  if (n === "0") return "〇"
+  const names = formal ? formalDigits : kanjiDigits
+  const small = formal ? ["", "拾", "百", "阡"] : ["", "十", "百", "千"]
+  const large = ["", formal ? "萬" : "万", "億", "兆", "京"]
+  let out = ""
+  const groups = Math.ceil(n.length / 4)
+  for (let g = 0; g < groups; g++) {
+    const end = n.length - (groups - 1 - g) * 4
+    const chunk = n.slice(Math.max(0, end - 4), end)
+    let part = ""
+    for (let i = 0; i < chunk.length; i++) {
+      const d = Number(chunk[i])
+      const place = chunk.length - 1 - i
+      if (d === 0) continue
+      // DBNum1 drops the 一 before 十 百 千 (十五, not 一十五); DBNum2 keeps 壱.
+      part += (d === 1 && place > 0 && !formal ? "" : names[d]) + (small[place] ?? "")
+    }
+    if (part !== "") out += part + (large[groups - 1 - g] ?? "")
+  }
+  return out
+}
+
+/** `[DBNum1]` kanji, `[DBNum2]` formal kanji, `[DBNum3]` full-width digits, applied to every run of digits. */
+function toDbNum(text: string, kind: number): string {
+  if (kind === 3) return text.replace(/[0-9]/g, (d) => String.fromCharCode(0xff10 + Number(d)))
+  if (kind === 1 || kind === 2) return text.replace(/[0-9]+/g, (run) => kanjiNumber(run, kind === 2))
+  return text
+}

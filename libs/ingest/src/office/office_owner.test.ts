@@ -1,0 +1,298 @@
+/**
+ * The Office owner against the real LibreOffice (SPEC W3–W5, BUG-27): cold
+ * start, reuse and recycling, the watchdog's timeout, a stop during a
+ * conversion, LibreOffice missing, password-protected files, and no soffice
+ * left behind. CI installs LibreOffice (`libreoffice-calc-nogui`,
+ * `libreoffice-writer-nogui`, `libreoffice-impress-nogui`).
+ */
+import { NodeContext } from "@effect/platform-node"
+import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
+import { Cause, Duration, Effect, Exit, Fiber, Option } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { OfficeFailure } from "./office_failure.ts"
+import { makeOfficeOwner, officeVersion, type OfficeOwnerOptions } from "./office_owner.ts"
+import {
+  corpusFile,
+  haveCorpus,
+  haveSoffice,
+  isAlive,
+  pgrep,
+  startBystander,
+  tempDir,
+  textOf,
+  writeFixtures
+} from "./_test_support.ts"
+
+const root = tempDir("owner")
+let fixtures: Awaited<ReturnType<typeof writeFixtures>>
+beforeAll(async () => {
+  fixtures = await writeFixtures(path.join(root, "fixtures"))
+})
+fs.mkdirSync(path.join(root, "fixtures"), { recursive: true })
+
+/** Each test gets its own work area; the no-orphan check looks for that path in command lines. */
+let areas = 0
+const newArea = () => path.join(root, `area-${++areas}`)
+
+/** Runs `body` with an owner in a scope, then checks that no process of that work area is left (R15). */
+const withOwner = <A, E>(
+  kind: Parameters<typeof makeOfficeOwner>[0],
+  options: Omit<OfficeOwnerOptions, "workArea">,
+  body: (owner: Effect.Effect.Success<ReturnType<typeof makeOfficeOwner>>, area: string) => Effect.Effect<A, E>
+) => {
+  const area = newArea()
+  const home = path.join(area, "office", kind)
+  return Effect.scoped(Effect.flatMap(makeOfficeOwner(kind, { ...options, workArea: area }), (owner) => body(owner, area))).pipe(
+    Effect.provide(NodeContext.layer),
+    Effect.tap(() => Effect.sync(() => expect(pgrep(area), "no soffice of this owner after its scope closed").toEqual([]))),
+    Effect.tap(() => Effect.sync(() => expect(fs.existsSync(home), "the owner's folder is removed").toBe(false)))
+  )
+}
+
+const failureOf = <A>(exit: Exit.Exit<A, OfficeFailure>): OfficeFailure => {
+  if (Exit.isSuccess(exit)) throw new Error("expected a failure, got a result")
+  const failure = Cause.failureOption(exit.cause)
+  if (Option.isNone(failure)) throw new Error(`not an OfficeFailure: ${Cause.pretty(exit.cause)}`)
+  return failure.value
+}
+
+const small = {
+  xls: ["poi/12561-1.xls", "sheetjs/phonetic_text.xls", "xlsmapper/utils.xls", "sheetjs/defined_names_unicode.xls", "poi/testEXCEL_95.xls", "sheetjs/rich_text_stress.xls", "poi/50779_1.xls"],
+  doc: "poi/Bug34898.doc",
+  bigXls: "poi/46904.xls"
+}
+
+describe("officeVersion() (R4 log header)", () => {
+  it.live("names the installed LibreOffice", () =>
+    Effect.gen(function* () {
+      expect(haveSoffice, "LibreOffice must be installed for these tests (CI: apt-get install libreoffice-calc-nogui …)").toBe(true)
+      const version = yield* officeVersion()
+      expect(Option.getOrThrow(version)).toMatch(/^LibreOffice \d+\.\d+/)
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.live("is none when soffice is not on PATH", () =>
+    Effect.gen(function* () {
+      const version = yield* officeVersion({ env: { PATH: tempDir("nopath", root) } })
+      expect(Option.isNone(version)).toBe(true)
+    }).pipe(Effect.provide(NodeContext.layer)))
+})
+
+describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
+  it.live(
+    "starts cold on first need, reuses the warm process, recycles after recycleAfter files (W3)",
+    () =>
+      withOwner("spreadsheet", { recycleAfter: 3, timeout: Duration.seconds(60) }, (owner) =>
+        Effect.gen(function* () {
+          const before = yield* owner.status
+          expect(before.processesStarted, "nothing starts before a file needs it").toBe(0)
+          const started: Array<number> = []
+          const groups: Array<number> = []
+          const times: Array<number> = []
+          for (const file of small.xls) {
+            const t0 = performance.now()
+            const result = yield* owner.ingest(corpusFile(file))
+            times.push(performance.now() - t0)
+            expect(result.via).toBe("office")
+            expect(result.extraction.parts.length).toBeGreaterThan(0)
+            const s = yield* owner.status
+            started.push(s.processesStarted)
+            groups.push(Option.getOrElse(s.pgid, () => 0))
+          }
+          // 7 files, recycle after 3: processes 1 (files 1–3), 2 (4–6), 3 (7).
+          expect(started).toEqual([1, 1, 1, 2, 2, 2, 3])
+          expect(groups[0]).not.toBe(0)
+          expect(groups[1], "file 2 reuses the warm process").toBe(groups[0])
+          expect(groups[2], "recycled after file 3: no process running").toBe(0)
+          expect(groups[3]).not.toBe(0)
+          expect(groups[3]).not.toBe(groups[0])
+          expect(groups[5]).toBe(0)
+          expect(groups[6]).not.toBe(0)
+          expect((yield* owner.status).filesConverted).toBe(7)
+          console.log(
+            `owner times (ms, recycleAfter 3): ${times.map((t) => Math.round(t)).join(", ")} — cold starts at files 1, 4, 7`
+          )
+        })
+      ),
+    90_000
+  )
+
+  it.live(
+    "on the time limit kills only its own LibreOffice; another LibreOffice survives (W4)",
+    () => {
+      const dir = tempDir("bystander", root)
+      return Effect.acquireUseRelease(
+        Effect.promise(() => startBystander(dir)),
+        (bystander) =>
+          withOwner("document", { timeout: Duration.seconds(4) }, (owner) =>
+            Effect.gen(function* () {
+              const bystanderPids = bystander.pids()
+              expect(bystanderPids.length).toBeGreaterThan(0)
+              yield* owner.ingest(corpusFile(small.doc)) // warm
+              const warm = yield* owner.status
+              expect(warm.pids.length).toBeGreaterThan(0)
+              // Make the next conversion hang: freeze the owner's LibreOffice.
+              for (const pid of warm.pids) process.kill(pid, "SIGSTOP")
+              const t0 = performance.now()
+              const exit = yield* Effect.exit(owner.ingest(corpusFile("poi/HeaderFooterUnicode.doc")))
+              const waited = performance.now() - t0
+              const failure = failureOf(exit)
+              expect(failure.reason).toBe("timeout")
+              expect(failure.message).toContain("timeout")
+              expect(waited).toBeGreaterThanOrEqual(3900)
+              expect(waited).toBeLessThan(8000)
+              for (const pid of warm.pids) expect(isAlive(pid), `owner pid ${pid} killed`).toBe(false)
+              for (const pid of bystanderPids) expect(isAlive(pid), `bystander pid ${pid} alive`).toBe(true)
+              expect(Option.isNone((yield* owner.status).pgid)).toBe(true)
+              // The next file starts a fresh process.
+              const next = yield* owner.ingest(corpusFile(small.doc))
+              expect(textOf(next.extraction)).toContain("ディレクトリ")
+              expect((yield* owner.status).processesStarted).toBe(2)
+              for (const pid of bystanderPids) expect(isAlive(pid)).toBe(true)
+            })
+          ),
+        (bystander) => Effect.sync(() => bystander.stop())
+      )
+    },
+    60_000
+  )
+
+  it.live(
+    "a stop (interrupting the ingest fiber) kills the conversion at once (W5)",
+    () =>
+      withOwner("spreadsheet", { timeout: Duration.minutes(10) }, (owner) =>
+        Effect.gen(function* () {
+          yield* owner.ingest(corpusFile(small.xls[0]!)) // warm
+          const warm = yield* owner.status
+          for (const pid of warm.pids) process.kill(pid, "SIGSTOP")
+          const fiber = yield* Effect.fork(owner.ingest(corpusFile(small.bigXls)))
+          yield* Effect.sleep(Duration.millis(300))
+          const t0 = performance.now()
+          const exit = yield* Fiber.interrupt(fiber)
+          const took = performance.now() - t0
+          expect(Exit.isInterrupted(exit), "the file is stopped, not failed").toBe(true)
+          expect(took).toBeLessThan(1000)
+          for (const pid of warm.pids) expect(isAlive(pid)).toBe(false)
+          console.log(`stop during a conversion: interrupted and killed in ${Math.round(took)} ms`)
+          // The owner goes on with a fresh process.
+          const next = yield* owner.ingest(corpusFile(small.xls[1]!))
+          expect(next.via).toBe("office")
+        })
+      ),
+    60_000
+  )
+
+  it.live(
+    "a stop during LibreOffice's cold start kills the starting process too (W5)",
+    () =>
+      withOwner("presentation", {}, (owner, area) =>
+        Effect.gen(function* () {
+          const fiber = yield* Effect.fork(owner.ingest(corpusFile("poi/54880_chinese.ppt")))
+          // Wait until the launcher is there, then stop while it is still coming up.
+          for (let i = 0; i < 100 && pgrep(area).length === 0; i++) yield* Effect.sleep(Duration.millis(10))
+          expect(pgrep(area).length, "LibreOffice is starting").toBeGreaterThan(0)
+          const exit = yield* Fiber.interrupt(fiber)
+          expect(Exit.isInterrupted(exit)).toBe(true)
+          expect(pgrep(area), "nothing of this owner is left running").toEqual([])
+          expect((yield* owner.status).processesStarted, "the start never completed").toBe(0)
+        })
+      ),
+    30_000
+  )
+
+  it.live(
+    "fails password-protected files as encrypted at once, without starting LibreOffice (BUG-27)",
+    () =>
+      withOwner("spreadsheet", {}, (owner) =>
+        Effect.gen(function* () {
+          for (const file of ["poi/password.xls", "sheetjs/password_2002_40_xor.xls", "poi/PasswordProtected.doc", "poi/Password_Protected-hello.ppt", fixtures.encryptedOdt]) {
+            const t0 = performance.now()
+            const failure = failureOf(yield* Effect.exit(owner.ingest(path.isAbsolute(file) ? file : corpusFile(file))))
+            expect(failure.reason, file).toBe("encrypted")
+            expect(failure.message).toContain("password")
+            expect(performance.now() - t0).toBeLessThan(1000)
+          }
+          expect((yield* owner.status).processesStarted).toBe(0)
+        })
+      ),
+    30_000
+  )
+
+  it.live(
+    "reads formats only LibreOffice reads (RTF, HTML saved as .xls) and fails binary or empty non-Office files without it",
+    () =>
+      Effect.gen(function* () {
+        yield* withOwner("document", {}, (owner) =>
+          Effect.gen(function* () {
+            const memo = yield* owner.ingest(fixtures.rtf)
+            expect(textOf(memo.extraction)).toContain("Sagasu RTF memo 見積")
+            expect(memo.extraction.parts[0]?.locator).toBe("paragraph")
+            expect(failureOf(yield* Effect.exit(owner.ingest(fixtures.binaryDoc))).reason).toBe("not-office")
+          })
+        )
+        yield* withOwner("spreadsheet", {}, (owner) =>
+          Effect.gen(function* () {
+            const table = yield* owner.ingest(fixtures.htmlXls)
+            expect(textOf(table.extraction)).toContain("HTML売上表")
+            expect(table.extraction.parts[0]?.locator).toBe("cell")
+            expect(failureOf(yield* Effect.exit(owner.ingest(fixtures.emptyXls))).reason).toBe("empty-file")
+            expect(failureOf(yield* Effect.exit(owner.ingest(path.join(root, "no-such-file.xls")))).reason).toBe("unreadable")
+          })
+        )
+      }),
+    60_000
+  )
+
+  it.live(
+    "LibreOffice missing: files fail with office-missing and how to install it; nothing else breaks",
+    () =>
+      withOwner("spreadsheet", { env: { PATH: tempDir("empty-path", root) } }, (owner) =>
+        Effect.gen(function* () {
+          const t0 = performance.now()
+          const failure = failureOf(yield* Effect.exit(owner.ingest(corpusFile(small.xls[0]!))))
+          expect(failure.reason).toBe("office-missing")
+          expect(failure.message).toContain("apt-get install")
+          expect(failure.message).toContain("libreoffice-calc-nogui")
+          expect(performance.now() - t0).toBeLessThan(2000)
+          // Files that need no Office still get their verdict.
+          expect(failureOf(yield* Effect.exit(owner.ingest(corpusFile("poi/password.xls")))).reason).toBe("encrypted")
+          expect(failureOf(yield* Effect.exit(owner.ingest(fixtures.htmlXls))).reason).toBe("office-missing")
+        })
+      ),
+    30_000
+  )
+
+  it.live(
+    "a command that is not there by path is office-missing too",
+    () =>
+      withOwner("document", { command: path.join(root, "no-libreoffice", "soffice") }, (owner) =>
+        Effect.gen(function* () {
+          expect(failureOf(yield* Effect.exit(owner.ingest(fixtures.rtf))).reason).toBe("office-missing")
+        })
+      ),
+    30_000
+  )
+
+  it.live(
+    "serialises callers: one LibreOffice per kind however many files arrive at once (W3)",
+    () =>
+      withOwner("spreadsheet", {}, (owner) =>
+        Effect.gen(function* () {
+          const results = yield* Effect.all(
+            small.xls.slice(0, 4).map((file) => owner.ingest(corpusFile(file))),
+            { concurrency: "unbounded" }
+          )
+          expect(results.every((r) => r.via === "office")).toBe(true)
+          const s = yield* owner.status
+          expect(s.processesStarted).toBe(1)
+          expect(s.pids.length).toBeLessThanOrEqual(2) // the launcher and its soffice.bin
+        })
+      ),
+    60_000
+  )
+})
+
+afterAll(() => {
+  expect(pgrep(root), "no soffice of these tests left").toEqual([])
+  fs.rmSync(root, { recursive: true, force: true })
+})

@@ -1,0 +1,71 @@
+/**
+ * The workers of a real run (W1–W4): plain worker threads plus the three
+ * Office owners, each owner reached through the same `IngestFile` message and
+ * staging its TSVs like a plain worker, so the commander cannot tell them
+ * apart except by their worker kind.
+ *
+ * @module
+ */
+import { CommandExecutor, FileSystem } from "@effect/platform"
+import { type IngestResult, type Settings } from "@sagasu/domain"
+import { type WorkPaths, stageExtraction } from "@sagasu/store"
+import { Duration, Effect, Layer } from "effect"
+import * as os from "node:os"
+import * as path from "node:path"
+import { stagingCompleteMark } from "./ingest_one.ts"
+import { makeOfficeOwners } from "./office/office_owner.ts"
+import { IngestWorkers, type OfficeIngest, threadWorkersLayer } from "./workers.ts"
+
+/** Options of {@link standardWorkersLayer}. */
+export interface StandardWorkersOptions {
+  /** The LibreOffice command (default `soffice`). */
+  readonly officeCommand?: string
+}
+
+/**
+ * Plain workers (`ingestThreads`, default CPU count) and the Office owners
+ * (their LibreOffice started only when a file needs it, recycled after
+ * `officeRecycleAfter` files), with the per-file limit `fileTimeoutMinutes`.
+ * Everything ends when the layer's scope closes (R15).
+ */
+export const standardWorkersLayer = (
+  paths: WorkPaths,
+  settings: Settings,
+  options: StandardWorkersOptions = {}
+): Layer.Layer<IngestWorkers, never, CommandExecutor.CommandExecutor | FileSystem.FileSystem> =>
+  Layer.unwrapScoped(
+    Effect.gen(function* () {
+      const fileTimeout = Duration.minutes(settings.fileTimeoutMinutes)
+      const owners = yield* makeOfficeOwners({
+        workArea: paths.tmp,
+        recycleAfter: settings.officeRecycleAfter,
+        timeout: fileTimeout,
+        ...(options.officeCommand !== undefined ? { command: options.officeCommand } : {})
+      })
+      const fs = yield* FileSystem.FileSystem
+      const office: OfficeIngest = (app, request) =>
+        owners[app].ingest(request.source).pipe(
+          Effect.flatMap((read) =>
+            stageExtraction(request.staging, read.extraction).pipe(
+              Effect.tap(() => fs.writeFileString(path.join(request.staging, stagingCompleteMark), "")),
+              Effect.map((tsvCount): IngestResult => ({ status: "done", tsvCount, reason: "", log: [...read.log] })),
+              Effect.catchAll((e) =>
+                Effect.succeed<IngestResult>({
+                  status: "failed", tsvCount: 0,
+                  reason: `unreadable: the TSVs could not be written to the work folder (${e.message})`, log: []
+                })
+              )
+            )
+          ),
+          Effect.catchTag("OfficeFailure", (e) =>
+            Effect.succeed<IngestResult>({ status: "failed", tsvCount: 0, reason: `${e.reason}: ${e.detail}`, log: [e.message] })
+          ),
+          Effect.provideService(FileSystem.FileSystem, fs)
+        )
+      return threadWorkersLayer({
+        threads: settings.ingestThreads ?? os.availableParallelism(),
+        fileTimeout,
+        office
+      })
+    })
+  )

@@ -1,0 +1,202 @@
+/**
+ * Crash safety of the indexing run through the real CLI (SPEC C1–C3, R3, R7,
+ * W5, §6 Ctrl+C): `sagasu index` runs as a child process on a generated tree
+ * and is killed with SIGKILL at seeded random moments; after every kill the
+ * invariants are checked, and the run is restarted until it completes. The end
+ * state must equal a clean, uninterrupted run's.
+ */
+import * as crypto from "node:crypto"
+import { type ChildProcess, spawn, spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { repoRoot } from "./corpus.ts"
+import { type TreeFile, makeTree, prng } from "./make_tree.ts"
+
+const bin = path.join(repoRoot, "apps", "cli", "bin", "sagasu.js")
+const base = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-crash-"))
+const tree = path.join(base, "tree")
+let files: ReadonlyArray<TreeFile> = []
+
+const sagasu = (work: string, ...args: Array<string>) =>
+  spawnSync(process.execPath, [bin, ...args, "--work", work], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } })
+
+const startIndex = (work: string): ChildProcess =>
+  spawn(process.execPath, [bin, "index", "--yes", "--work", work], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } })
+
+const exitOf = (child: ChildProcess) =>
+  new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })))
+
+const makeWork = (name: string) => {
+  const work = path.join(base, name)
+  expect(sagasu(work, "init").status).toBe(0)
+  expect(sagasu(work, "add", "tree", tree).status).toBe(0)
+  fs.writeFileSync(path.join(work, "setting.config"), JSON.stringify({
+    ...JSON.parse(fs.readFileSync(path.join(work, "setting.config"), "utf8")),
+    ingestThreads: 2
+  }))
+  return work
+}
+
+/** Every body-index folder (relative path → hash of its TSVs), ignoring the completion mark. */
+const snapshot = (work: string): Map<string, string> => {
+  const root = path.join(work, "index")
+  const out = new Map<string, string>()
+  if (!fs.existsSync(root)) return out
+  const byFolder = new Map<string, Array<string>>()
+  for (const e of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!e.isFile() || !e.name.endsWith(".tsv")) continue
+    const folder = path.relative(root, e.parentPath)
+    const list = byFolder.get(folder) ?? []
+    list.push(e.name)
+    byFolder.set(folder, list)
+  }
+  for (const [folder, names] of byFolder) {
+    const h = crypto.createHash("sha256")
+    for (const name of names.sort()) h.update(name).update("\0").update(fs.readFileSync(path.join(root, folder, name))).update("\0")
+    out.set(folder, h.digest("hex"))
+  }
+  return out
+}
+
+interface Row { readonly key: string; readonly status: string }
+const ingestRows = (work: string): Array<Row> => {
+  const file = path.join(work, "store", "ingest_list.tsv")
+  if (!fs.existsSync(file)) return []
+  const rows = new Map<string, string>()
+  for (const line of fs.readFileSync(file, "utf8").split("\n").slice(1)) {
+    const f = line.split("\t")
+    if (f.length >= 5 && ["done", "failed", "pending"].includes(f[4] ?? "")) rows.set(`${f[0]}/${f[1]}`, f[4] ?? "")
+  }
+  return [...rows].map(([key, status]) => ({ key, status }))
+}
+
+/** Files with `start` and no `published` whose row is still pending: the next run must put them last (C1). */
+const inFlightAtKill = (work: string): Set<string> => {
+  const journal = path.join(work, "store", "journal", "ingest.tsv")
+  if (!fs.existsSync(journal)) return new Set()
+  const open = new Set<string>()
+  for (const line of fs.readFileSync(journal, "utf8").split("\n")) {
+    const [tag, index, p] = line.split("\t")
+    if (tag === "start") open.add(`${index}/${p}`)
+    if (tag === "published") open.delete(`${index}/${p}`)
+  }
+  const pending = new Set(ingestRows(work).filter((r) => r.status === "pending").map((r) => r.key))
+  return new Set([...open].filter((k) => pending.has(k)))
+}
+
+beforeAll(async () => {
+  files = await makeTree(tree, { seed: 11, files: 150, minRows: 50, maxRows: 600 })
+}, 120_000)
+
+afterAll(() => fs.rmSync(base, { recursive: true, force: true }))
+
+describe("crash and resume through the CLI (C1, C2, C3, R3, R7)", () => {
+  it("survives 20 SIGKILLs at seeded moments and ends identical to a clean run", async () => {
+    const clean = makeWork("clean")
+    const cleanRun = startIndex(clean)
+    expect((await exitOf(cleanRun)).code).toBe(0)
+    const reference = snapshot(clean)
+    expect(reference.size).toBe(files.length)
+
+    const work = makeWork("crashed")
+    const rand = prng(20261129)
+    const violations: Array<string> = []
+    let kills = 0
+    let everDone = new Set<string>()
+    let previousInFlight = new Set<string>()
+    let lastLog = ""
+    const phases = new Map<string, number>()
+    for (let attempt = 0; attempt < 80 && kills < 20; attempt++) {
+      const child = startIndex(work)
+      let out = ""
+      let phaseAtKill = ""
+      // The kill moment counts from the log header (the lock is taken), so kills spread over
+      // recovery, crawl, ingest and the finally step rather than over Node's start-up.
+      const delay = Math.floor(rand() * 3000)
+      let timer: NodeJS.Timeout | undefined
+      child.stdout?.on("data", (d: Buffer) => {
+        out += d.toString()
+        timer ??= setTimeout(() => {
+          phaseAtKill = /インデックス作成が完了/.test(out) ? "closing" : /^\[\d+\//m.test(out) ? "ingest" : /取り込み対象/.test(out) ? "dispatch" : "start/crawl"
+          child.kill("SIGKILL")
+        }, delay)
+      })
+      const exit = await exitOf(child)
+      clearTimeout(timer)
+      if (exit.signal === "SIGKILL") {
+        kills++
+        phases.set(phaseAtKill, (phases.get(phaseAtKill) ?? 0) + 1)
+      }
+      if (exit.code === 1) violations.push(`run ${attempt} exited 1 (a stale lock?): ${out.slice(-300)}`)
+
+      // C2: every body-index folder is either absent or exactly the clean run's.
+      for (const [folder, hash] of snapshot(work)) {
+        if (reference.get(folder) !== hash) violations.push(`after kill ${kills}: partial or wrong folder ${folder}`)
+      }
+      // C1: no `done` row is ever lost.
+      const done = new Set(ingestRows(work).filter((r) => r.status === "done").map((r) => r.key))
+      for (const key of everDone) if (!done.has(key)) violations.push(`after kill ${kills}: lost done row ${key}`)
+      everDone = done
+      // C1: files in flight at the previous kill come last in this run's target list.
+      const results = [...out.matchAll(/^\[(\d+)\/(\d+)\] (\S+): /gm)]
+      for (const m of results) {
+        if (previousInFlight.has(m[3] ?? "") && Number(m[1]) <= Number(m[2]) - previousInFlight.size) {
+          violations.push(`run ${attempt}: ${m[3]} was in flight at the kill but came ${m[1]}/${m[2]}`)
+        }
+      }
+      previousInFlight = inFlightAtKill(work)
+      lastLog = out
+      if (exit.code === 0) {
+        // The run got through before the kill: give the next run work again by touching a
+        // seeded third of the files (same content, new mtime → changed, R8).
+        for (const f of files) {
+          if (rand() < 0.35) {
+            fs.utimesSync(path.join(tree, ...f.path.split("/")), new Date(), new Date(Date.now() - Math.floor(rand() * 1e9)))
+            everDone.delete(`tree/${f.path}`) // changed: its row becomes pending again by design (R8, R11)
+          }
+        }
+      }
+    }
+    console.log(`crash test: ${kills} kills by phase ${JSON.stringify(Object.fromEntries(phases))}, 0 expected violations, found ${violations.length}`)
+    expect(violations).toEqual([])
+    expect(kills).toBeGreaterThanOrEqual(20)
+    expect(phases.get("ingest") ?? 0).toBeGreaterThanOrEqual(5)
+
+    // Finish: restart until the run completes; the end state equals the clean run's.
+    for (let i = 0; i < 5; i++) {
+      const r = await exitOf(startIndex(work))
+      if (r.code === 0) break
+    }
+    expect(snapshot(work)).toEqual(reference)
+    expect(ingestRows(work).sort((a, b) => a.key.localeCompare(b.key))).toEqual(ingestRows(clean).sort((a, b) => a.key.localeCompare(b.key)))
+    for (const f of files.filter((_, i) => i % 16 === 0)) {
+      const hits = JSON.parse(sagasu(work, "search", f.probe, "--json").stdout) as Array<{ path: string; location: string }>
+      expect(hits.map((h) => [h.path, h.location])).toEqual([[f.path, f.probeLocation]])
+    }
+    void lastLog
+  }, 600_000)
+
+  it("§6/W5: the first Ctrl+C stops the run with exit 2 and the next run completes", async () => {
+    const work = makeWork("interrupted")
+    const child = startIndex(work)
+    let out = ""
+    await new Promise<void>((resolve) => {
+      child.stdout?.on("data", (d: Buffer) => {
+        out += d.toString()
+        if (/^\[\d+\/\d+\] /m.test(out)) resolve()
+      })
+    })
+    child.kill("SIGINT")
+    const exit = await exitOf(child)
+    expect(exit.code).toBe(2)
+    expect(out).toMatch(/インデックス作成を中止しました。（成功: \d+ 件 \/ 失敗: 0 件）/)
+    const pending = ingestRows(work).filter((r) => r.status === "pending").length
+    expect(pending).toBeGreaterThan(0)
+    const again = spawnSync(process.execPath, [bin, "index", "--yes", "--work", work], { encoding: "utf8" })
+    expect(again.status).toBe(0)
+    expect(ingestRows(work).every((r) => r.status === "done")).toBe(true)
+    expect(ingestRows(work)).toHaveLength(files.length)
+  }, 120_000)
+})

@@ -1,0 +1,224 @@
+/**
+ * Generates a deterministic tree of Office files (xlsx, docx, pptx) for
+ * crash tests, chaos campaigns and benchmarks: Japanese and ASCII business
+ * text from a seeded generator, written as minimal but valid OOXML with jszip
+ * (no exceljs: it would be the slow part at 2,000 files).
+ *
+ * Every file holds a unique probe string (`PROBE-<n>`) in a known place, so a
+ * test can check that search finds exactly the files it should.
+ *
+ * Run as a script: `npx tsx tools/src/make_tree.ts OUT_DIR [FILES] [SEED]`.
+ *
+ * @module
+ */
+import JSZip from "jszip"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+/** Options of {@link makeTree}. */
+export interface TreeOptions {
+  /** Seed of the generator: the same seed gives the same bytes. */
+  readonly seed: number
+  /** Number of files. */
+  readonly files: number
+  /** Shares of xlsx / docx / pptx (default 0.7 / 0.2 / 0.1). */
+  readonly mix?: { readonly xlsx: number; readonly docx: number; readonly pptx: number }
+  /** Rows per sheet are drawn from [minRows, maxRows] (default 10..200). */
+  readonly minRows?: number
+  readonly maxRows?: number
+  /** Sheets per workbook are drawn from [1, maxSheets] (default 3). */
+  readonly maxSheets?: number
+  /** Files per folder before a new folder is started (default 25). */
+  readonly filesPerFolder?: number
+}
+
+/** A generated file: `path` relative to the tree, `/`-separated; its `probe` string and where it stands. */
+export interface TreeFile {
+  readonly path: string
+  readonly kind: "xlsx" | "docx" | "pptx"
+  readonly bytes: number
+  readonly probe: string
+  /** `Sheet1!A1`, `¶1` or `slide 1`: the probe's location as search reports it. */
+  readonly probeLocation: string
+}
+
+/** mulberry32: a small, fast, seedable PRNG (not for security). */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const words = [
+  "見積", "請求", "納品", "発注", "契約", "会議", "議事録", "予算", "実績", "売上", "原価", "経費", "部署", "担当",
+  "営業部", "総務部", "経理部", "開発部", "株式会社", "サンプル", "商事", "工業", "東京", "大阪", "名古屋", "福岡",
+  "プロジェクト", "スケジュール", "レビュー", "テスト", "仕様書", "設計", "品質", "課題", "対応", "完了", "未着手",
+  "ノートパソコン", "モニター", "ケーブル", "ライセンス", "保守", "サポート", "クラウド", "サーバー", "ネットワーク",
+  "invoice", "order", "quote", "delivery", "budget", "review", "meeting", "report", "status", "total", "amount"
+]
+
+const escXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
+
+const sentence = (rand: () => number, n: number) => {
+  const parts: Array<string> = []
+  for (let i = 0; i < n; i++) parts.push(words[Math.floor(rand() * words.length)] ?? "")
+  if (rand() < 0.3) parts.push(`A-${1000 + Math.floor(rand() * 9000)}`)
+  return parts.join(rand() < 0.5 ? "" : " ")
+}
+
+const colName = (n: number) => {
+  let s = ""
+  for (let c = n; c > 0; c = Math.floor((c - 1) / 26)) s = String.fromCharCode(65 + ((c - 1) % 26)) + s
+  return s
+}
+
+const rels = (items: ReadonlyArray<readonly [string, string, string]>) =>
+  `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+  items.map(([id, type, target]) => `<Relationship Id="${id}" Type="${type}" Target="${target}"/>`).join("") +
+  `</Relationships>`
+
+const officeDocRel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument"
+const R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+const contentTypes = (overrides: ReadonlyArray<readonly [string, string]>) =>
+  `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+  `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
+  `<Default Extension="xml" ContentType="application/xml"/>` +
+  overrides.map(([part, type]) => `<Override PartName="${part}" ContentType="${type}"/>`).join("") +
+  `</Types>`
+
+const zipOf = async (entries: ReadonlyArray<readonly [string, string]>) => {
+  const zip = new JSZip()
+  const date = new Date(Date.UTC(2024, 0, 1))
+  for (const [name, data] of entries) zip.file(name, data, { date })
+  return zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE", compressionOptions: { level: 6 } })
+}
+
+const xlsx = (rand: () => number, probe: string, options: TreeOptions) => {
+  const sheets = 1 + Math.floor(rand() * (options.maxSheets ?? 3))
+  const minRows = options.minRows ?? 10
+  const maxRows = options.maxRows ?? 200
+  const entries: Array<readonly [string, string]> = []
+  const sheetEntries: Array<string> = []
+  const relItems: Array<readonly [string, string, string]> = []
+  const overrides: Array<readonly [string, string]> = [
+    ["/xl/workbook.xml", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"]
+  ]
+  for (let s = 1; s <= sheets; s++) {
+    const rows = minRows + Math.floor(rand() * (maxRows - minRows + 1))
+    const out: Array<string> = []
+    for (let r = 1; r <= rows; r++) {
+      const cells: Array<string> = []
+      for (let c = 1; c <= 4; c++) {
+        const ref = `${colName(c)}${r}`
+        if (s === 1 && r === 1 && c === 1) {
+          cells.push(`<c r="${ref}" t="inlineStr"><is><t>${probe}</t></is></c>`)
+        } else if (c === 4) {
+          cells.push(`<c r="${ref}"><v>${Math.floor(rand() * 1000000)}</v></c>`)
+        } else {
+          cells.push(`<c r="${ref}" t="inlineStr"><is><t>${escXml(sentence(rand, 2 + Math.floor(rand() * 4)))}</t></is></c>`)
+        }
+      }
+      out.push(`<row r="${r}">${cells.join("")}</row>`)
+    }
+    entries.push([
+      `xl/worksheets/sheet${s}.xml`,
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${out.join("")}</sheetData></worksheet>`
+    ])
+    sheetEntries.push(`<sheet name="シート${s}" sheetId="${s}" r:id="rId${s}"/>`)
+    relItems.push([`rId${s}`, "http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet", `worksheets/sheet${s}.xml`])
+    overrides.push([`/xl/worksheets/sheet${s}.xml`, "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"])
+  }
+  entries.push(
+    ["[Content_Types].xml", contentTypes(overrides)],
+    ["_rels/.rels", rels([["rId1", officeDocRel, "xl/workbook.xml"]])],
+    ["xl/workbook.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${R}"><sheets>${sheetEntries.join("")}</sheets></workbook>`],
+    ["xl/_rels/workbook.xml.rels", rels(relItems)]
+  )
+  return { entries, probeLocation: "シート1!A1" }
+}
+
+const docx = (rand: () => number, probe: string) => {
+  const paragraphs = [probe, ...Array.from({ length: 5 + Math.floor(rand() * 60) }, () => sentence(rand, 4 + Math.floor(rand() * 10)))]
+  const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${escXml(p)}</w:t></w:r></w:p>`).join("")
+  return {
+    entries: [
+      ["[Content_Types].xml", contentTypes([["/word/document.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"]])],
+      ["_rels/.rels", rels([["rId1", officeDocRel, "word/document.xml"]])],
+      ["word/document.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`]
+    ] as Array<readonly [string, string]>,
+    probeLocation: "¶1"
+  }
+}
+
+const pptx = (rand: () => number, probe: string) => {
+  const slides = 1 + Math.floor(rand() * 8)
+  const entries: Array<readonly [string, string]> = []
+  const ids: Array<string> = []
+  const relItems: Array<readonly [string, string, string]> = []
+  const overrides: Array<readonly [string, string]> = [
+    ["/ppt/presentation.xml", "application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"]
+  ]
+  for (let s = 1; s <= slides; s++) {
+    const paras = (s === 1 ? [probe] : []).concat(Array.from({ length: 2 + Math.floor(rand() * 5) }, () => sentence(rand, 3 + Math.floor(rand() * 5))))
+    const sp = paras.map((p) => `<a:p><a:r><a:t>${escXml(p)}</a:t></a:r></a:p>`).join("")
+    entries.push([
+      `ppt/slides/slide${s}.xml`,
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><p:sld xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"><p:cSld><p:spTree><p:sp><p:txBody>${sp}</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`
+    ])
+    ids.push(`<p:sldId id="${255 + s}" r:id="rId${s}"/>`)
+    relItems.push([`rId${s}`, "http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide", `slides/slide${s}.xml`])
+    overrides.push([`/ppt/slides/slide${s}.xml`, "application/vnd.openxmlformats-officedocument.presentationml.slide+xml"])
+  }
+  entries.push(
+    ["[Content_Types].xml", contentTypes(overrides)],
+    ["_rels/.rels", rels([["rId1", officeDocRel, "ppt/presentation.xml"]])],
+    ["ppt/presentation.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><p:presentation xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="${R}"><p:sldIdLst>${ids.join("")}</p:sldIdLst></p:presentation>`],
+    ["ppt/_rels/presentation.xml.rels", rels(relItems)]
+  )
+  return { entries, probeLocation: "slide 1" }
+}
+
+/**
+ * Writes `options.files` Office files under `dir` (created) and returns what
+ * it wrote. Deterministic for a seed: names, contents and zip bytes. Folder
+ * names are Japanese (`部署01/…`), file names mix Japanese and ASCII.
+ */
+export async function makeTree(dir: string, options: TreeOptions): Promise<Array<TreeFile>> {
+  const rand = prng(options.seed)
+  const mix = options.mix ?? { xlsx: 0.7, docx: 0.2, pptx: 0.1 }
+  const perFolder = options.filesPerFolder ?? 25
+  const out: Array<TreeFile> = []
+  for (let n = 1; n <= options.files; n++) {
+    const roll = rand() * (mix.xlsx + mix.docx + mix.pptx)
+    const kind = roll < mix.xlsx ? "xlsx" : roll < mix.xlsx + mix.docx ? "docx" : "pptx"
+    const probe = `PROBE-${String(n).padStart(5, "0")}`
+    const made = kind === "xlsx" ? xlsx(rand, probe, options) : kind === "docx" ? docx(rand, probe) : pptx(rand, probe)
+    const folder = `部署${String(Math.ceil(n / perFolder)).padStart(2, "0")}`
+    const rel = `${folder}/${words[n % words.length]}_${String(n).padStart(5, "0")}.${kind}`
+    const bytes = await zipOf(made.entries)
+    const file = path.join(dir, ...rel.split("/"))
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, bytes)
+    out.push({ path: rel, kind, bytes: bytes.length, probe, probeLocation: made.probeLocation })
+  }
+  return out
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const [outDir, files = "200", seed = "1"] = process.argv.slice(2)
+  if (outDir === undefined) {
+    console.error("usage: npx tsx tools/src/make_tree.ts OUT_DIR [FILES] [SEED]")
+    process.exit(2)
+  }
+  const started = Date.now()
+  const made = await makeTree(outDir, { seed: Number(seed), files: Number(files) })
+  const total = made.reduce((n, f) => n + f.bytes, 0)
+  console.log(`${made.length} files, ${(total / 1e6).toFixed(1)} MB in ${outDir} (${Date.now() - started} ms)`)
+}
