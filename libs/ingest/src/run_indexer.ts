@@ -42,6 +42,7 @@ import {
   appendJournal,
   bodyFolderOf,
   checkWorkFolder,
+  crashPoint,
   describeOrigin,
   hasLegacyLayoutMarks,
   openRunLog,
@@ -472,6 +473,7 @@ const dispatchLoop = (
         yield* appendJournal(paths, [{ _tag: "start", index: flight.target.index, path: flight.target.path, staging: flight.staging }]).pipe(
           Effect.mapError(ioFailure)
         )
+        crashPoint("journal.after-start")
         const request = new IngestFile({
           index: flight.target.index,
           path: flight.target.path,
@@ -538,6 +540,7 @@ const dispatchLoop = (
       if (flight === undefined) continue
       inFlight.delete(arrival.key)
       if (flight.kind === "plain") freePlain.push(flight.worker)
+      crashPoint("result.before-append")
       const stopRequested = yield* SubscriptionRef.get(channel.stop)
       const decision = decideOnResult(arrival.result, { stopRequested, fromOwner: flight.kind !== "plain" })
       const name = `${flight.target.index}/${flight.target.path}`
@@ -590,6 +593,7 @@ const publishStaged = (paths: WorkPaths, staged: ReadonlyArray<StagedFile>, stat
     (s) =>
       Effect.gen(function* () {
         yield* publishFolder(path.join(paths.root, s.staging), bodyFolderOf(paths, s.index, s.path)).pipe(Effect.mapError(ioFailure))
+        crashPoint("publish.before-journal")
         yield* appendJournal(paths, [{ _tag: "published", index: s.index, path: s.path }]).pipe(Effect.mapError(ioFailure))
         state.published.push({ index: s.index, path: s.path })
       }),
@@ -614,6 +618,7 @@ const finallyStep = (
       fs.mkdirSync(paths.tmp, { recursive: true })
     })
     yield* progress({ _tag: "current", current: text.rewritingIngestList })
+    crashPoint("finally.before-rewrite")
     const rows = yield* readIngestList(paths)
     yield* rewriteIngestList(paths, rows.filter((r) => !state.removedKeys.has(fileKey(r.index, r.path))))
     yield* appendJournal(paths, [{ _tag: "end" }])

@@ -9,6 +9,7 @@ import { FileSystem } from "@effect/platform"
 import { type Extraction, bodyTsvFileName, formatBodyTsv } from "@sagasu/domain"
 import { Effect } from "effect"
 import * as path from "node:path"
+import { crashPoint } from "./crash_point.ts"
 import type { WorkPaths } from "./work_folder.ts"
 
 /** The body-index folder of a source file; `relPath` uses `/` separators. */
@@ -55,6 +56,7 @@ export const publishFolder = Effect.fn("Store.publishFolder")(function* (staged:
     }
     yield* fs.remove(aside, { recursive: true, force: true })
     yield* fs.rename(target, aside)
+    crashPoint("publish.after-aside")
   }
   yield* fs.rename(staged, target)
   yield* fs.remove(aside, { recursive: true, force: true })

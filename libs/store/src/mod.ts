@@ -13,6 +13,7 @@
  * @module
  */
 export * from "./body_index.ts"
+export * from "./crash_point.ts"
 export * from "./ingest_list_store.ts"
 export * from "./search_scan.ts"
 export * from "./settings_store.ts"
