@@ -1,26 +1,14 @@
 /**
- * The handlers of the CLI's commands: each reads/writes through the store,
- * prints for a person (or JSON for scripts) and sets the exit code.
+ * The handlers of `sagasu init` and `sagasu add`: each reads/writes through
+ * the store, prints for a person and sets the exit code.
  *
  * @module
  */
 import { FileSystem } from "@effect/platform"
 import { type Settings, decodeSettings, defaultSettings } from "@sagasu/domain"
-import {
-  type SearchHit,
-  checkWorkFolder,
-  formatSettings,
-  initWorkFolder,
-  readSettings,
-  scanBodyIndex,
-  writeSettings
-} from "@sagasu/store"
+import { checkWorkFolder, formatSettings, initWorkFolder, readSettings, writeSettings } from "@sagasu/store"
 import { Console, Effect, Option } from "effect"
 import * as path from "node:path"
-
-const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined
-const hl = (s: string) => (color ? s.replace(/【([^】]*)】/g, "\x1b[1;33m$1\x1b[0m") : s)
-const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[0m` : s)
 
 /** Prints an error for a person and sets exit code 1 (no stack trace). */
 const failWith = (message: string) =>
@@ -56,31 +44,4 @@ export const addCommand = (work: string, name: string, folder: string) =>
     if (decoded._tag === "Left") return yield* failWith(`Cannot add "${name}": ${decoded.left.message}`)
     yield* writeSettings(paths, decoded.right)
     yield* Console.log(`Added index "${name}": ${absolute}\nNext: sagasu index`)
-  }).pipe(Effect.catchAll((e) => failWith(e.message)))
-
-/** `sagasu search QUERY`: prints hits (or a JSON array of hits with `--json`). */
-export const searchCommand = (
-  work: string,
-  query: string,
-  options: { json: boolean; limit: number; index: Option.Option<string> }
-) =>
-  Effect.gen(function* () {
-    const paths = yield* checkWorkFolder(work)
-    const settings = yield* readSettings(paths).pipe(Effect.orElseSucceed(() => defaultSettings))
-    const hits: ReadonlyArray<SearchHit> = yield* scanBodyIndex(paths, query, {
-      limit: options.limit,
-      ...(Option.isSome(options.index) ? { index: options.index.value } : {})
-    })
-    if (options.json) {
-      yield* Console.log(JSON.stringify(hits, null, 2))
-      return
-    }
-    if (hits.length === 0) {
-      yield* Console.log(settings.language === "en" ? `No hits for "${query}".` : `「${query}」は見つかりませんでした。`)
-      return
-    }
-    for (const hit of hits) {
-      yield* Console.log(`${hit.index}  ${hit.path}  ${hit.location}\n    ${hl(hit.snippet)}`)
-    }
-    yield* Console.log(dim(settings.language === "en" ? `${hits.length} hits` : `${hits.length} 件`))
   }).pipe(Effect.catchAll((e) => failWith(e.message)))

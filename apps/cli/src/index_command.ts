@@ -8,9 +8,9 @@
  */
 import { type Language, type Plan, type Progress, defaultSettings } from "@sagasu/domain"
 import { NodeContext } from "@effect/platform-node"
-import { installLibreOfficeHint, makeChannel, officeVersion, requestStop, runIndexer, standardWorkersLayer } from "@sagasu/ingest"
+import { makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
 import { readSettings, workPaths } from "@sagasu/store"
-import { Deferred, Duration, Effect, Fiber, Layer, Option, Ref, Stream } from "effect"
+import { Deferred, Duration, Effect, Fiber, Option, Ref, Stream } from "effect"
 import * as readline from "node:readline"
 import { version } from "./version.ts"
 
@@ -139,17 +139,7 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
         )
       : undefined
 
-    // R4: the log header names the LibreOffice version, or its absence.
-    const office = yield* officeVersion().pipe(Effect.provide(NodeContext.layer))
-    const code = yield* runIndexer(channel, {
-      work,
-      version,
-      workers: (s) => standardWorkersLayer(workPaths(work), s).pipe(Layer.provide(NodeContext.layer)),
-      headerExtra: [Option.match(office, {
-        onNone: () => `LibreOffice: not found — files that need it (xls, doc, ppt, …) fail. ${installLibreOfficeHint}`,
-        onSome: (v) => `LibreOffice: ${v}`
-      })],
-    })
+    const code = yield* runIndexer(channel, yield* standardRunOptions(work, version).pipe(Effect.provide(NodeContext.layer)))
     yield* Fiber.interrupt(confirmFiber)
     if (progressFiber !== undefined) yield* Fiber.interrupt(progressFiber)
     clearBar()

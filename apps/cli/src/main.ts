@@ -1,5 +1,6 @@
 /**
- * The `sagasu` command line (SPEC §6): `init`, `add`, `index`, `search`.
+ * The `sagasu` command line (SPEC §6): `init`, `add`, `index`, `search`,
+ * `status`, `gui`.
  * Every command takes `--work DIR` (default: {@link defaultWorkDir}).
  * Exit codes: 0 success, 1 error, 2 stopped or cancelled (R1).
  *
@@ -8,7 +9,9 @@
 import { Args, Command, Options } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Logger, LogLevel } from "effect"
-import { addCommand, initCommand, searchCommand } from "./commands.ts"
+import { addCommand, initCommand } from "./commands.ts"
+import { searchCommand } from "./search_command.ts"
+import { guiCommand } from "@sagasu/gui"
 import { indexCommand } from "./index_command.ts"
 import { statusCommand } from "./status_command.ts"
 import { version } from "./version.ts"
@@ -63,14 +66,28 @@ const search = Command.make(
     query: Args.text({ name: "QUERY" }).pipe(Args.withDescription("words to find (space = AND)")),
     json: Options.boolean("json").pipe(Options.withDescription("print a JSON array of hits")),
     limit: Options.integer("limit").pipe(Options.withDefault(50), Options.withDescription("at most this many hits")),
-    index: Options.text("index").pipe(Options.optional, Options.withDescription("only this index"))
+    index: Options.text("index").pipe(Options.optional, Options.withDescription("only this index")),
+    type: Options.text("type").pipe(
+      Options.optional,
+      Options.withDescription("only this file type: xlsx, docx, pptx, … or excel, word, powerpoint")
+    )
   },
-  (o) => searchCommand(o.work, o.query, { json: o.json, limit: o.limit, index: o.index })
+  (o) => searchCommand(o.work, o.query, { json: o.json, limit: o.limit, index: o.index, type: o.type })
 ).pipe(Command.withDescription("find text in the indexed documents"))
+
+const gui = Command.make(
+  "gui",
+  {
+    work,
+    port: Options.integer("port").pipe(Options.optional, Options.withDescription("the port (default: any free one)")),
+    noOpen: Options.boolean("no-open").pipe(Options.withDescription("do not open the browser"))
+  },
+  (o) => guiCommand(o.work, { port: o.port, open: !o.noOpen, version })
+).pipe(Command.withDescription("serve the screen on a local web page (127.0.0.1 only)"))
 
 const sagasu = Command.make("sagasu").pipe(
   Command.withDescription("Full-text search for Excel, Word and PowerPoint files"),
-  Command.withSubcommands([init, add, index, search, status])
+  Command.withSubcommands([init, add, index, search, status, gui])
 )
 
 const cli = Command.run(sagasu, { name: "sagasu", version })

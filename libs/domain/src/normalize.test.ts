@@ -1,24 +1,91 @@
 import { describe, expect, it } from "vitest"
 import { normalizeForSearch, normalizeWithMap } from "./normalize.ts"
 
-describe("normalizeForSearch() (SPEC §5: NFKC, case fold, width)", () => {
+// A small seeded generator: tests must not depend on the run.
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+describe("normalizeForSearch() (SPEC §5: NFKC, case fold, width; issue 6: kana, dashes)", () => {
   it.each([
     ["ＡＢＣ１２３", "abc123"],
-    ["ｶﾞｲﾄﾞ", "ガイド"],
-    ["カ\u3099イト\u3099", "ガイド"], // NFD as macOS writes names (BUG-30)
+    ["ｶﾞｲﾄﾞ", "がいど"],
+    ["カ\u3099イト\u3099", "がいど"], // NFD as macOS writes names (BUG-30)
     ["いう\u309Bぁんか", "いゔぁんか"], // spacing voiced mark (BUG-28)
     ["Invoice No.", "invoice no."],
-    ["㈱サンプル", "(株)サンプル"],
-    ["😀Ａ", "😀a"]
+    ["㈱サンプル", "(株)さんぷる"],
+    ["😀Ａ", "😀a"],
+    ["ΟΔΟΣ", "οδοσ"], // final sigma folded: same key wherever a line is cut
+    ["A－001 A−001 Aー001 A‐001", "a-001 a-001 a-001 a-001"],
+    ["10〜20 10～20", "10~20 10~20"],
+    ["データ", "で-た"],
+    ["ヷ", "わ\u3099"],
+    ["한", "한"],
+    ["\u1112\u1161\u11AB", "한"], // NFD Hangul (BUG-30's Korean report)
+    ["ﾊﾟﾆｯｸ です", "ぱにっく です"]
   ])("%j → %j", (input, expected) => {
     expect(normalizeForSearch(input)).toBe(expected)
   })
 
+  it.each([
+    [{ kana: false }, "パソコン", "パソコン"],
+    [{ dashes: false }, "A－001 データ", "a-001 でーた"],
+    [{ kana: false, dashes: false }, "ｶﾞｲﾄﾞ", "ガイド"]
+  ])("with options %j: %j → %j", (options, input, expected) => {
+    expect(normalizeForSearch(input, options)).toBe(expected)
+    expect(normalizeWithMap(input, options).text).toBe(expected)
+  })
+
   it("maps every normalised unit back to its original segment", () => {
     const n = normalizeWithMap("ｶﾞＢ")
-    // ｶﾞ (2 units) → ガ (1 unit); Ｂ → b
-    expect(n.text).toBe("ガb")
+    // ｶﾞ (2 units) → が (1 unit); Ｂ → b
+    expect(n.text).toBe("がb")
     expect(n.from).toEqual([0, 2])
     expect(n.to).toEqual([2, 3])
+  })
+
+  it("the whole-text fast path gives the same string as the mapped path on random mixed text", () => {
+    const alphabet = [..."aAｱｶﾞﾞﾟ゛゜\u3099\u309Aかカ・ーｰ－−‐〜～ΣσςﾊﾟパＡ１😀𠮷 \t漢字㈱㍻ﬁ\u1100\u1161\u11A8가é\u0301ŉİ"]
+    const random = mulberry32(28)
+    for (let n = 0; n < 3000; n++) {
+      let s = ""
+      const len = 1 + Math.floor(random() * 12)
+      for (let i = 0; i < len; i++) s += alphabet[Math.floor(random() * alphabet.length)]
+      expect(normalizeForSearch(s), JSON.stringify(s)).toBe(normalizeWithMap(s).text)
+    }
+  })
+})
+
+// cases.md BUG-28: index and query through the same normaliser; every spelling finds the document.
+describe("BUG-28: standalone/combining dakuten and kana unification", () => {
+  const documents = ["イヴァンカ", "ヴァイオリン", "パニック です"]
+  it.each([
+    ["いう\u309Bぁんか", "イヴァンカ"],
+    ["イヴァンカ", "イヴァンカ"],
+    ["ｲｳﾞｧﾝｶ", "イヴァンカ"],
+    ["イウ\u3099ァンカ", "イヴァンカ"],
+    ["ゔぁいおりん", "ヴァイオリン"],
+    ["パニック", "パニック です"]
+  ])("query %j finds %j", (query, document) => {
+    const key = normalizeForSearch(query)
+    expect(documents.filter((d) => normalizeForSearch(d).includes(key))).toEqual([document])
+  })
+})
+
+// cases.md BUG-30: NFD names and text (macOS) are found by an NFC query (Windows).
+describe("BUG-30: NFD and NFC spellings share one search key", () => {
+  it.each([
+    ["テスト_ガイド.docx", "ガイド"],
+    ["テスト_カ\u3099イト\u3099.docx", "ガイド"],
+    ["ハ\u309Aンフレット", "パンフ"]
+  ])("%j holds %j", (name, query) => {
+    expect(normalizeForSearch(name).includes(normalizeForSearch(query))).toBe(true)
   })
 })

@@ -1,10 +1,47 @@
 /**
  * Search normalisation (SPEC §5 "Search": NFKC, case fold, full-width /
- * half-width). The same function is applied to indexed text and to queries,
- * and it keeps a map back to the original text so a hit can be marked in it.
+ * half-width; cases BUG-28, BUG-30). The same function is applied to indexed
+ * text, to queries and to paths, so that every spelling of a word a Japanese
+ * office user meets finds the others:
+ *
+ * 1. the spacing voiced marks ゛ ゜ (U+309B, U+309C) become the combining
+ *    marks (U+3099, U+309A) so they compose with the kana before them — NFKC
+ *    alone turns them into a space plus a mark (BUG-28);
+ * 2. NFKC: full-width ASCII → ASCII, half-width katakana → katakana,
+ *    decomposed (NFD, as macOS writes names) → composed (BUG-30), ㈱ → (株);
+ * 3. lower case (final sigma folded onto σ so that the result does not depend
+ *    on where a line was cut);
+ * 4. kana folding (default on): katakana → hiragana, so `ぱそこん` finds
+ *    `パソコン` and `ｲｳﾞｧﾝｶ` finds `いゔぁんか`. Japanese users type a reading
+ *    in hiragana before converting it and often leave it unconverted; the cost,
+ *    that a hiragana query also finds the katakana spelling, is what they
+ *    expect from Groonga's `unify_kana` and from Windows search;
+ * 5. dash folding (default on): hyphens, dashes, the minus sign and the long
+ *    vowel mark ー become `-`, wave dashes become `~` — `A－001`, `A−001` and
+ *    `Aー001` are the same product code in real workbooks.
+ *
+ * Everything works per *segment* — a base character with the marks (and
+ * Hangul vowel/final jamo) that compose with it — so {@link normalizeWithMap}
+ * can map every unit of the result back to the original, and
+ * {@link normalizeForSearch}, which works on the whole text at once for speed,
+ * returns exactly the same string.
  *
  * @module
  */
+
+/** Options of {@link normalizeWithMap} and {@link normalizeForSearch}; both default to `true`. */
+export interface NormalizeOptions {
+  /** Fold katakana onto hiragana (step 4). */
+  readonly kana?: boolean
+  /** Fold dashes, the minus sign and ー onto `-`, wave dashes onto `~` (step 5). */
+  readonly dashes?: boolean
+}
+
+/**
+ * Names the normalisation of this version with its default options. An index
+ * built under another id must be rebuilt (the gram index records it).
+ */
+export const searchNormalizerId = "nfkc+marks+lower+kana+dashes/1"
 
 /** Normalised text and, for each UTF-16 unit of it, the original range it came from. */
 export interface NormalizedText {
@@ -15,31 +52,63 @@ export interface NormalizedText {
   readonly to: ReadonlyArray<number>
 }
 
-// A segment is a base character and the marks that compose with it, so that
-// NFKC can compose カ+U+3099 → ガ and ｶ+ﾞ → ガ within one segment. The
-// half-width voiced marks (U+FF9E, U+FF9F) and the spacing kana marks
-// (U+309B, U+309C) are not \p{M}, yet they compose with the kana before them.
-const segmentPattern = /[\s\S][\p{M}\u309B\u309C\uFF9E\uFF9F]*/gu
+// A segment is a base character and what composes with it under NFKC: marks,
+// the half-width voiced marks (U+FF9E, U+FF9F) and the spacing kana marks
+// (U+309B, U+309C), which are not \p{M}, and Hangul vowel/final jamo (an NFD
+// Korean syllable is three \p{L} jamo).
+const segmentPattern = /[\s\S][\p{M}\u309B\u309C\uFF9E\uFF9F\u1160-\u11FF\uD7B0-\uD7FF]*/gu
 
-// NFKC maps the spacing marks U+309B/U+309C to a space + combining mark; fold
-// them to the combining marks first so that か゛ composes to が (cases BUG-28).
-function foldSpacingMarks(segment: string): string {
-  return segment.replace(/\u309B/g, "\u3099").replace(/\u309C/g, "\u309A")
+const spacingMarks = /[\u309B\u309C]/g
+const foldSpacingMark = (c: string) => (c === "\u309B" ? "\u3099" : "\u309A")
+
+// Characters steps 3–5 change after NFKC + toLowerCase.
+const kanaFoldable = /[\u30A1-\u30FA\u30FD\u30FE]/
+const dashFoldable = /[\u2010-\u2015\u2043\u2212\uFE58\uFE63\u30FC\u301C\u2053\u223C]/
+const sigma = "\u03C2"
+const allFoldable = /[\u30A1-\u30FA\u30FD\u30FE\u2010-\u2015\u2043\u2212\uFE58\uFE63\u30FC\u301C\u2053\u223C\u03C2]/
+// ヷヸヹヺ have no hiragana letter: fold them onto わゐゑを + combining dakuten.
+const vuRow: Readonly<Record<number, string>> = { 0x30F7: "わ\u3099", 0x30F8: "ゐ\u3099", 0x30F9: "ゑ\u3099", 0x30FA: "を\u3099" }
+
+function foldChars(text: string, kana: boolean, dashes: boolean): string {
+  if (!allFoldable.test(text)) return text
+  if (!text.includes(sigma) && !(kana && kanaFoldable.test(text)) && !(dashes && dashFoldable.test(text))) return text
+  let out = ""
+  let runStart = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    let replacement: string | undefined
+    if (c === 0x03C2) replacement = "\u03C3"
+    else if (kana && c >= 0x30A1 && c <= 0x30F6) replacement = String.fromCharCode(c - 0x60)
+    else if (kana && c >= 0x30F7 && c <= 0x30FA) replacement = vuRow[c]
+    else if (kana && (c === 0x30FD || c === 0x30FE)) replacement = String.fromCharCode(c - 0x60)
+    else if (dashes && ((c >= 0x2010 && c <= 0x2015) || c === 0x2043 || c === 0x2212 || c === 0xFE58 || c === 0xFE63 || c === 0x30FC)) replacement = "-"
+    else if (dashes && (c === 0x301C || c === 0x2053 || c === 0x223C)) replacement = "~"
+    if (replacement === undefined) continue
+    out += text.slice(runStart, i) + replacement
+    runStart = i + 1
+  }
+  return runStart === 0 ? text : out + text.slice(runStart)
+}
+
+function normalizeSegment(segment: string, kana: boolean, dashes: boolean): string {
+  return foldChars(segment.replace(spacingMarks, foldSpacingMark).normalize("NFKC").toLowerCase(), kana, dashes)
 }
 
 /**
- * Normalises `text` for matching: NFKC (full-width ASCII → ASCII, half-width
- * katakana → katakana, composed dakuten), then lower case. Returns the
- * normalised string with a map back to the original.
+ * Normalises `text` for matching (steps 1–5 of the module doc) and returns the
+ * result with a map back to the original: for each UTF-16 unit of the result,
+ * the `[from, to)` range of the original segment it came from.
  */
-export function normalizeWithMap(text: string): NormalizedText {
+export function normalizeWithMap(text: string, options: NormalizeOptions = {}): NormalizedText {
+  const kana = options.kana ?? true
+  const dashes = options.dashes ?? true
   let out = ""
   const from: Array<number> = []
   const to: Array<number> = []
   for (const match of text.matchAll(segmentPattern)) {
     const start = match.index
     const end = start + match[0].length
-    const normalized = foldSpacingMarks(match[0]).normalize("NFKC").toLowerCase()
+    const normalized = normalizeSegment(match[0], kana, dashes)
     for (let i = 0; i < normalized.length; i++) {
       from.push(start)
       to.push(end)
@@ -49,7 +118,15 @@ export function normalizeWithMap(text: string): NormalizedText {
   return { text: out, from, to }
 }
 
-/** {@link normalizeWithMap} without the map: the search key of a text or a query. */
-export function normalizeForSearch(text: string): string {
-  return normalizeWithMap(text).text
+/**
+ * The search key of a text, a query term or a path: {@link normalizeWithMap}
+ * without the map, computed on the whole text at once (several times faster;
+ * the result is the same string, which a property test checks).
+ */
+export function normalizeForSearch(text: string, options: NormalizeOptions = {}): string {
+  const kana = options.kana ?? true
+  const dashes = options.dashes ?? true
+  let s = text
+  if (s.includes("\u309B") || s.includes("\u309C")) s = s.replace(spacingMarks, foldSpacingMark)
+  return foldChars(s.normalize("NFKC").toLowerCase(), kana, dashes)
 }

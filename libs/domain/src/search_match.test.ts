@@ -6,7 +6,8 @@ describe("parseQuery()", () => {
     ["見積 A-1234", ["見積", "a-1234"]],
     ["見積\u3000番号", ["見積", "番号"]],
     ['"Next meeting" ２０２４', ["next meeting", "2024"]],
-    ["   ", []]
+    ["   ", []],
+    ["見積 -下書き type:xlsx", ["見積"]]
   ])("%j → %j", (input, terms) => {
     expect(parseQuery(input).terms).toEqual(terms)
   })
@@ -20,7 +21,18 @@ describe("matchLine() and buildSnippet()", () => {
     expect(buildSnippet(line, spans ?? [])).toBe("見積番号 【Ａ-1234】 株式会社【サンプル】商事")
   })
 
-  it("returns undefined when a term is missing", () => {
+  it("marks every occurrence and merges touching hits", () => {
+    const line = "見積・見積・ミツモリ"
+    expect(buildSnippet(line, matchLine(line, parseQuery("見積 みつもり")) ?? [])).toBe("【見積】・【見積】・【ミツモリ】")
+  })
+
+  it("marks the whole original character a hit falls inside (㈱ → (株))", () => {
+    const line = "㈱サンプル"
+    expect(buildSnippet(line, matchLine(line, parseQuery("株")) ?? [])).toBe("【㈱】サンプル")
+  })
+
+  it("returns undefined when a term is missing or an excluded term occurs", () => {
+    expect(matchLine("見積書 下書き", parseQuery("見積 -下書き"))).toBeUndefined()
     expect(matchLine("見積書", parseQuery("見積 請求"))).toBeUndefined()
     expect(matchLine("見積書", parseQuery(""))).toBeUndefined()
   })

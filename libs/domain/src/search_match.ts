@@ -4,44 +4,45 @@
  *
  * @module
  */
-import { normalizeForSearch, normalizeWithMap } from "./normalize.ts"
+import { normalizeWithMap } from "./normalize.ts"
+import { type SearchQuery, parseSearchQuery } from "./search_query.ts"
 
-/** A parsed query: terms that must all occur (space = AND), already normalised. */
-export interface Query {
-  readonly terms: ReadonlyArray<string>
-}
+/** A parsed query (search_query.ts): terms (AND), excluded terms, filters. */
+export type Query = SearchQuery
 
 /**
- * Parses a query typed by a person: whitespace (ASCII or ideographic)
- * separates terms, all of which must occur; `"…"` keeps spaces inside a term.
- * Empty terms are dropped.
+ * Parses a query typed by a person; the same as {@link parseSearchQuery}
+ * (space = AND, `"…"` phrase, `-` to exclude, `index:`, `type:`, `path:`).
  */
 export function parseQuery(input: string): Query {
-  const terms: Array<string> = []
-  for (const match of input.matchAll(/"([^"]*)"|[^\s\u3000"]+/g)) {
-    const term = normalizeForSearch(match[1] ?? match[0])
-    if (term.trim() !== "") terms.push(term)
-  }
-  return { terms }
+  return parseSearchQuery(input)
 }
 
 /** A range `[start, end)` of UTF-16 units in the original line. */
 export type Span = readonly [start: number, end: number]
 
 /**
- * The ranges of the original `line` where each term of `query` occurs
- * (first occurrence of each term), or `undefined` when a term is missing.
+ * The ranges of the original `line` where the terms of `query` occur (every
+ * occurrence, sorted), or `undefined` when a term is missing, an excluded
+ * term occurs or the query has no terms. Matching is on the normalised line
+ * (normalize.ts); a span covers whole original characters, so a hit inside
+ * `㈱` or `ｶﾞ` marks that character.
  */
 export function matchLine(line: string, query: Query): ReadonlyArray<Span> | undefined {
   if (query.terms.length === 0) return undefined
   const normalized = normalizeWithMap(line)
+  const text = normalized.text
+  for (const term of query.exclude) if (text.includes(term)) return undefined
   const spans: Array<Span> = []
   for (const term of query.terms) {
-    const at = normalized.text.indexOf(term)
+    let at = text.indexOf(term)
     if (at < 0) return undefined
-    spans.push([normalized.from[at] ?? 0, normalized.to[at + term.length - 1] ?? line.length])
+    while (at >= 0) {
+      spans.push([normalized.from[at] ?? 0, normalized.to[at + term.length - 1] ?? line.length])
+      at = text.indexOf(term, at + term.length)
+    }
   }
-  return spans.sort((a, b) => a[0] - b[0])
+  return spans.sort((a, b) => a[0] - b[0] || a[1] - b[1])
 }
 
 /** Options of {@link buildSnippet}. */
@@ -54,8 +55,9 @@ export interface BuildSnippetOptions {
 }
 
 /**
- * The line cut to the hits with `context` characters around them, `…` where
- * text was cut, each hit wrapped in `open`/`close`. Overlapping spans merge.
+ * The line cut to the hits with `context` UTF-16 units around them, `…` where
+ * text was cut, each hit wrapped in `open`/`close` (default 【 】). Overlapping
+ * spans merge; hits more than `4 × context` after the first are not shown.
  */
 export function buildSnippet(line: string, spans: ReadonlyArray<Span>, options: BuildSnippetOptions = {}): string {
   const context = options.context ?? 30
@@ -68,8 +70,10 @@ export function buildSnippet(line: string, spans: ReadonlyArray<Span>, options: 
     else merged.push([s, e])
   }
   const first = merged[0]
-  const lastSpan = merged[merged.length - 1]
-  if (first === undefined || lastSpan === undefined) return line
+  if (first === undefined) return line
+  // Hits far after the first one are left out, so a snippet stays short.
+  const shown = merged.filter((s) => s[0] === first[0] || s[1] <= first[0] + 4 * context)
+  const lastSpan = shown[shown.length - 1] ?? first
   let from = Math.max(0, first[0] - context)
   let to = Math.min(line.length, lastSpan[1] + context)
   // Never cut a surrogate pair (emoji, rare kanji) in half.
@@ -77,7 +81,7 @@ export function buildSnippet(line: string, spans: ReadonlyArray<Span>, options: 
   if (to < line.length && isLowSurrogate(line.charCodeAt(to))) to++
   let out = from > 0 ? "…" : ""
   let at = from
-  for (const [s, e] of merged) {
+  for (const [s, e] of shown) {
     out += line.slice(at, s) + open + line.slice(s, e) + close
     at = e
   }

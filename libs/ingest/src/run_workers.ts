@@ -8,12 +8,15 @@
  */
 import { CommandExecutor, FileSystem } from "@effect/platform"
 import { type IngestResult, type Settings } from "@sagasu/domain"
-import { type WorkPaths, stageExtraction } from "@sagasu/store"
-import { Duration, Effect, Layer } from "effect"
+import { NodeContext } from "@effect/platform-node"
+import { type WorkPaths, stageExtraction, updateGramIndexesOfRound, workPaths } from "@sagasu/store"
+import { Duration, Effect, Layer, Option } from "effect"
 import * as os from "node:os"
 import * as path from "node:path"
 import { stagingCompleteMark } from "./ingest_one.ts"
-import { makeOfficeOwners } from "./office/office_owner.ts"
+import { installLibreOfficeHint } from "./office/office_failure.ts"
+import { makeOfficeOwners, officeVersion } from "./office/office_owner.ts"
+import type { RunIndexerOptions } from "./run_indexer.ts"
 import { IngestWorkers, type OfficeIngest, threadWorkersLayer } from "./workers.ts"
 
 /** Options of {@link standardWorkersLayer}. */
@@ -69,3 +72,29 @@ export const standardWorkersLayer = (
       })
     })
   )
+
+/**
+ * The options every front end runs with (CLI and GUI alike): the standard
+ * workers, the LibreOffice version (or how to install it) in the log header
+ * (R4), and the 2-gram update as the R16 hook. Needs a CommandExecutor and a
+ * FileSystem to ask LibreOffice for its version; the workers get their own.
+ */
+export const standardRunOptions = (
+  work: string,
+  version: string
+): Effect.Effect<RunIndexerOptions, never, CommandExecutor.CommandExecutor> =>
+  Effect.gen(function* () {
+    const office = yield* officeVersion()
+    return {
+      work,
+      version,
+      workers: (settings) => standardWorkersLayer(workPaths(work), settings).pipe(Layer.provide(NodeContext.layer)),
+      headerExtra: [
+        Option.match(office, {
+          onNone: () => `LibreOffice: not found — files that need it (xls, doc, ppt, …) fail. ${installLibreOfficeHint}`,
+          onSome: (v) => `LibreOffice: ${v}`
+        })
+      ],
+      updateGram: (paths, changes) => updateGramIndexesOfRound(paths, changes)
+    } satisfies RunIndexerOptions
+  })

@@ -1,32 +1,20 @@
 /**
- * A first search that scans the body index (correct, not yet fast: the 2-gram
- * index replaces it). SPEC §5 "Search".
+ * Search by scanning the body index: every TSV is read and every line
+ * matched. Slow on a large index, but needs no gram index: it answers while
+ * none has been built yet, and it is the reference the gram index is tested
+ * against (SPEC §5 "Search"; issue 6).
  *
  * @module
  */
 import { FileSystem } from "@effect/platform"
-import { type Locator, buildSnippet, matchLine, parseBodyTsv, parseQuery, partNameOfTsvFileName } from "@sagasu/domain"
+import { fileTypeOf, matchLine, normalizeForSearch, parseBodyTsv, passesFilters } from "@sagasu/domain"
 import { Effect } from "effect"
 import * as path from "node:path"
+import { queryWithOptions } from "./gram/searcher.ts"
+import { type SearchHit, hitOf } from "./search_hit.ts"
 import type { WorkPaths } from "./work_folder.ts"
 
-/**
- * One hit: the `index`, the source file's `path` relative to the index's
- * folder (`/`-separated), the `part` (sheet name, `document` or `slides`), its
- * `locator` kind and `loc` (`B3`, `12`, `3 notes`), a human `location`
- * (`見積書!B3`, `¶12`, `slide 3 notes`), the whole line `text` and a
- * `snippet` with the hits marked 【like this】.
- */
-export interface SearchHit {
-  readonly index: string
-  readonly path: string
-  readonly part: string
-  readonly locator: Locator
-  readonly loc: string
-  readonly location: string
-  readonly text: string
-  readonly snippet: string
-}
+export { formatLocation, type SearchHit } from "./search_hit.ts"
 
 /** Options of {@link scanBodyIndex}. */
 export interface ScanOptions {
@@ -34,6 +22,8 @@ export interface ScanOptions {
   readonly index?: string
   /** Only the source file at this path (relative, `/`-separated); needs `index`. */
   readonly path?: string
+  /** Only this file type: an extension (`xlsx`) or `excel`, `word`, `powerpoint`. */
+  readonly type?: string
   /** At most this many hits (default 100). */
   readonly limit?: number
 }
@@ -52,21 +42,10 @@ const filesOfSource = Effect.fn(function* (root: string, source: string) {
     .map((e) => path.join(...source.split("/"), e))
 })
 
-/** The human form of a location: `Sheet!A1`, `¶12`, `slide 3`. */
-export function formatLocation(locator: Locator, part: string, loc: string): string {
-  switch (locator) {
-    case "cell":
-      return `${part}!${loc}`
-    case "paragraph":
-      return /^\d+$/.test(loc) ? `¶${loc}` : loc
-    case "slide":
-      return `slide ${loc}`
-  }
-}
-
 /**
- * Finds lines of the body index that contain every term of `query`, in
- * index, path and TSV order, up to `limit` hits.
+ * Finds lines of the body index that match `query` (search_query.ts syntax:
+ * terms, phrases, exclusions, `index:`/`type:`/`path:` filters), in index,
+ * path and TSV order, up to `limit` hits.
  */
 export const scanBodyIndex = Effect.fn("Store.scanBodyIndex")(function* (
   paths: WorkPaths,
@@ -74,7 +53,7 @@ export const scanBodyIndex = Effect.fn("Store.scanBodyIndex")(function* (
   options: ScanOptions = {}
 ) {
   const fs = yield* FileSystem.FileSystem
-  const parsed = parseQuery(query)
+  const parsed = queryWithOptions(query, { ...(options.index !== undefined ? { index: options.index } : {}), ...(options.type !== undefined ? { type: options.type } : {}) })
   const limit = options.limit ?? 100
   const hits: Array<SearchHit> = []
   if (parsed.terms.length === 0 || !(yield* fs.exists(paths.index))) return hits
@@ -86,23 +65,15 @@ export const scanBodyIndex = Effect.fn("Store.scanBodyIndex")(function* (
       ? yield* filesOfSource(root, options.path)
       : (yield* fs.readDirectory(root, { recursive: true })).filter((e) => e.endsWith(".tsv")).sort(byNumber)
     for (const entry of entries) {
-      const text = yield* fs.readFileString(path.join(root, entry))
-      const tsv = parseBodyTsv(text)
-      const part = partNameOfTsvFileName(path.basename(entry))
       const source = path.dirname(entry).split(path.sep).join("/")
+      if (source === ".") continue
+      const subject = { index: normalizeForSearch(index), path: normalizeForSearch(source), type: fileTypeOf(source) }
+      if (!passesFilters(parsed, subject)) continue
+      const tsv = parseBodyTsv(yield* fs.readFileString(path.join(root, entry)))
       for (const line of tsv.lines) {
         const spans = matchLine(line.text, parsed)
         if (spans === undefined) continue
-        hits.push({
-          index,
-          path: source,
-          part,
-          locator: tsv.locator,
-          loc: line.loc,
-          location: formatLocation(tsv.locator, part, line.loc),
-          text: line.text,
-          snippet: buildSnippet(line.text, spans)
-        })
+        hits.push(hitOf(index, source, path.basename(entry), tsv.locator, line.loc, line.text, spans))
         if (hits.length >= limit) return hits
       }
     }

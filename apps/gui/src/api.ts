@@ -1,0 +1,127 @@
+/**
+ * The HTTP API of the GUI server (issue 7): request bodies as Schemas,
+ * decoded at the edge (STYLE rule 9), and the shapes of the answers, which
+ * the page script imports as types.
+ *
+ * | method and path | body / query | answer |
+ * |---|---|---|
+ * | `GET /api/indexes` | | {@link IndexesView} |
+ * | `POST /api/indexes` | {@link IndexEdit} | {@link IndexesView} or `{error}` (400) |
+ * | `POST /api/language` | {@link LanguageBody} | `{ok}` |
+ * | `POST /api/run` | {@link RunBody} | {@link RunView} or `{error}` (409) |
+ * | `GET /api/progress` | | {@link RunView} (polled once a second, P2) |
+ * | `POST /api/plan-answer` | {@link PlanAnswerBody} | `{ok}` |
+ * | `POST /api/stop` | | `{ok}` |
+ * | `GET /api/search` | {@link SearchParams} | {@link SearchView} |
+ * | `GET /api/log` | | {@link LogView} |
+ *
+ * @module
+ */
+import type { Plan, Progress } from "@sagasu/domain"
+import { Schema } from "effect"
+
+/** An edit of the indexes table (writes `setting.config`). */
+export const IndexEdit = Schema.Union(
+  Schema.TaggedStruct("add", { name: Schema.String, path: Schema.String }),
+  Schema.TaggedStruct("rename", { from: Schema.String, to: Schema.String }),
+  Schema.TaggedStruct("remove", { name: Schema.String }),
+  Schema.TaggedStruct("enable", { name: Schema.String, enabled: Schema.Boolean })
+)
+export type IndexEdit = typeof IndexEdit.Type
+
+/** Switches the page (and the run's messages) between Japanese and English. */
+export const LanguageBody = Schema.Struct({ language: Schema.Literal("ja", "en") })
+
+/** Starts an indexing run: `onlyNames` empty = every enabled index (R5). */
+export const RunBody = Schema.Struct({ onlyNames: Schema.Array(Schema.String) })
+
+/** The answer to the plan (R10): `null` cancels. */
+export const PlanAnswerBody = Schema.Struct({
+  answer: Schema.NullOr(Schema.Struct({ retryFailed: Schema.Boolean, includeCloud: Schema.Boolean }))
+})
+
+/** The query string of `GET /api/search`. */
+export const SearchParams = Schema.Struct({
+  q: Schema.String,
+  index: Schema.optional(Schema.String),
+  type: Schema.optional(Schema.Literal("excel", "word", "powerpoint")),
+  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 500)))
+})
+
+/** One row of the indexes table: the setting and the ingest list's counts. */
+export interface IndexRow {
+  readonly name: string
+  readonly path: string
+  readonly enabled: boolean
+  readonly done: number
+  readonly failed: number
+  readonly pending: number
+}
+
+/** `GET /api/indexes`. `settingsError` when `setting.config` cannot be read. */
+export interface IndexesView {
+  readonly language: "ja" | "en"
+  readonly indexes: ReadonlyArray<IndexRow>
+  readonly settingsError: string | null
+}
+
+/** The plan (R10) as the page shows it. */
+export type PlanView = Plan
+
+/** Progress as P1 defines it. */
+export type ProgressView = Progress
+
+/** A run started from this page (the channel, read once a second). */
+export interface RunState {
+  readonly id: number
+  readonly onlyNames: ReadonlyArray<string>
+  readonly stopRequested: boolean
+  readonly progress: ProgressView
+  readonly plan: PlanView | null
+  /** Set last (R1): the run has ended. */
+  readonly exitCode: 0 | 1 | 2 | null
+  readonly message: string | null
+  readonly error: string | null
+  readonly failed: ReadonlyArray<{ readonly index: string; readonly path: string; readonly reason: string }>
+  readonly onlySkipped: ReadonlyArray<{ readonly name: string; readonly reason: "unknown" | "disabled" }>
+  readonly cloudSkipped: ReadonlyArray<{ readonly index: string; readonly path: string }>
+}
+
+/** `GET /api/progress`: the run of this server (if any) and the last progress on disk (P3). */
+export interface RunView {
+  readonly run: RunState | null
+  readonly last: ProgressView | null
+}
+
+/** One piece of a snippet: hit pieces are highlighted. */
+export interface SnippetPart {
+  readonly text: string
+  readonly hit: boolean
+}
+
+/** One search hit as the page shows it. */
+export interface HitView {
+  readonly index: string
+  readonly path: string
+  /** The full path on this PC (the index folder joined with `path`), for copying. */
+  readonly fullPath: string
+  readonly part: string
+  readonly locator: "cell" | "paragraph" | "slide"
+  readonly loc: string
+  readonly location: string
+  readonly snippet: ReadonlyArray<SnippetPart>
+}
+
+/** `GET /api/search`. */
+export interface SearchView {
+  readonly hits: ReadonlyArray<HitView>
+  readonly engine: "gram" | "scan"
+  readonly limited: boolean
+  readonly problem: string
+}
+
+/** `GET /api/log`. */
+export interface LogView {
+  readonly text: string
+  readonly truncated: boolean
+}

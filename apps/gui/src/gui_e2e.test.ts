@@ -1,0 +1,261 @@
+/**
+ * The GUI end to end (issue 7): the page in Debian's real Chromium, driven by
+ * playwright-core, against a server started here on a generated sample
+ * folder. Screenshots of every screen go to `artifacts/gui/` at the
+ * repository root (git-ignored).
+ */
+import { NodeContext } from "@effect/platform-node"
+import { defaultSettings } from "@sagasu/domain"
+import { formatSettings, initWorkFolder, writeSettings } from "@sagasu/store"
+import { Effect, Exit, Scope } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { type BrowserContext, type Page, chromium } from "playwright-core"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { writeManyDocuments, writeSamples } from "./_samples.ts"
+import { type GuiServer, startGuiServer } from "./server.ts"
+
+const chromiumPath = process.env["SAGASU_CHROMIUM"] ?? "/usr/bin/chromium"
+const shots = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "artifacts", "gui")
+
+interface Started {
+  readonly server: GuiServer
+  readonly close: () => Promise<void>
+}
+
+// A server on a work folder of its own, closed (with its runs stopped) by `close`.
+async function serve(work: string): Promise<Started> {
+  const scope = Effect.runSync(Scope.make())
+  const server = await Effect.runPromise(
+    startGuiServer(work, { version: "test" }).pipe(Scope.extend(scope), Effect.provide(NodeContext.layer))
+  )
+  return { server, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+}
+
+const prepareWork = (work: string, settings: Partial<typeof defaultSettings> = {}) =>
+  Effect.runPromise(
+    Effect.gen(function* () {
+      const paths = yield* initWorkFolder(work, formatSettings(defaultSettings))
+      yield* writeSettings(paths, { ...defaultSettings, ...settings })
+    }).pipe(Effect.provide(NodeContext.layer))
+  )
+
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true })
+
+describe("the GUI in a real browser (issue 7)", () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-gui-"))
+  let context: BrowserContext
+
+  beforeAll(async () => {
+    if (!fs.existsSync(chromiumPath)) {
+      throw new Error(`No Chromium at ${chromiumPath}: apt-get install chromium fonts-ipafont-gothic (or set SAGASU_CHROMIUM)`)
+    }
+    fs.mkdirSync(shots, { recursive: true })
+    context = await chromium.launchPersistentContext(path.join(root, "chromium-profile"), {
+      executablePath: chromiumPath,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      viewport: { width: 1280, height: 860 },
+      locale: "ja-JP"
+    })
+  }, 30_000)
+
+  afterAll(async () => {
+    await context?.close()
+    fs.rmSync(root, { recursive: true, force: true })
+  })
+
+  it("adds an index, updates all through the plan, watches progress to the end, and finds 見積番号 highlighted", async () => {
+    const samples = path.join(root, "samples")
+    await writeSamples(samples)
+    const work = path.join(root, "work-main")
+    const { server, close } = await serve(work)
+    const page = await context.newPage()
+    try {
+      await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.origin })
+      await page.goto(server.url)
+      await expect.poll(() => page.title()).toBe("Sagasu（さがす）")
+      await page.locator("#no-indexes").waitFor()
+      expect(await page.locator("#update-all").isDisabled()).toBe(true)
+      await shot(page, "01-start")
+
+      // Add: the Schema's refusal shows in the page, in Japanese.
+      // A first start: the form to add a folder is already open.
+      expect(await page.locator("#add-box").getAttribute("open")).not.toBeNull()
+      await page.fill("#add-name", "営業/共有")
+      await page.fill("#add-path", samples)
+      await page.click("#add-form button[type=submit]")
+      await expect.poll(() => page.locator("#add-error").textContent()).toContain("名前に")
+      await shot(page, "02-add-error")
+      await page.fill("#add-name", "共有")
+      await page.click("#add-form button[type=submit]")
+      await page.locator('#indexes tr[data-name="共有"]').waitFor()
+      expect(await page.locator("#add-error").isHidden()).toBe(true)
+
+      // ［すべて更新］ → the plan (R10).
+      await page.click("#update-all")
+      const dialog = page.locator("#confirm")
+      await dialog.waitFor({ state: "visible" })
+      const planRow = dialog.locator("tbody tr")
+      await expect.poll(() => planRow.first().locator("td").allTextContents()).toEqual(["共有", "3", "0", "0", "0", "1", "0", "0"])
+      expect(await dialog.textContent()).toContain("前回失敗したファイルも取り込む")
+      expect(await dialog.textContent()).toContain("クラウドにだけあるファイルもダウンロードして取り込む")
+      expect(await page.locator("#plan-total").textContent()).toBe("取り込み予定: 3 件")
+      // The cloud-only file joins the count only when asked for.
+      await page.locator("#include-cloud").check()
+      expect(await page.locator("#plan-total").textContent()).toBe("取り込み予定: 4 件")
+      await page.locator("#include-cloud").uncheck()
+      await shot(page, "03-confirm")
+      await page.click("#plan-start")
+
+      // Progress (P1), polled once a second; the update buttons are off meanwhile.
+      await dialog.waitFor({ state: "hidden" })
+      await page.locator("#progress-box").waitFor({ state: "visible" })
+      expect(await page.locator("#update-all").isDisabled()).toBe(true)
+      // The plain worker threads take a few seconds to start: 取り込み with 0 of 3 is on screen meanwhile.
+      await expect.poll(() => page.locator("#phase").textContent(), { timeout: 30_000 }).toMatch(/^(取り込み|仕上げ)$/)
+      await shot(page, "04-progress")
+
+      // The end (R17): closing message and the failure list.
+      const message = page.locator("#end-message")
+      await message.waitFor({ state: "visible", timeout: 60_000 })
+      expect(await message.textContent()).toBe("インデックス作成が完了しました。（成功: 2 件 / 失敗: 1 件）")
+      expect(await page.locator("#end-failed").textContent()).toContain("壊れたファイル.xlsx")
+      expect(await page.locator("#end-failed").textContent()).toContain("ファイルが壊れています")
+      // R9: the cloud-only file was left, and said so.
+      expect(await page.locator("#end-cloud h3").textContent()).toBe("クラウドにだけあるため、ダウンロードせずに残したファイル（1 件）")
+      expect(await page.locator("#end-cloud li").allTextContents()).toEqual(["共有/クラウド/予算_2024.xlsx"])
+      expect(await page.locator("#update-all").isEnabled()).toBe(true)
+      await expect.poll(() => page.locator('#indexes tr[data-name="共有"] td.num').allTextContents()).toEqual(["2", "1", "0"])
+      expect(await page.locator("#resume").isHidden()).toBe(true)
+      await shot(page, "05-end")
+
+      // Search: the hit is highlighted, the document's own 【重要】 is not.
+      await page.fill("#q", "見積番号")
+      await page.press("#q", "Enter")
+      const results = page.locator("#results tbody tr")
+      await expect.poll(() => results.count()).toBe(3)
+      const marks = await page.locator("#results mark").allTextContents()
+      expect(marks.length).toBeGreaterThan(0)
+      expect(new Set(marks)).toEqual(new Set(["見積番号"]))
+      const cell = results.filter({ hasText: "【重要】" })
+      expect(await cell.locator(".where").textContent()).toBe("シート「見積書」セル B2")
+      expect(await cell.locator(".snippet").textContent()).toBe("【重要】会議室の備品一式（見積番号 A-1234 の再提出分）")
+      expect(await results.filter({ hasText: "議事録" }).locator(".where").textContent()).toBe("段落 3")
+      await shot(page, "06-search")
+      await cell.locator("button.copy").click()
+      await expect.poll(() => cell.locator("button.copy").textContent()).toBe("コピーしました")
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(path.join(samples, "見積", "見積書_A-1234.xlsx"))
+      // The type filter.
+      await page.selectOption("#filter-type", "word")
+      await expect.poll(() => results.count()).toBe(1)
+      await page.selectOption("#filter-type", "")
+      await expect.poll(() => results.count()).toBe(3)
+
+      // The log's tail.
+      await page.locator("#log-box summary").click()
+      await expect.poll(() => page.locator("#log").textContent()).toContain("クロール中: 共有")
+      await shot(page, "07-log")
+
+      // Rename carries the index's text along: search shows the new name at once.
+      await page.locator('#indexes tr[data-name="共有"] button.rename').click()
+      await page.fill("#indexes .rename-input", "営業")
+      await page.locator("#indexes .rename-save").click()
+      await page.locator('#indexes tr[data-name="営業"]').waitFor()
+      await expect.poll(() => page.locator('#indexes tr[data-name="営業"] td.num').allTextContents()).toEqual(["2", "1", "0"])
+      await page.press("#q", "Enter")
+      await expect.poll(() => page.locator("#results .index-badge").allTextContents()).toEqual(["営業", "営業", "営業"])
+
+      // An index that is not enabled is reported when picked for ［選んだインデックスだけ更新］ (R5).
+      await page.locator('#indexes tr[data-name="営業"] input.enabled').uncheck()
+      await expect.poll(() => page.locator("#update-all").isDisabled()).toBe(true)
+      await page.locator('#indexes tr[data-name="営業"] input.pick').check()
+      await page.click("#update-selected")
+      await expect.poll(() => page.locator("#end-message").textContent(), { timeout: 30_000 }).toBe("選んだインデックスはどれも更新できません。")
+      expect(await page.locator("#end-only-skipped li").allTextContents()).toEqual(["営業（チェックが付いていません）"])
+      await shot(page, "08-only-skipped")
+      await page.locator('#indexes tr[data-name="営業"] input.enabled').check()
+      await page.locator('#indexes tr[data-name="営業"] input.pick').uncheck()
+
+      // English, then back to Japanese (the setting `language`).
+      await page.selectOption("#lang", "en")
+      await expect.poll(() => page.locator("#indexes-card h2").textContent()).toBe("Indexes")
+      expect(await page.locator("#update-all").textContent()).toBe("Update all")
+      await shot(page, "09-english")
+      await page.selectOption("#lang", "ja")
+      await expect.poll(() => page.locator("#indexes-card h2").textContent()).toBe("インデックス")
+
+      // Remove: after the confirmation, the index and its text are gone.
+      page.once("dialog", (d) => void d.accept())
+      await page.locator('#indexes tr[data-name="営業"] button.remove').click()
+      await page.locator("#no-indexes").waitFor({ state: "visible" })
+      await page.press("#q", "Enter")
+      await expect.poll(() => page.locator("#search-status").textContent()).toBe("見つかりませんでした。")
+    } finally {
+      await page.close()
+      await close()
+    }
+  }, 300_000)
+
+  it("stops a run in the middle (exit 2), then offers ［続きから再開］ for the pending files", async () => {
+    const many = path.join(root, "many")
+    await writeManyDocuments(many, 1500)
+    const work = path.join(root, "work-stop")
+    // One worker thread, so the run lasts long enough to be stopped.
+    await prepareWork(work, { ingestThreads: 1, targetFolders: [{ name: "報告書", path: many, enabled: true }] })
+    const { server, close } = await serve(work)
+    const page = await context.newPage()
+    try {
+      await page.goto(server.url)
+      await page.locator('#indexes tr[data-name="報告書"]').waitFor()
+      // ［選んだインデックスだけ更新］ needs a pick first.
+      expect(await page.locator("#update-selected").isDisabled()).toBe(true)
+      await page.locator('#indexes tr[data-name="報告書"] input.pick').check()
+      await page.click("#update-selected")
+      await page.locator("#confirm").waitFor({ state: "visible" })
+      expect(await page.locator("#plan-total").textContent()).toBe("取り込み予定: 1,500 件")
+      await page.click("#plan-start")
+
+      await expect.poll(() => page.locator("#n-processed").textContent().then(Number), { timeout: 60_000 }).toBeGreaterThan(0)
+      expect(await page.locator("#phase").textContent()).toBe("取り込み")
+      await shot(page, "10-progress-many")
+      await page.click("#stop")
+
+      const message = page.locator("#end-message")
+      await message.waitFor({ state: "visible", timeout: 60_000 })
+      expect(await message.textContent()).toMatch(/^インデックス作成を中止しました。（成功: \d+ 件 \/ 失敗: 0 件）$/)
+      expect(await message.getAttribute("class")).toContain("stopped")
+      const progress = await page.evaluate(async (token) => {
+        const r = await fetch("/api/progress", { headers: { "X-Sagasu-Token": token } })
+        return (await r.json()) as { run: { exitCode: number } }
+      }, server.token)
+      expect(progress.run.exitCode).toBe(2)
+      await page.locator("#end-resume").waitFor({ state: "visible" })
+      const pendingText = (await page.locator('#indexes tr[data-name="報告書"] td.num').nth(2).textContent()) ?? ""
+      const pending = Number(pendingText.replace(/,/g, ""))
+      expect(pending).toBeGreaterThan(0)
+      // The end's own ［続きから再開］ is the one offered while the end is on screen.
+      expect(await page.locator("#resume").isHidden()).toBe(true)
+      await shot(page, "11-stopped")
+
+      // Resume: the plan counts the pending files; cancelling leaves them pending (R10).
+      await page.click("#end-resume")
+      await page.locator("#confirm").waitFor({ state: "visible" })
+      await expect.poll(() => page.locator("#plan tbody td").nth(3).textContent()).toBe(pendingText)
+      await shot(page, "12-resume-confirm")
+      await page.click("#plan-cancel")
+      await expect.poll(() => message.textContent(), { timeout: 30_000 }).toBe("インデックス作成を中止しました。（成功: 0 件 / 失敗: 0 件）")
+      await expect.poll(() => page.locator('#indexes tr[data-name="報告書"] td.num').nth(2).textContent()).toBe(pendingText)
+      // Closing the end leaves the offer to resume beside the update buttons.
+      await page.click("#end-close")
+      await page.locator("#resume").waitFor({ state: "visible" })
+      expect(await page.locator("#resume-hint").textContent()).toBe(`前回中断したため、未取り込みのファイルが ${pendingText} 件あります。`)
+      await shot(page, "13-resume-offer")
+    } finally {
+      await page.close()
+      await close()
+    }
+  }, 300_000)
+})

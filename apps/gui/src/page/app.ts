@@ -1,0 +1,585 @@
+/**
+ * The page script (runs in the browser; bundled by page_assets.ts). It reads
+ * the token from its own URL and sends it with every API call; it builds
+ * every piece of text with `textContent`, never with HTML, so nothing from
+ * a document, a file name or a message can become markup.
+ *
+ * @module
+ */
+import type { HitView, IndexesView, LogView, RunState, RunView, SearchView } from "../api.ts"
+import { type UiLanguage, count, describeReason, uiText } from "./ui_text.ts"
+
+const token = new URLSearchParams(location.search).get("token") ?? ""
+let language: UiLanguage = "ja"
+let t = uiText(language)
+let indexes: IndexesView | undefined
+let run: RunState | null = null
+let lastRunId = 0
+let dismissedRunId = 0
+let answeredRunId = 0
+let editing: string | undefined
+const selected = new Set<string>()
+
+// --- helpers ---------------------------------------------------------------
+
+const $ = <T extends HTMLElement = HTMLElement>(id: string): T => {
+  const el = document.getElementById(id)
+  if (el === null) throw new Error(`#${id} missing`)
+  return el as T
+}
+
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: { className?: string; text?: string; title?: string } = {},
+  children: ReadonlyArray<Node | string> = []
+): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag)
+  if (props.className !== undefined) e.className = props.className
+  if (props.text !== undefined) e.textContent = props.text
+  if (props.title !== undefined) e.title = props.title
+  for (const c of children) e.append(c)
+  return e
+}
+
+const show = (e: HTMLElement, visible: boolean) => {
+  e.hidden = !visible
+}
+
+class ApiError extends Error {}
+
+async function api<A>(method: "GET" | "POST", path: string, body?: unknown): Promise<A> {
+  let response: Response
+  try {
+    response = await fetch(path, {
+      method,
+      headers: { "X-Sagasu-Token": token, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+  } catch {
+    showAlert(t.errNetwork)
+    throw new ApiError(t.errNetwork)
+  }
+  if (response.status === 403) {
+    showAlert(t.errRefused)
+    throw new ApiError(t.errRefused)
+  }
+  const data = (await response.json()) as A & { error?: string }
+  showAlert(undefined)
+  if (!response.ok) throw new ApiError(data.error ?? String(response.status))
+  return data
+}
+
+function showAlert(message: string | undefined) {
+  const a = $("alert")
+  a.textContent = message ?? ""
+  show(a, message !== undefined)
+}
+
+function showError(id: string, message: string | undefined) {
+  const e = $(id)
+  e.textContent = message ?? ""
+  show(e, message !== undefined && message !== "")
+}
+
+const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e))
+
+// --- static texts ----------------------------------------------------------
+
+function renderTexts() {
+  document.documentElement.lang = language
+  document.title = language === "ja" ? "Sagasu（さがす）" : "Sagasu"
+  for (const e of document.querySelectorAll<HTMLElement>("[data-t]")) {
+    const v = (t as unknown as Record<string, unknown>)[e.dataset["t"] ?? ""]
+    if (typeof v === "string") e.textContent = v
+  }
+  for (const e of document.querySelectorAll<HTMLInputElement>("[data-ph]")) {
+    const v = (t as unknown as Record<string, unknown>)[e.dataset["ph"] ?? ""]
+    if (typeof v === "string") e.placeholder = v
+  }
+  $<HTMLSelectElement>("lang").value = language
+  $("indexes").querySelectorAll("th")[0]!.title = t.selectTitle
+  $("indexes").querySelectorAll("th")[1]!.title = t.enabledTitle
+  const type = $<HTMLSelectElement>("filter-type")
+  const chosen = type.value
+  type.replaceChildren(
+    new Option(t.allTypes, ""),
+    new Option(t.typeExcel, "excel"),
+    new Option(t.typeWord, "word"),
+    new Option(t.typePowerPoint, "powerpoint")
+  )
+  type.value = chosen
+}
+
+// --- indexes ---------------------------------------------------------------
+
+const runActive = () => run !== null && run.exitCode === null
+const endShown = () => run !== null && run.exitCode !== null && run.id !== dismissedRunId
+const pendingTotal = () => (indexes?.indexes ?? []).filter((i) => i.enabled).reduce((n, i) => n + i.pending, 0)
+
+async function loadIndexes() {
+  indexes = await api<IndexesView>("GET", "/api/indexes")
+  if (indexes.language !== language) {
+    language = indexes.language
+    t = uiText(language)
+    renderTexts()
+    renderRun()
+  }
+  for (const name of [...selected]) if (!indexes.indexes.some((i) => i.name === name)) selected.delete(name)
+  renderIndexes()
+}
+
+function renderIndexes() {
+  const view = indexes
+  if (view === undefined) return
+  showError("settings-error", view.settingsError ?? undefined)
+  const busy = runActive()
+  const body = $("indexes").querySelector("tbody")!
+  body.replaceChildren(
+    ...view.indexes.map((i) => {
+      const row = el("tr", { className: selected.has(i.name) ? "selected" : "" })
+      row.dataset["name"] = i.name
+      const pick = el("input")
+      pick.type = "checkbox"
+      pick.className = "pick"
+      pick.checked = selected.has(i.name)
+      pick.title = t.selectTitle
+      pick.addEventListener("change", () => {
+        if (pick.checked) selected.add(i.name)
+        else selected.delete(i.name)
+        renderIndexes()
+      })
+      const enabled = el("input")
+      enabled.type = "checkbox"
+      enabled.className = "enabled"
+      enabled.checked = i.enabled
+      enabled.disabled = busy
+      enabled.title = t.enabledTitle
+      enabled.addEventListener("change", () => void edit({ _tag: "enable", name: i.name, enabled: enabled.checked }))
+
+      const nameCell = el("td", { className: "name" })
+      const ops = el("td", { className: "ops" })
+      if (editing === i.name) {
+        const input = el("input")
+        input.value = i.name
+        input.className = "rename-input"
+        input.setAttribute("aria-label", t.colName)
+        const save = el("button", { text: t.save, className: "rename-save" })
+        const cancel = el("button", { text: t.cancelEdit })
+        const doSave = () => void edit({ _tag: "rename", from: i.name, to: input.value }).then((ok) => {
+          if (ok) {
+            if (selected.delete(i.name)) selected.add(input.value.trim())
+            editing = undefined
+            renderIndexes()
+          }
+        })
+        save.addEventListener("click", doSave)
+        cancel.addEventListener("click", () => {
+          editing = undefined
+          showError("indexes-error", undefined)
+          renderIndexes()
+        })
+        input.addEventListener("keydown", (e) => {
+          if (e.key === "Enter") doSave()
+          if (e.key === "Escape") cancel.click()
+        })
+        nameCell.append(input)
+        ops.append(save, " ", cancel)
+        queueMicrotask(() => input.focus())
+      } else {
+        nameCell.textContent = i.name
+        const rename = el("button", { text: t.rename, className: "rename" })
+        rename.disabled = busy
+        rename.addEventListener("click", () => {
+          editing = i.name
+          renderIndexes()
+        })
+        const remove = el("button", { text: t.remove, className: "remove" })
+        remove.disabled = busy
+        remove.addEventListener("click", () => {
+          if (confirm(t.confirmRemove(i.name))) {
+            selected.delete(i.name)
+            void edit({ _tag: "remove", name: i.name })
+          }
+        })
+        ops.append(rename, " ", remove)
+      }
+      row.append(
+        el("td", { className: "narrow" }, [pick]),
+        el("td", { className: "narrow" }, [enabled]),
+        nameCell,
+        el("td", { className: "path", text: i.path }),
+        el("td", { className: "num", text: count(i.done) }),
+        el("td", { className: "num", text: count(i.failed) }),
+        el("td", { className: "num", text: count(i.pending) }),
+        ops
+      )
+      return row
+    })
+  )
+  const empty = view.indexes.length === 0 && view.settingsError === null
+  show($("no-indexes"), empty)
+  show($("indexes"), view.indexes.length > 0)
+  // A first start: the only thing to do is to add a folder.
+  if (empty) $<HTMLDetailsElement>("add-box").open = true
+  const enabledCount = view.indexes.filter((i) => i.enabled).length
+  $<HTMLButtonElement>("update-all").disabled = busy || enabledCount === 0
+  $<HTMLButtonElement>("update-selected").disabled = busy || selected.size === 0
+  const pending = pendingTotal()
+  // While the end of a run is on screen, its own ［続きから再開］ is the one to press.
+  const offerResume = pending > 0 && !busy && !endShown()
+  show($("resume"), offerResume)
+  const hint = $("resume-hint")
+  hint.textContent = t.resumeHint(pending)
+  show(hint, offerResume)
+  $("run-note").textContent = busy ? t.runningHere : ""
+  for (const e of $("add-form").querySelectorAll<HTMLInputElement | HTMLButtonElement>("input, button")) e.disabled = busy
+
+  const filter = $<HTMLSelectElement>("filter-index")
+  const chosen = filter.value
+  filter.replaceChildren(new Option(t.allIndexes, ""), ...view.indexes.map((i) => new Option(i.name, i.name)))
+  filter.value = view.indexes.some((i) => i.name === chosen) ? chosen : ""
+}
+
+type Edit =
+  | { _tag: "add"; name: string; path: string }
+  | { _tag: "rename"; from: string; to: string }
+  | { _tag: "remove"; name: string }
+  | { _tag: "enable"; name: string; enabled: boolean }
+
+async function edit(change: Edit, errorBox = "indexes-error"): Promise<boolean> {
+  try {
+    indexes = await api<IndexesView>("POST", "/api/indexes", change)
+    showError(errorBox, undefined)
+    renderIndexes()
+    return true
+  } catch (e) {
+    showError(errorBox, errorMessage(e))
+    renderIndexes()
+    return false
+  }
+}
+
+// --- runs ------------------------------------------------------------------
+
+async function startRun(onlyNames: ReadonlyArray<string>) {
+  try {
+    run = await api<RunState>("POST", "/api/run", { onlyNames })
+    lastRunId = run.id
+    showError("indexes-error", undefined)
+    renderIndexes()
+    renderRun()
+  } catch (e) {
+    showError("indexes-error", errorMessage(e))
+  }
+}
+
+async function poll() {
+  let view: RunView
+  try {
+    view = await api<RunView>("GET", "/api/progress")
+  } catch {
+    return
+  }
+  const wasActive = runActive()
+  const before = `${run?.id}:${run?.exitCode}`
+  run = view.run
+  if (run !== null && run.id !== lastRunId) lastRunId = run.id
+  renderRun()
+  renderLastRun(view)
+  if (wasActive && !runActive()) {
+    await loadIndexes().catch(() => {})
+  } else if (before !== `${run?.id}:${run?.exitCode}`) {
+    renderIndexes()
+  }
+  if (runActive() || wasActive) void loadLog()
+}
+
+function renderLastRun(view: RunView) {
+  const p = view.last
+  const e = $("last-run")
+  if (view.run !== null || p === null) return show(e, false)
+  const ended = p.exitCode === undefined ? t.lastRunUnknown : t.lastRunEnded[p.exitCode] ?? ""
+  e.textContent = `${t.lastRun}: ${ended} — ${p.current}`
+  show(e, true)
+}
+
+function renderRun() {
+  const panel = $("run-panel")
+  const r = run
+  if (r === null || (r.exitCode !== null && r.id === dismissedRunId)) {
+    show(panel, false)
+    closePlan()
+    return
+  }
+  show(panel, true)
+  const phase = $("phase")
+  const ended = r.exitCode !== null
+  show(phase, !ended)
+  phase.textContent = t.phase[r.progress.phase] ?? r.progress.phase
+  show($("progress-box"), !ended)
+  show($("end-box"), ended)
+  if (!ended) {
+    const p = r.progress
+    const total = p.processed + p.remaining
+    const bar = $("bar")
+    bar.classList.toggle("indeterminate", p.phase === "crawl")
+    $("bar-fill").style.width = total === 0 ? "0%" : `${Math.round((100 * p.processed) / total)}%`
+    $("n-processed").textContent = count(p.processed)
+    $("n-remaining").textContent = count(p.remaining)
+    $("n-failed").textContent = count(p.failed)
+    $("percent").textContent = total === 0 || p.phase === "crawl" ? "" : `（${Math.floor((100 * p.processed) / total)}%）`
+    $("current").textContent = p.current
+    const stop = $<HTMLButtonElement>("stop")
+    stop.disabled = r.stopRequested
+    stop.textContent = r.stopRequested ? t.stopping : t.stop
+    if (r.plan !== null && r.id !== answeredRunId && !r.stopRequested) openPlan(r)
+    else if (r.plan === null) closePlan()
+  } else {
+    closePlan()
+    renderEnd(r)
+  }
+}
+
+function renderEnd(r: RunState) {
+  const message = $("end-message")
+  message.textContent = r.error ?? r.message ?? ""
+  message.className = `end-message ${r.exitCode === 0 ? "ok" : r.exitCode === 2 ? "stopped" : "bad"}`
+
+  const failed = $("end-failed")
+  show(failed, r.failed.length > 0)
+  failed.querySelector("tbody")!.replaceChildren(
+    ...r.failed.map((f) => {
+      const reason = describeReason(language, f.reason)
+      return el("tr", {}, [
+        el("td", { className: "path", text: `${f.index}/${f.path}` }),
+        el("td", {}, [reason.label, ...(reason.detail === "" ? [] : [el("span", { className: "reason-detail", text: reason.detail })])])
+      ])
+    })
+  )
+  const only = $("end-only-skipped")
+  show(only, r.onlySkipped.length > 0)
+  only.querySelector("ul")!.replaceChildren(
+    ...r.onlySkipped.map((s) => el("li", { text: `${s.name}（${t.onlySkippedReason[s.reason] ?? s.reason}）` }))
+  )
+  const cloud = $("end-cloud")
+  show(cloud, r.cloudSkipped.length > 0)
+  cloud.querySelector("h3")!.textContent = t.cloudSkippedHeading(r.cloudSkipped.length)
+  const shownCloud = r.cloudSkipped.slice(0, 50)
+  cloud.querySelector("ul")!.replaceChildren(
+    ...shownCloud.map((c) => el("li", { className: "path", text: `${c.index}/${c.path}` })),
+    ...(r.cloudSkipped.length > shownCloud.length ? [el("li", { text: t.andMore(r.cloudSkipped.length - shownCloud.length) })] : [])
+  )
+  show($("end-resume"), pendingTotal() > 0)
+}
+
+// --- the plan (R10) --------------------------------------------------------
+
+function openPlan(r: RunState) {
+  const dialog = $<HTMLDialogElement>("confirm")
+  const plan = r.plan
+  if (plan === null) return
+  $("plan").querySelector("tbody")!.replaceChildren(
+    ...plan.entries.map((e) =>
+      el("tr", {}, [
+        el("td", { text: e.index }),
+        ...[e.new, e.changed, e.pending, e.failedLastTime, e.cloudOnly, e.unchanged, e.vanished].map((n) =>
+          el("td", { className: "num", text: count(n) })
+        )
+      ])
+    )
+  )
+  const retry = $<HTMLInputElement>("retry-failed")
+  const cloud = $<HTMLInputElement>("include-cloud")
+  const failedLastTime = plan.entries.reduce((n, e) => n + e.failedLastTime, 0)
+  const cloudOnly = plan.entries.reduce((n, e) => n + e.cloudOnly, 0)
+  const base = r.progress.remaining
+  const total = () => $("plan-total").textContent = t.planTotal(base + (retry.checked ? failedLastTime : 0) + (cloud.checked ? cloudOnly : 0))
+  retry.onchange = total
+  cloud.onchange = total
+  if (!dialog.open) {
+    retry.checked = false
+    cloud.checked = false
+    dialog.showModal()
+  }
+  total()
+}
+
+function closePlan() {
+  const dialog = $<HTMLDialogElement>("confirm")
+  if (dialog.open) dialog.close()
+}
+
+async function answerPlan(answer: { retryFailed: boolean; includeCloud: boolean } | null) {
+  if (run === null) return
+  answeredRunId = run.id
+  closePlan()
+  try {
+    await api("POST", "/api/plan-answer", { answer })
+  } catch (e) {
+    showError("indexes-error", errorMessage(e))
+  }
+  void poll()
+}
+
+// --- search ----------------------------------------------------------------
+
+async function search() {
+  const q = $<HTMLInputElement>("q").value
+  const status = $("search-status")
+  const table = $("results")
+  if (q.trim() === "") {
+    show(status, false)
+    show(table, false)
+    return
+  }
+  status.textContent = t.searching
+  show(status, true)
+  const params = new URLSearchParams({ q })
+  const index = $<HTMLSelectElement>("filter-index").value
+  const type = $<HTMLSelectElement>("filter-type").value
+  if (index !== "") params.set("index", index)
+  if (type !== "") params.set("type", type)
+  let view: SearchView
+  try {
+    view = await api<SearchView>("GET", `/api/search?${params}`)
+  } catch (e) {
+    status.textContent = errorMessage(e)
+    show(table, false)
+    return
+  }
+  status.textContent = view.hits.length === 0
+    ? t.noHits
+    : t.hitsCount(view.hits.length, view.limited) + (view.engine === "scan" ? `　${t.scanNotice}` : "")
+  table.querySelector("tbody")!.replaceChildren(...view.hits.map(hitRow))
+  show(table, view.hits.length > 0)
+}
+
+function hitRow(hit: HitView): HTMLTableRowElement {
+  const slash = hit.fullPath.replace(/\\/g, "/").lastIndexOf("/")
+  const name = hit.fullPath.slice(slash + 1)
+  const folder = hit.fullPath.slice(0, slash + 1)
+  const copy = el("button", { text: t.copyPath, className: "copy" })
+  copy.addEventListener("click", () => void copyText(hit.fullPath).then(() => {
+    copy.textContent = t.copied
+    setTimeout(() => (copy.textContent = t.copyPath), 1500)
+  }))
+  const snippet = el("td", { className: "snippet" }, hit.snippet.map((p) => (p.hit ? el("mark", { text: p.text }) : p.text)))
+  return el("tr", {}, [
+    el("td", {}, [
+      el("div", { className: "file" }, [el("span", { className: "index-badge", text: hit.index }), name]),
+      el("div", { className: "folder", text: folder, title: hit.fullPath }),
+      copy
+    ]),
+    el("td", { className: "where" }, whereOf(hit)),
+    snippet
+  ])
+}
+
+function whereOf(hit: HitView): Array<Node | string> {
+  switch (hit.locator) {
+    case "cell": {
+      const [sheet, cell] = t.sheetCell(hit.part, hit.loc)
+      return [sheet, el("br"), cell]
+    }
+    case "paragraph":
+      return [/^\d+$/.test(hit.loc) ? `${t.paragraph} ${hit.loc}` : hit.loc]
+    case "slide": {
+      const [n, notes] = hit.loc.split(" ")
+      return [`${t.slide} ${n ?? hit.loc}${notes === "notes" ? t.notes : ""}`]
+    }
+  }
+}
+
+async function copyText(text: string) {
+  try {
+    await navigator.clipboard.writeText(text)
+  } catch {
+    // Older browsers, or clipboard permission refused: the classic way.
+    const area = el("textarea", { text })
+    document.body.append(area)
+    area.select()
+    document.execCommand("copy")
+    area.remove()
+  }
+}
+
+// --- log -------------------------------------------------------------------
+
+async function loadLog() {
+  const box = $<HTMLDetailsElement>("log-box")
+  if (!box.open) return
+  const view = await api<LogView>("GET", "/api/log").catch(() => undefined)
+  if (view === undefined) return
+  const pre = $("log")
+  const atEnd = pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 8
+  pre.textContent = view.text === "" ? t.logEmpty : view.text
+  if (atEnd) pre.scrollTop = pre.scrollHeight
+}
+
+// --- wiring ----------------------------------------------------------------
+
+function wire() {
+  $("search-form").addEventListener("submit", (e) => {
+    e.preventDefault()
+    void search()
+  })
+  for (const id of ["filter-index", "filter-type"]) $(id).addEventListener("change", () => void search())
+  $("update-all").addEventListener("click", () => void startRun([]))
+  $("update-selected").addEventListener("click", () => void startRun([...selected]))
+  const resume = () => {
+    const names = (indexes?.indexes ?? []).filter((i) => i.enabled && i.pending > 0).map((i) => i.name)
+    void startRun(names)
+  }
+  $("resume").addEventListener("click", resume)
+  $("end-resume").addEventListener("click", resume)
+  $("end-close").addEventListener("click", () => {
+    if (run !== null) dismissedRunId = run.id
+    renderRun()
+    renderIndexes()
+  })
+  $("stop").addEventListener("click", () => {
+    $<HTMLButtonElement>("stop").disabled = true
+    void api("POST", "/api/stop").then(() => poll(), () => {})
+  })
+  $("plan-start").addEventListener("click", () =>
+    void answerPlan({ retryFailed: $<HTMLInputElement>("retry-failed").checked, includeCloud: $<HTMLInputElement>("include-cloud").checked })
+  )
+  $("plan-cancel").addEventListener("click", () => void answerPlan(null))
+  // Escape would close the dialog without an answer; the buttons say what happens.
+  $("confirm").addEventListener("cancel", (e) => e.preventDefault())
+  $("add-form").addEventListener("submit", (e) => {
+    e.preventDefault()
+    const name = $<HTMLInputElement>("add-name")
+    const folder = $<HTMLInputElement>("add-path")
+    void edit({ _tag: "add", name: name.value, path: folder.value }, "add-error").then((ok) => {
+      if (ok) {
+        name.value = ""
+        folder.value = ""
+        $<HTMLDetailsElement>("add-box").open = false
+      }
+    })
+  })
+  $<HTMLSelectElement>("lang").addEventListener("change", (e) => {
+    const next = (e.target as HTMLSelectElement).value === "en" ? "en" : "ja"
+    void api("POST", "/api/language", { language: next }).then(async () => {
+      language = next
+      t = uiText(language)
+      renderTexts()
+      await loadIndexes()
+      renderRun()
+      void search()
+    }, () => {})
+  })
+  $("log-box").addEventListener("toggle", () => void loadLog())
+  $("log-reload").addEventListener("click", () => void loadLog())
+}
+
+async function main() {
+  renderTexts()
+  wire()
+  await loadIndexes().catch(() => {})
+  await poll()
+  setInterval(() => void poll(), 1000)
+}
+
+void main()

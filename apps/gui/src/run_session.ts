@@ -1,0 +1,149 @@
+/**
+ * The indexing runs started from the page (SPEC R1, R10, P1–P3; the seed:
+ * "画面は自分のプロセスのスレッドで … を実行し"): each run executes in the
+ * server's own process on a fiber, and the page talks to it only through
+ * its channel — it sets `stop`, completes the answer, and reads the progress
+ * once a second. One run at a time from this server; R3's lock refuses runs
+ * started elsewhere.
+ *
+ * @module
+ */
+import type { FileSystem } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
+import { type IndexerChannel, makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
+import { readProgress, workPaths } from "@sagasu/store"
+import { Deferred, Duration, Effect, Option, Queue, Ref, type Scope, SubscriptionRef } from "effect"
+import type { RunState, RunView } from "./api.ts"
+
+/** The runs of one server. */
+export interface RunSession {
+  /** Starts a run with `onlyNames` (empty = all enabled); `undefined` when a run of this server is still active. */
+  readonly start: (onlyNames: ReadonlyArray<string>) => Effect.Effect<RunState | undefined>
+  /** What the page polls once a second (P2): the current run's channel, or the last progress on disk (P3). */
+  readonly view: Effect.Effect<RunView>
+  /** Whether a run of this server has not ended yet. */
+  readonly active: Effect.Effect<boolean>
+  /** Completes the plan's answer (R10); `false` when there is no run waiting for one. */
+  readonly answer: (answer: { readonly retryFailed: boolean; readonly includeCloud: boolean } | null) => Effect.Effect<boolean>
+  /** Sets the channel's stop (W5). */
+  readonly stop: Effect.Effect<void>
+}
+
+/** Options of {@link makeRunSession}. */
+export interface RunSessionOptions {
+  /** The product version for the log header (R4). */
+  readonly version: string
+}
+
+interface Current {
+  readonly id: number
+  readonly onlyNames: ReadonlyArray<string>
+  readonly channel: IndexerChannel
+}
+
+/**
+ * Makes the run session of the work folder `work`: a commander fiber in the
+ * caller's scope runs the runs the page starts. When the scope closes
+ * (Ctrl+C), a run still active is asked to stop and given two minutes to
+ * finish its finally step (R15) before it is interrupted.
+ */
+export const makeRunSession = (
+  work: string,
+  options: RunSessionOptions
+): Effect.Effect<RunSession, never, Scope.Scope | FileSystem.FileSystem> =>
+  Effect.gen(function* () {
+    const paths = workPaths(work)
+    const context = yield* Effect.context<FileSystem.FileSystem>()
+    const current = yield* Ref.make(Option.none<Current>())
+    let nextId = 1
+
+    const ended = (c: Current) => Deferred.isDone(c.channel.exitCode)
+    const active = Ref.get(current).pipe(
+      Effect.flatMap(Option.match({ onNone: () => Effect.succeed(false), onSome: (c) => Effect.map(ended(c), (d) => !d) }))
+    )
+
+    const stateOf = (c: Current): Effect.Effect<RunState> =>
+      Effect.gen(function* () {
+        const ch = c.channel
+        const exit = yield* Deferred.poll(ch.exitCode)
+        const exitCode = exit === undefined || Option.isNone(exit) ? null : yield* exit.value
+        const closing = yield* Ref.get(ch.closing)
+        const error = yield* Ref.get(ch.error)
+        const plan = yield* SubscriptionRef.get(ch.plan)
+        return {
+          id: c.id,
+          onlyNames: c.onlyNames,
+          stopRequested: yield* SubscriptionRef.get(ch.stop),
+          progress: yield* SubscriptionRef.get(ch.progress),
+          plan: Option.getOrNull(plan),
+          exitCode,
+          message: Option.match(closing, { onNone: () => null, onSome: (x) => x.message.split("\n")[0] ?? "" }),
+          error: Option.getOrNull(error),
+          failed: Option.match(closing, { onNone: () => [], onSome: (x) => x.failed }),
+          onlySkipped: yield* Ref.get(ch.onlySkipped),
+          cloudSkipped: yield* Ref.get(ch.cloudSkipped)
+        }
+      })
+
+    const runOne = (c: Current) =>
+      standardRunOptions(work, options.version).pipe(
+        Effect.provide(NodeContext.layer),
+        Effect.flatMap((runOptions) => runIndexer(c.channel, runOptions)),
+        Effect.provide(context)
+      )
+
+    // The commander (インデクサの司令): one fiber of the session that runs the requested runs one
+    // after another. Runs are not forked from a request's fiber, whose life is the request's.
+    const requests = yield* Queue.unbounded<Current>()
+    yield* Queue.take(requests).pipe(
+      Effect.flatMap(runOne),
+      Effect.forever,
+      Effect.forkScoped
+    )
+    // Added after the commander, so it runs before the commander is interrupted.
+    yield* Effect.addFinalizer(() =>
+      Ref.get(current).pipe(
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.void,
+          onSome: (c) =>
+            Effect.gen(function* () {
+              if (yield* ended(c)) return
+              yield* requestStop(c.channel)
+              yield* Deferred.await(c.channel.exitCode).pipe(Effect.timeout(Duration.minutes(2)), Effect.ignore)
+            })
+        }))
+      )
+    )
+
+    // Two clicks at once must not start two runs: check and start as one step.
+    const starting = yield* Effect.makeSemaphore(1)
+    const start = (onlyNames: ReadonlyArray<string>) =>
+      starting.withPermits(1)(Effect.gen(function* () {
+        if (yield* active) return undefined
+        // The GUI always confirms (R10): the seed's screen sets ConfirmTargets.
+        const channel = yield* makeChannel({ confirmTargets: true, onlyNames })
+        const c: Current = { id: nextId++, onlyNames, channel }
+        yield* Ref.set(current, Option.some(c))
+        yield* Queue.offer(requests, c)
+        return yield* stateOf(c)
+      }))
+
+    const withCurrent = <A>(f: (c: Current) => Effect.Effect<A>, otherwise: A) =>
+      Ref.get(current).pipe(Effect.flatMap(Option.match({ onNone: () => Effect.succeed(otherwise), onSome: f })))
+
+    return {
+      start,
+      active,
+      view: Effect.gen(function* () {
+        const run = yield* withCurrent((c) => Effect.map(stateOf(c), (s): RunState | null => s), null)
+        const last = run === null ? Option.getOrNull(yield* readProgress(paths)) : null
+        return { run, last }
+      }),
+      answer: (answer) =>
+        withCurrent((c) => Effect.gen(function* () {
+          if (Option.isNone(yield* SubscriptionRef.get(c.channel.plan))) return false
+          return yield* Deferred.succeed(c.channel.answer, answer)
+        }), false),
+      stop: withCurrent((c) => requestStop(c.channel), undefined)
+    } satisfies RunSession
+  })

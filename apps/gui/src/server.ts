@@ -1,0 +1,192 @@
+/**
+ * The GUI server (SPEC §6, issue 7): serves the page and its API on
+ * 127.0.0.1 only, in the same process as the indexing runs it starts.
+ * Every request passes {@link checkRequest} first (Host, Origin, token);
+ * bodies and query strings are decoded with the Schemas of api.ts.
+ *
+ * @module
+ */
+import { FileSystem, HttpIncomingMessage, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { defaultSettings } from "@sagasu/domain"
+import { formatSettings, initWorkFolder, readSettings } from "@sagasu/store"
+import { Cause, Data, Effect, Option, ParseResult, Schema, type Scope } from "effect"
+import * as http from "node:http"
+import { IndexEdit, LanguageBody, PlanAnswerBody, RunBody, SearchParams } from "./api.ts"
+import { checkRequest, makeToken } from "./guard.ts"
+import { EditRefused, editIndexes, readIndexesView, setLanguage } from "./index_edit.ts"
+import { readLogTail } from "./log_tail.ts"
+import { type PageAssets, buildPageAssets } from "./page_assets.ts"
+import { uiText } from "./page/ui_text.ts"
+import { makeRunSession } from "./run_session.ts"
+import { searchForPage } from "./search_view.ts"
+
+/** A running GUI server. */
+export interface GuiServer {
+  /** The page's address with its token: what `sagasu gui` prints and opens. */
+  readonly url: string
+  /** `http://127.0.0.1:<port>` */
+  readonly origin: string
+  readonly port: number
+  /** The per-start token every `/api/` request must carry in `X-Sagasu-Token`. */
+  readonly token: string
+}
+
+/** Options of {@link startGuiServer}. */
+export interface StartGuiServerOptions {
+  /** The port on 127.0.0.1 (default 0: one the system picks). */
+  readonly port?: number
+  /** The product version for the run log's header (R4). */
+  readonly version: string
+}
+
+/** The server could not start: the work folder is unusable, the port is taken, or the page failed to build. */
+export class GuiStartError extends Data.TaggedError("GuiStartError")<{ readonly message: string }> {}
+
+/**
+ * Starts the GUI server for the work folder `work` (created when absent,
+ * like `sagasu init`) and serves until the scope closes; closing it also
+ * stops a run in progress (run_session.ts).
+ */
+export const startGuiServer = (
+  work: string,
+  options: StartGuiServerOptions
+): Effect.Effect<GuiServer, GuiStartError, Scope.Scope | FileSystem.FileSystem> =>
+  Effect.gen(function* () {
+    const paths = yield* initWorkFolder(work, formatSettings(defaultSettings)).pipe(
+      Effect.mapError((e) => new GuiStartError({ message: e.message }))
+    )
+    const assets = yield* buildPageAssets.pipe(Effect.mapError((e) => new GuiStartError({ message: e.message })))
+    const runs = yield* makeRunSession(paths.root, { version: options.version })
+    const server = yield* NodeHttpServer.make(() => http.createServer(), { host: "127.0.0.1", port: options.port ?? 0 }).pipe(
+      Effect.mapError((e) => new GuiStartError({ message: `The GUI server could not listen on 127.0.0.1:${options.port ?? 0}: ${String(e.cause ?? e)}` }))
+    )
+    const address = server.address
+    const port = address._tag === "TcpAddress" ? address.port : 0
+    const token = makeToken()
+    const context = yield* Effect.context<FileSystem.FileSystem>()
+
+    const language = readSettings(paths).pipe(
+      Effect.map((s) => s.language),
+      Effect.orElseSucceed(() => "ja" as const)
+    )
+
+    const api = (method: string, route: string, url: URL): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest | FileSystem.FileSystem> =>
+      Effect.gen(function* () {
+        switch (`${method} ${route}`) {
+          case "GET /api/indexes":
+            return json(yield* readIndexesView(paths))
+          case "POST /api/indexes": {
+            const edit = yield* body(IndexEdit)
+            if (yield* runs.active) return json({ error: uiText(yield* language).errBusy }, 409)
+            return yield* editIndexes(paths, edit).pipe(
+              Effect.map((view) => json(view)),
+              Effect.catchTag("EditRefused", (e) => Effect.succeed(json({ error: e.message }, 400)))
+            )
+          }
+          case "POST /api/language": {
+            const { language: next } = yield* body(LanguageBody)
+            return yield* setLanguage(paths, next).pipe(
+              Effect.map(() => json({ ok: true })),
+              Effect.catchTag("EditRefused", (e) => Effect.succeed(json({ error: e.message }, 400)))
+            )
+          }
+          case "POST /api/run": {
+            const { onlyNames } = yield* body(RunBody)
+            const started = yield* runs.start(onlyNames)
+            return started === undefined ? json({ error: uiText(yield* language).runningHere }, 409) : json(started)
+          }
+          case "GET /api/progress":
+            return json(yield* runs.view)
+          case "POST /api/plan-answer": {
+            const { answer } = yield* body(PlanAnswerBody)
+            return json({ ok: yield* runs.answer(answer) })
+          }
+          case "POST /api/stop":
+            yield* runs.stop
+            return json({ ok: true })
+          case "GET /api/search": {
+            const params = yield* Schema.decodeUnknown(SearchParams)(Object.fromEntries(url.searchParams)).pipe(Effect.mapError(badRequest))
+            const settings = yield* readSettings(paths).pipe(Effect.orElseSucceed(() => defaultSettings))
+            return yield* searchForPage(paths, settings.targetFolders, params.q, params).pipe(
+              Effect.map((view) => json(view)),
+              Effect.catchAll((e) => Effect.succeed(json({ error: `${uiText(settings.language).errSearch} ${errorText(e)}` }, 500)))
+            )
+          }
+          case "GET /api/log":
+            return json(yield* readLogTail(paths))
+          default:
+            return json({ error: "not found" }, 404)
+        }
+      })
+
+    const app = Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const url = new URL(request.url, "http://127.0.0.1")
+      const route = url.pathname
+      const refusal = checkRequest(
+        {
+          host: request.headers["host"],
+          origin: request.headers["origin"],
+          token: request.headers["x-sagasu-token"],
+          api: route.startsWith("/api/")
+        },
+        port,
+        token
+      )
+      if (refusal !== undefined) return json({ error: `refused: ${refusal}` }, 403)
+      if (route.startsWith("/api/")) return yield* api(request.method, route, url)
+      if (request.method !== "GET" && request.method !== "HEAD") return json({ error: "method not allowed" }, 405)
+      return page(assets, route)
+    }).pipe(
+      HttpIncomingMessage.withMaxBodySize(Option.some(64 * 1024)),
+      Effect.catchAll((e) => Effect.succeed(e instanceof BadRequest ? json({ error: e.message }, 400) : json({ error: errorText(e) }, 500))),
+      Effect.catchAllCause((cause) => Effect.succeed(json({ error: Cause.pretty(cause) }, 500))),
+      Effect.map(secure),
+      Effect.provide(context)
+    )
+
+    yield* HttpServer.serveEffect(app).pipe(Effect.provideService(HttpServer.HttpServer, server))
+    const origin = `http://127.0.0.1:${port}`
+    return { url: `${origin}/?token=${token}`, origin, port, token }
+  })
+
+class BadRequest extends Data.TaggedError("BadRequest")<{ readonly message: string }> {}
+
+const badRequest = (e: ParseResult.ParseError) => new BadRequest({ message: ParseResult.TreeFormatter.formatErrorSync(e) })
+
+const body = <A, I>(schema: Schema.Schema<A, I>) =>
+  HttpServerRequest.schemaBodyJson(schema).pipe(
+    Effect.mapError((e) => (e._tag === "ParseError" ? badRequest(e) : new BadRequest({ message: `unreadable body: ${e.message}` })))
+  )
+
+const errorText = (e: unknown) =>
+  e instanceof EditRefused ? e.message : typeof e === "object" && e !== null && "message" in e ? String(e.message) : String(e)
+
+const json = (value: unknown, status = 200) =>
+  HttpServerResponse.unsafeJson(value, { status, headers: { "cache-control": "no-store" } })
+
+const page = (assets: PageAssets, route: string) => {
+  switch (route) {
+    case "/":
+    case "/index.html":
+      return HttpServerResponse.text(assets.html, { contentType: "text/html; charset=utf-8" })
+    case "/app.js":
+      return HttpServerResponse.text(assets.js, { contentType: "text/javascript; charset=utf-8" })
+    case "/app.css":
+      return HttpServerResponse.text(assets.css, { contentType: "text/css; charset=utf-8" })
+    default:
+      return HttpServerResponse.text("Not found", { status: 404 })
+  }
+}
+
+// The page loads nothing from elsewhere and may not be framed; the token in its URL is never sent as a Referer.
+const secure = (response: HttpServerResponse.HttpServerResponse) =>
+  HttpServerResponse.setHeaders(response, {
+    "content-security-policy":
+      "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "x-content-type-options": "nosniff",
+    "x-frame-options": "DENY",
+    "referrer-policy": "no-referrer",
+    "cross-origin-resource-policy": "same-origin"
+  })

@@ -1,0 +1,270 @@
+/**
+ * The 2-gram tokenizer of the gram index (SPEC: "2-gram index", issue 6) and
+ * the compact encoding of its posting lists.
+ *
+ * A gram is two consecutive *code points* of normalised text (never UTF-16
+ * units: an emoji or a rare kanji outside the BMP is one character). Every
+ * line also yields the gram `(last character, END)`, so every character of a
+ * line is the first half of some gram: a 1-character query `c` is the union
+ * of the grams whose first half is `c` — one contiguous range of keys —
+ * answered from the index like any other query.
+ *
+ * Keys are `first * GRAM_RADIX + second`, at most ≈1.24e12, exact in a
+ * double, ordered first by the first character.
+ *
+ * @module
+ */
+
+/** The pseudo character after the last character of a line (one past the last code point). */
+export const GRAM_END = 0x110000
+
+/** The base of gram keys: one more than {@link GRAM_END}. */
+export const GRAM_RADIX = 0x110001
+
+/** The key of the gram `(first, second)`; `second` may be {@link GRAM_END}. */
+export function gramKey(first: number, second: number): number {
+  return first * GRAM_RADIX + second
+}
+
+/** The two code points of a gram key (`second` is {@link GRAM_END} for a line's last gram). */
+export function gramOfKey(key: number): readonly [first: number, second: number] {
+  const first = Math.floor(key / GRAM_RADIX)
+  return [first, key - first * GRAM_RADIX]
+}
+
+/**
+ * The keys `[from, to)` of all grams starting with the code point `first`:
+ * the lines containing the character `first` anywhere are exactly the union
+ * of their posting lists.
+ */
+export function gramRangeOf(first: number): readonly [from: number, to: number] {
+  return [first * GRAM_RADIX, (first + 1) * GRAM_RADIX]
+}
+
+/**
+ * Calls `f` with the key of every gram of the normalised `line` and its
+ * position (index of its first code point), in order, repeats included,
+ * ending with `(last, END)`; nothing for an empty line. The indexing hot
+ * path: no allocation per gram.
+ */
+export function forEachGramOfLine(line: string, f: (key: number, position: number) => void): void {
+  const n = line.length
+  if (n === 0) return
+  let prev = line.codePointAt(0) ?? 0
+  let i = prev > 0xffff ? 2 : 1
+  let position = 0
+  while (i < n) {
+    const cp = line.codePointAt(i) ?? 0
+    f(prev * GRAM_RADIX + cp, position++)
+    prev = cp
+    i += cp > 0xffff ? 2 : 1
+  }
+  f(prev * GRAM_RADIX + GRAM_END, position)
+}
+
+/**
+ * What the index must be asked for one normalised query term:
+ * - `grams`: the keys of its inner grams (2 or more characters; no END
+ *   gram, since a term may stand anywhere in a line) — candidate lines hold all;
+ * - `first`: for a 1-character term, its code point — candidates are the lines
+ *   in {@link gramRangeOf}(first);
+ * - `empty` for an empty term.
+ */
+export type TermLookup =
+  | {
+    readonly _tag: "grams"
+    /** Distinct keys. */
+    readonly keys: ReadonlyArray<number>
+    /** The key of the gram at each position of the term, repeats included. */
+    readonly sequence: ReadonlyArray<number>
+  }
+  | { readonly _tag: "first"; readonly codePoint: number }
+  | { readonly _tag: "empty" }
+
+/** The {@link TermLookup} of a normalised term. */
+export function lookupOfTerm(term: string): TermLookup {
+  const cps = Array.from(term, (c) => c.codePointAt(0) ?? 0)
+  const [first] = cps
+  if (first === undefined) return { _tag: "empty" }
+  if (cps.length === 1) return { _tag: "first", codePoint: first }
+  const sequence: Array<number> = []
+  for (let i = 1; i < cps.length; i++) sequence.push(gramKey(cps[i - 1] ?? 0, cps[i] ?? 0))
+  return { _tag: "grams", keys: [...new Set(sequence)], sequence }
+}
+
+/**
+ * Appends the unsigned LEB128 varint of `value` (an integer in
+ * `[0, 2^32)`) to `out` at `at`; returns the position after it.
+ * `out` must have 5 bytes free.
+ */
+export function writeVarint(out: Uint8Array, at: number, value: number): number {
+  let v = value >>> 0
+  while (v >= 0x80) {
+    out[at++] = (v & 0x7f) | 0x80
+    v >>>= 7
+  }
+  out[at++] = v
+  return at
+}
+
+/** The number of bytes {@link writeVarint} uses for `value`. */
+export function varintLength(value: number): number {
+  return value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5
+}
+
+/** Ids per block of a posting list; lists longer than one block carry a skip table. */
+export const POSTING_BLOCK = 128
+
+/**
+ * The position tag of a posting meaning "the gram occurs more than once in
+ * the line, or at position 255 or later": the line must be verified.
+ */
+export const POSITION_UNKNOWN = 255
+
+/** The position tag of a gram seen at `position` for the first time in a line. */
+export function positionTag(position: number): number {
+  return position < POSITION_UNKNOWN ? position : POSITION_UNKNOWN
+}
+
+/**
+ * The bytes a posting list of `count` ids may take at most (for sizing a
+ * buffer before {@link encodePostingsInto}).
+ */
+export function maxPostingsBytes(count: number): number {
+  return count * 6 + (count > POSTING_BLOCK ? 5 + Math.ceil(count / POSTING_BLOCK) * 10 : 0)
+}
+
+/**
+ * Encodes the strictly increasing ids `ids[start … start + count)` and their
+ * position tags `tags[…]` into `out` at `at`; returns the position after
+ * them. Layout:
+ *
+ * - when `count > POSTING_BLOCK`, a skip table first: `varint(k)` with
+ *   k = ⌈count / 128⌉ − 1, then per block b < k: `varint(last id of b − last
+ *   id of b−1)` and `varint(bytes of block b)` — so a reader can jump over
+ *   whole blocks of a long list when intersecting;
+ * - per id: its varint delta (the first id as is), then one byte: the
+ *   position of the gram in the line (code points) when it occurs once there
+ *   below 255, else {@link POSITION_UNKNOWN}. With the positions, the grams
+ *   of a query term must line up (`ri` at p, `ip` at p+1 for `rip`), which
+ *   rules out most lines that merely hold all the grams, without reading them.
+ *
+ * The length is not stored: the dictionary holds the count and the offsets.
+ */
+export function encodePostingsInto(
+  out: Uint8Array,
+  at: number,
+  ids: ArrayLike<number>,
+  tags: ArrayLike<number>,
+  start: number,
+  count: number
+): number {
+  let pos = at
+  if (count > POSTING_BLOCK) {
+    const blocks = Math.ceil(count / POSTING_BLOCK) - 1
+    pos = writeVarint(out, pos, blocks)
+    let prevLast = 0
+    let prev = 0
+    for (let b = 0; b < blocks; b++) {
+      let bytes = 0
+      const from = b * POSTING_BLOCK
+      for (let i = from; i < from + POSTING_BLOCK; i++) {
+        const id = ids[start + i] ?? 0
+        bytes += varintLength(i === 0 ? id : id - prev) + 1
+        prev = id
+      }
+      const last = ids[start + from + POSTING_BLOCK - 1] ?? 0
+      pos = writeVarint(out, pos, last - prevLast)
+      pos = writeVarint(out, pos, bytes)
+      prevLast = last
+    }
+  }
+  let prev = 0
+  for (let i = 0; i < count; i++) {
+    const id = ids[start + i] ?? 0
+    pos = writeVarint(out, pos, i === 0 ? id : id - prev)
+    out[pos++] = tags[start + i] ?? POSITION_UNKNOWN
+    prev = id
+  }
+  return pos
+}
+
+/** Encodes ids with their position tags (all unknown when not given); layout: {@link encodePostingsInto}. */
+export function encodePostings(ids: ArrayLike<number>, tags?: ArrayLike<number>): Uint8Array {
+  const out = new Uint8Array(maxPostingsBytes(ids.length))
+  const t = tags ?? new Uint8Array(ids.length).fill(POSITION_UNKNOWN)
+  return out.slice(0, encodePostingsInto(out, 0, ids, t, 0, ids.length))
+}
+
+/** Reads one varint at `at`; returns the value and the position after it. */
+export function readVarint(bytes: Uint8Array, at: number): readonly [value: number, next: number] {
+  let pos = at
+  let b = bytes[pos++] ?? 0
+  let v = b & 0x7f
+  let shift = 7
+  while (b & 0x80) {
+    b = bytes[pos++] ?? 0
+    v += (b & 0x7f) * 2 ** shift
+    shift += 7
+  }
+  return [v, pos]
+}
+
+/** Where the entries of a list of `count` ids at `at` begin (after its skip table). */
+export function postingStreamStart(bytes: Uint8Array, at: number, count: number): number {
+  if (count <= POSTING_BLOCK) return at
+  let [blocks, pos] = readVarint(bytes, at)
+  for (let i = 0; i < 2 * blocks; i++) pos = readVarint(bytes, pos)[1]
+  return pos
+}
+
+/** Decodes `count` ids and their position tags written by {@link encodePostingsInto} from `bytes` (from `at`). */
+export function decodePostings(bytes: Uint8Array, count: number, at = 0): { ids: Array<number>; tags: Array<number> } {
+  const ids: Array<number> = []
+  const tags: Array<number> = []
+  let prev = 0
+  let pos = postingStreamStart(bytes, at, count)
+  for (let i = 0; i < count; i++) {
+    const [v, next] = readVarint(bytes, pos)
+    pos = next
+    prev = i === 0 ? v : prev + v
+    ids.push(prev)
+    tags.push(bytes[pos++] ?? POSITION_UNKNOWN)
+  }
+  return { ids, tags }
+}
+
+/**
+ * Whether a line can hold a term, judged by the position tags of the term's
+ * grams in that line (`tagOf(key, index)`, for each key of `sequence`, the
+ * term's grams in order): every gram seen once must stand at `p + i` for one
+ * `p`, and a gram the term needs twice must not be seen only once.
+ * `"no"`: certainly not; `"yes"`: certainly (every tag known and in line — the
+ * grams spell the term at `p`); `"maybe"`: verify the text.
+ */
+export function positionsVerdict(
+  sequence: ReadonlyArray<number>,
+  tagOf: (key: number, index: number) => number
+): "no" | "maybe" | "yes" {
+  let p = -1
+  let unknown = false
+  for (let i = 0; i < sequence.length; i++) {
+    const key = sequence[i] ?? 0
+    const tag = tagOf(key, i)
+    if (tag === POSITION_UNKNOWN) {
+      unknown = true
+      continue
+    }
+    for (let j = 0; j < i; j++) if (sequence[j] === key) return "no" // needed twice, seen once
+    const start = tag - i
+    if (start < 0) return "no"
+    if (p < 0) p = start
+    else if (p !== start) return "no"
+  }
+  return unknown ? "maybe" : "yes"
+}
+
+/** {@link positionsVerdict} is not `"no"`. */
+export function positionsAgree(sequence: ReadonlyArray<number>, tagOf: (key: number, index: number) => number): boolean {
+  return positionsVerdict(sequence, tagOf) !== "no"
+}

@@ -1,0 +1,127 @@
+/**
+ * Test helpers: a temp work folder and a seeded random body index.
+ * Test-only (files starting with `_` are private to the lib).
+ *
+ * @module
+ */
+import { NodeContext } from "@effect/platform-node"
+import {
+  type BodyPart,
+  type Locator,
+  defaultSettings,
+  fileTypeOf,
+  matchLine,
+  normalizeForSearch,
+  parseBodyTsv,
+  partNameOfTsvFileName,
+  passesFilters
+} from "@sagasu/domain"
+import { Effect } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { bodyFolderOf, publishFolder, removeBodyFolder, stageExtraction } from "../body_index.ts"
+import { formatSettings } from "../settings_store.ts"
+import { type WorkPaths, initWorkFolder } from "../work_folder.ts"
+import { queryWithOptions } from "./searcher.ts"
+
+export const run = <A, E>(effect: Effect.Effect<A, E, NodeContext.NodeContext>) =>
+  Effect.runPromise(Effect.provide(effect, NodeContext.layer))
+
+export const makeWork = (): Promise<WorkPaths> =>
+  run(initWorkFolder(fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-gram-")), formatSettings(defaultSettings)))
+
+let staging = 0
+/** Publishes `parts` as the body-index folder of `index`/`relPath`, as an indexing run does (C2). */
+export const publish = (paths: WorkPaths, index: string, relPath: string, parts: ReadonlyArray<BodyPart>) =>
+  run(Effect.gen(function* () {
+    const dir = path.join(paths.publish, "t", `w${staging++}`)
+    yield* stageExtraction(dir, { parts })
+    yield* publishFolder(dir, bodyFolderOf(paths, index, relPath))
+  }))
+
+export const remove = (paths: WorkPaths, index: string, relPath: string) => run(removeBodyFolder(paths, index, relPath))
+
+/** A part of `locator` kind with lines `texts` at locations 1, 2, … (A1, A2, … for cells). */
+export const part = (name: string, locator: Locator, texts: ReadonlyArray<string>): BodyPart => ({
+  name,
+  locator,
+  state: "visible",
+  lines: texts.map((text, i) => ({ loc: locator === "cell" ? `A${i + 1}` : String(i + 1), text }))
+})
+
+/** A small seeded generator (mulberry32). */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const words = [
+  "見積", "請求書", "株式会社", "サンプル", "さんぷる", "ｻﾝﾌﾟﾙ", "商事", "御中", "合計", "金額", "税込", "納期", "担当",
+  "山田", "太郎", "東京都", "千代田区", "データ", "ﾃﾞｰﾀ", "パニック", "ガイド", "カ\u3099イト\u3099", "Invoice", "INVOICE",
+  "total", "Ｔｏｔａｌ", "A-1234", "Ａ－１２３４", "Aー1234", "2024", "２０２４", "😀", "𠮷野家", "①", "㈱", "meeting", "note",
+  "ΟΔΟΣ", "é", "e\u0301", "한국", "\u1112\u1161\u11AB", "・", "、", "。", " ", "\u3000", "/", "%", "\\", "\t"
+]
+
+/** A random line of 1–12 words from a mixed Japanese/ASCII/emoji vocabulary. */
+export function randomLine(random: () => number): string {
+  let s = ""
+  const n = 1 + Math.floor(random() * 12)
+  for (let i = 0; i < n; i++) s += words[Math.floor(random() * words.length)]
+  return s
+}
+
+/** Random parts for one source file. */
+export function randomParts(random: () => number): Array<BodyPart> {
+  const parts: Array<BodyPart> = []
+  const count = 1 + Math.floor(random() * 3)
+  const locators: ReadonlyArray<Locator> = ["cell", "paragraph", "slide"]
+  const locator = locators[Math.floor(random() * 3)] ?? "cell"
+  for (let p = 0; p < count; p++) {
+    const lines: Array<string> = []
+    const n = Math.floor(random() * 15)
+    for (let i = 0; i < n; i++) lines.push(randomLine(random))
+    parts.push(part(`シート${p + 1}`, locator, lines))
+  }
+  return parts
+}
+
+interface BodyFile {
+  readonly index: string
+  readonly path: string
+  readonly part: string
+  readonly lines: ReadonlyArray<{ loc: string; text: string }>
+}
+
+/** Every TSV of the body index, read once. */
+export function loadBodyIndex(paths: WorkPaths): Array<BodyFile> {
+  const out: Array<BodyFile> = []
+  for (const index of fs.readdirSync(paths.index)) {
+    const root = path.join(paths.index, index)
+    for (const rel of fs.readdirSync(root, { recursive: true }) as Array<string>) {
+      if (!rel.endsWith(".tsv")) continue
+      const source = path.dirname(rel).split(path.sep).join("/")
+      const tsv = parseBodyTsv(fs.readFileSync(path.join(root, rel), "utf8"))
+      out.push({ index, path: source, part: partNameOfTsvFileName(path.basename(rel)), lines: tsv.lines })
+    }
+  }
+  return out
+}
+
+/** The keys of the lines matching `text`: a brute-force scan with the domain's matcher. */
+export function bruteForce(body: ReadonlyArray<BodyFile>, text: string): Array<string> {
+  const query = queryWithOptions(text, {})
+  const keys: Array<string> = []
+  for (const f of body) {
+    if (!passesFilters(query, { index: normalizeForSearch(f.index), path: normalizeForSearch(f.path), type: fileTypeOf(f.path) })) continue
+    for (const l of f.lines) if (matchLine(l.text, query) !== undefined) keys.push(`${f.index}|${f.path}|${f.part}|${l.loc}|${l.text}`)
+  }
+  return keys.sort()
+}
+

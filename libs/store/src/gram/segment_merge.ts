@@ -1,0 +1,228 @@
+/**
+ * Merges segments into one, dropping deleted source files (the merge policy
+ * of the gram index keeps the number of segments small, issue 6). The inputs
+ * are given newest first and their lines are laid end to end in that order,
+ * so line ids stay in "newest first" order and each posting list of the
+ * result is the inputs' lists, renumbered, one after the other — no sorting.
+ *
+ * @module
+ */
+import { encodePostingsInto, maxPostingsBytes, postingStreamStart } from "@sagasu/domain"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { writeAllSync, writeFileDurableSync } from "./manifest.ts"
+import { type BuiltSegment, DICT_ENTRY_BYTES, type DocRecord, SPARSE_EVERY, littleEndianF64, littleEndianU32 } from "./segment_builder.ts"
+import type { SegmentReader } from "./segment_reader.ts"
+
+/** Writes a file through a buffer; {@link BufferedFile.finish} flushes, fsyncs and closes it. */
+class BufferedFile {
+  private readonly fd: number
+  private buf = new Uint8Array(1 << 22)
+  private n = 0
+  written = 0
+  constructor(file: string) {
+    this.fd = fs.openSync(file, "w")
+  }
+  /** Room for `k` more bytes at `this.at`. */
+  reserve(k: number): Uint8Array {
+    if (this.n + k > this.buf.length) {
+      this.flush()
+      if (k > this.buf.length) this.buf = new Uint8Array(k)
+    }
+    return this.buf
+  }
+  get at(): number {
+    return this.n
+  }
+  set at(v: number) {
+    this.written += v - this.n
+    this.n = v
+  }
+  write(bytes: Uint8Array): void {
+    if (bytes.length > this.buf.length / 2) {
+      this.flush()
+      writeAllSync(this.fd, bytes)
+      this.written += bytes.length
+      return
+    }
+    this.reserve(bytes.length).set(bytes, this.n)
+    this.at = this.n + bytes.length
+  }
+  private flush(): void {
+    writeAllSync(this.fd, this.buf.subarray(0, this.n))
+    this.n = 0
+  }
+  finish(): void {
+    try {
+      this.flush()
+      fs.fsyncSync(this.fd)
+    } finally {
+      fs.closeSync(this.fd)
+    }
+  }
+  abandon(): void {
+    fs.closeSync(this.fd)
+  }
+}
+
+/** Reads a file forward in large windows (posting lists are consumed in key order). */
+class ForwardReader {
+  private buf: Uint8Array = new Uint8Array(0)
+  private start = 0
+  private readonly segment: SegmentReader
+  private readonly window: number
+  constructor(segment: SegmentReader, window = 1 << 22) {
+    this.segment = segment
+    this.window = window
+  }
+  /** The bytes `[offset, offset + length)`; offsets must not go backwards. */
+  get(offset: number, length: number): { bytes: Uint8Array; at: number } {
+    if (offset < this.start || offset + length > this.start + this.buf.length) {
+      this.start = offset
+      this.buf = this.segment.readPostings(offset, Math.max(length, Math.min(this.window, this.segment.postingsBytes - offset)))
+    }
+    return { bytes: this.buf, at: offset - this.start }
+  }
+}
+
+/**
+ * Writes the segment `<gramDir>/<id>.*` holding the live source files of
+ * `inputs` (newest first). Throws on I/O errors (the caller removes what was
+ * written; no manifest names it yet).
+ */
+export function mergeSegments(gramDir: string, id: string, inputs: ReadonlyArray<SegmentReader>): BuiltSegment {
+  const file = (ext: string) => path.join(gramDir, id + ext)
+  const docs: Array<DocRecord> = []
+  const remaps: Array<Int32Array> = []
+  const text = new BufferedFile(file(".text"))
+  const offs: Array<number> = [0]
+  let next = 0
+  try {
+    for (const input of inputs) {
+      const remap = new Int32Array(input.lines).fill(-1)
+      remaps.push(remap)
+      let d = 0
+      while (d < input.docs.length) {
+        if (input.docs[d]?.deleted === true) {
+          d++
+          continue
+        }
+        // A run of live docs is copied with one read.
+        let e = d
+        while (e < input.docs.length && input.docs[e]?.deleted === false) e++
+        const first = input.docs[d]?.record.first ?? 0
+        const last = input.docs[e - 1]
+        const count = last === undefined ? 0 : last.record.first + last.record.count - first
+        const base = text.written
+        text.write(input.textBytes(first, count))
+        const rel = input.lineOffsets(first, count)
+        for (let i = 1; i <= count; i++) offs.push(base + (rel[i] ?? 0))
+        for (let k = d; k < e; k++) {
+          const r = input.docs[k]?.record
+          if (r === undefined) continue
+          const shift = next + (r.first - first)
+          docs.push({ ...r, first: shift, parts: r.parts.map((p) => ({ ...p, first: p.first - r.first + shift })) })
+        }
+        for (let i = 0; i < count; i++) remap[first + i] = next + i
+        next += count
+        d = e
+      }
+    }
+    text.finish()
+  } catch (e) {
+    text.abandon()
+    throw e
+  }
+  writeFileDurableSync(file(".offs"), [littleEndianU32(Uint32Array.from(offs))])
+  writeFileDurableSync(file(".docs.json"), JSON.stringify({ docs }))
+
+  const dicts = inputs.map((s) => s.readAllEntries())
+  const readers = inputs.map((s) => new ForwardReader(s))
+  const at = inputs.map(() => 0)
+  const post = new BufferedFile(file(".post"))
+  const dict: Array<Uint8Array> = []
+  let dictChunk = new DataView(new ArrayBuffer(DICT_ENTRY_BYTES * 65536))
+  let inChunk = 0
+  const sparse: Array<number> = []
+  let entries = 0
+  // The ids of the list being merged, renumbered.
+  let merged = new Uint32Array(1 << 16)
+  let mergedTags = new Uint8Array(1 << 16)
+  const pushEntry = (key: number, offset: number, df: number) => {
+    if (inChunk === 65536) {
+      dict.push(new Uint8Array(dictChunk.buffer))
+      dictChunk = new DataView(new ArrayBuffer(DICT_ENTRY_BYTES * 65536))
+      inChunk = 0
+    }
+    dictChunk.setFloat64(inChunk * DICT_ENTRY_BYTES, key, true)
+    dictChunk.setFloat64(inChunk * DICT_ENTRY_BYTES + 8, offset, true)
+    dictChunk.setUint32(inChunk * DICT_ENTRY_BYTES + 16, df, true)
+    inChunk++
+    if (entries % SPARSE_EVERY === 0) sparse.push(key)
+    entries++
+  }
+  try {
+    for (;;) {
+      let key = Infinity
+      for (let i = 0; i < dicts.length; i++) {
+        const k = dicts[i]!.keys[at[i]!]
+        if (k !== undefined && k < key) key = k
+      }
+      if (key === Infinity) break
+      const start = post.written
+      let df = 0
+      for (let i = 0; i < dicts.length; i++) {
+        const dct = dicts[i]!
+        const j = at[i]!
+        if (dct.keys[j] !== key) continue
+        at[i] = j + 1
+        const count = dct.dfs[j] ?? 0
+        const offset = dct.offsets[j] ?? 0
+        const { bytes, at: from } = readers[i]!.get(offset, (dct.offsets[j + 1] ?? 0) - offset)
+        const remap = remaps[i]!
+        let pos = postingStreamStart(bytes, from, count)
+        let cur = 0
+        for (let c = 0; c < count; c++) {
+          let b = bytes[pos++] ?? 0
+          let v = b & 0x7f
+          let shift = 7
+          while (b & 0x80) {
+            b = bytes[pos++] ?? 0
+            v += (b & 0x7f) * 2 ** shift
+            shift += 7
+          }
+          cur = c === 0 ? v : cur + v
+          const tag = bytes[pos++] ?? 0
+          const mapped = remap[cur] ?? -1
+          if (mapped < 0) continue
+          if (df === merged.length) {
+            const grown = new Uint32Array(merged.length * 2)
+            grown.set(merged)
+            merged = grown
+            const grownTags = new Uint8Array(mergedTags.length * 2)
+            grownTags.set(mergedTags)
+            mergedTags = grownTags
+          }
+          mergedTags[df] = tag
+          merged[df++] = mapped
+        }
+      }
+      if (df > 0) {
+        const out = post.reserve(maxPostingsBytes(df))
+        post.at = encodePostingsInto(out, post.at, merged, mergedTags, 0, df)
+      }
+      if (df > 0) pushEntry(key, start, df)
+    }
+    pushEntry(Number.MAX_VALUE, post.written, 0)
+    post.finish()
+  } catch (e) {
+    post.abandon()
+    throw e
+  }
+  // The sentinel counted as an entry for the sparse index only when it opened a block: drop it.
+  if ((entries - 1) % SPARSE_EVERY === 0) sparse.pop()
+  dict.push(new Uint8Array(dictChunk.buffer, 0, inChunk * DICT_ENTRY_BYTES))
+  writeFileDurableSync(file(".dict"), dict)
+  writeFileDurableSync(file(".dix"), [littleEndianF64(sparse)])
+  return { id, docs: docs.length, lines: next, textBytes: text.written }
+}

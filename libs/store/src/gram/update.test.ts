@@ -1,0 +1,175 @@
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import type { WorkPaths } from "../work_folder.ts"
+import { bruteForce, loadBodyIndex, makeWork, part, publish, randomParts, remove, run, seeded } from "./_test_corpus.ts"
+import { manifestPath, readManifestSync } from "./manifest.ts"
+import { GramSearcher } from "./searcher.ts"
+import { type RoundChanges, type UpdateGramOptions, updateGramIndexesOfRound } from "./update.ts"
+
+const none: RoundChanges = { published: [], removed: [] }
+const update = (paths: WorkPaths, changes: RoundChanges = none, options: UpdateGramOptions = {}) =>
+  run(updateGramIndexesOfRound(paths, changes, options))
+
+const texts = (paths: WorkPaths, query: string) => {
+  const s = GramSearcher.open(paths.gram)
+  if (s === undefined) return []
+  try {
+    return s.search(query, { limit: 1000 }).map((h) => `${h.path}:${h.text}`).sort()
+  } finally {
+    s.close()
+  }
+}
+
+// Every query of `queries` gives what a brute-force scan of the body index gives.
+const agreesWithBody = (paths: WorkPaths, queries: ReadonlyArray<string>) => {
+  const body = loadBodyIndex(paths)
+  const s = GramSearcher.open(paths.gram)
+  try {
+    for (const q of queries) {
+      const got = (s?.search(q, { limit: 100_000 }) ?? []).map((h) => `${h.index}|${h.path}|${h.part}|${h.loc}|${h.text}`).sort()
+      expect(got, q).toEqual(bruteForce(body, q))
+    }
+  } finally {
+    s?.close()
+  }
+}
+
+const queries = ["見積", "見", "請求", "サンプル", "a-1234", "😀", "2024", "データ", "株式会社", "total", "ガイド", "商事 山田"]
+
+describe("updateGramIndexesOfRound() indexes only what a round changed (R16)", () => {
+  it("adds, changes, removes and renames files across rounds", async () => {
+    const paths = await makeWork()
+    await publish(paths, "共有", "a.xlsx", [part("s", "cell", ["見積 A"])])
+    await publish(paths, "共有", "b.xlsx", [part("s", "cell", ["請求 B"])])
+    const first = await update(paths, { published: [{ index: "共有", path: "a.xlsx" }, { index: "共有", path: "b.xlsx" }], removed: [] })
+    expect(first).toMatchObject({ indexed: 2, removed: 0, repaired: 0, rebuilt: true })
+    expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 A"])
+
+    // Nothing changed: nothing read, no new manifest.
+    const generation = readManifestSync(paths.gram)?.generation
+    expect(await update(paths)).toMatchObject({ indexed: 0, removed: 0, generation })
+
+    // Add c, change a.
+    await publish(paths, "共有", "c.docx", [part("document", "paragraph", ["見積 C"])])
+    await publish(paths, "共有", "a.xlsx", [part("s", "cell", ["見積 A2"])])
+    const changes = { published: [{ index: "共有", path: "c.docx" }, { index: "共有", path: "a.xlsx" }], removed: [] }
+    expect(await update(paths, changes)).toMatchObject({ indexed: 2, removed: 0, repaired: 0, rebuilt: false })
+    expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 A2", "c.docx:見積 C"])
+
+    // Remove b; rename c → d (removed + published).
+    await remove(paths, "共有", "b.xlsx")
+    await remove(paths, "共有", "c.docx")
+    await publish(paths, "共有", "sub/d.docx", [part("document", "paragraph", ["見積 C"])])
+    const round3 = {
+      published: [{ index: "共有", path: "sub/d.docx" }],
+      removed: [{ index: "共有", path: "b.xlsx" }, { index: "共有", path: "c.docx" }]
+    }
+    expect(await update(paths, round3)).toMatchObject({ indexed: 1, removed: 2, repaired: 0 })
+    expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 A2", "sub/d.docx:見積 C"])
+    expect(texts(paths, "請求")).toEqual([])
+    agreesWithBody(paths, queries)
+  })
+
+  it("repairs a round killed between publish and R16 on the next update", async () => {
+    const paths = await makeWork()
+    await publish(paths, "共有", "a.xlsx", [part("s", "cell", ["見積 A"])])
+    await publish(paths, "共有", "b.xlsx", [part("s", "cell", ["請求 B"])])
+    await update(paths)
+    // A run publishes and removes, then is killed: no update call.
+    await publish(paths, "共有", "a.xlsx", [part("s", "cell", ["見積 A 改"])])
+    await publish(paths, "共有", "new.xlsx", [part("s", "cell", ["見積 新"])])
+    await remove(paths, "共有", "b.xlsx")
+    // Searches meanwhile read the last manifest: consistent, if old.
+    expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 A"])
+    // The next run changed nothing itself.
+    const summary = await update(paths, none)
+    expect(summary).toMatchObject({ indexed: 2, removed: 1, repaired: 3, rebuilt: false })
+    expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 A 改", "new.xlsx:見積 新"])
+    expect(texts(paths, "請求")).toEqual([])
+  })
+
+  it("keeps agreeing with the body index over many random rounds, with deletions, merges and rewrites", async () => {
+    const paths = await makeWork()
+    const random = seeded(16)
+    const files = Array.from({ length: 20 }, (_, i) => `f${i % 4}/file${i}.${["xlsx", "docx", "pptx"][i % 3]}`)
+    for (let round = 0; round < 8; round++) {
+      const published: Array<{ index: string; path: string }> = []
+      const removed: Array<{ index: string; path: string }> = []
+      for (const f of files) {
+        const r = random()
+        if (r < 0.25) {
+          await publish(paths, "共有", f, randomParts(random))
+          published.push({ index: "共有", path: f })
+        } else if (r < 0.35) {
+          await remove(paths, "共有", f)
+          removed.push({ index: "共有", path: f })
+        }
+      }
+      // Every third round is "killed": the update sees no changes listed.
+      await update(paths, round % 3 === 2 ? none : { published, removed }, { builderMemoryBytes: 3000, maxSegments: 3 })
+      const m = readManifestSync(paths.gram)
+      expect(m?.segments.length).toBeLessThanOrEqual(3)
+      agreesWithBody(paths, queries)
+    }
+  }, 60_000)
+
+  it("rebuilds a damaged manifest or one of another normaliser", async () => {
+    const paths = await makeWork()
+    await publish(paths, "共有", "a.xlsx", [part("s", "cell", ["見積 A"])])
+    await update(paths)
+    fs.writeFileSync(manifestPath(paths.gram), "{ torn")
+    expect(GramSearcher.open.bind(null, paths.gram)).toThrow()
+    expect(await update(paths)).toMatchObject({ rebuilt: true, indexed: 1 })
+    expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 A"])
+    const m = JSON.parse(fs.readFileSync(manifestPath(paths.gram), "utf8"))
+    fs.writeFileSync(manifestPath(paths.gram), JSON.stringify({ ...m, normalizer: "older" }))
+    expect(GramSearcher.open(paths.gram)).toBeUndefined()
+    expect(await update(paths)).toMatchObject({ rebuilt: true, indexed: 1 })
+    expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 A"])
+    // Files of earlier generations are collected on the next update.
+    await update(paths, { published: [{ index: "共有", path: "a.xlsx" }], removed: [] })
+    await update(paths)
+    const names = fs.readdirSync(paths.gram)
+    const live = readManifestSync(paths.gram)?.segments.map((s) => s.id) ?? []
+    expect(names.filter((n) => n !== "manifest.json" && !live.some((id) => n.startsWith(id + ".")))).toEqual([])
+  })
+})
+
+describe("readers see a consistent index while an update writes (ARCHITECTURE: 2-gram index)", () => {
+  it("a searcher opened before an update keeps its generation; a new one sees the next", async () => {
+    const paths = await makeWork()
+    for (let i = 0; i < 4; i++) await publish(paths, "共有", `f${i}.xlsx`, [part("s", "cell", [`見積 ${i}`])])
+    await update(paths, none, { maxSegments: 2 })
+    const before = GramSearcher.open(paths.gram)
+    try {
+      await remove(paths, "共有", "f0.xlsx")
+      for (let i = 4; i < 8; i++) {
+        await publish(paths, "共有", `f${i}.xlsx`, [part("s", "cell", [`見積 ${i}`])])
+        await update(paths, none, { maxSegments: 2, builderMemoryBytes: 1 })
+      }
+      expect(before?.search("見積").map((h) => h.text).sort()).toEqual(["見積 0", "見積 1", "見積 2", "見積 3"])
+    } finally {
+      before?.close()
+    }
+    expect(texts(paths, "見積")).toHaveLength(7)
+  })
+
+  it("a failed update leaves the previous index in force and the next one succeeds", async () => {
+    const paths = await makeWork()
+    await publish(paths, "共有", "a.xlsx", [part("s", "cell", ["見積 A"])])
+    await update(paths)
+    // A TSV that cannot be read (a symlink loop) makes the update fail.
+    await publish(paths, "共有", "b.xlsx", [part("s", "cell", ["見積 B"])])
+    const bad = path.join(paths.index, "共有", "b.xlsx", "9_loop.tsv")
+    fs.symlinkSync(bad, bad)
+    const error = await run(Effect.flip(updateGramIndexesOfRound(paths, none)))
+    expect(error.reason).toBe("body-index-unreadable")
+    expect(error.message).toContain("body index cannot be read")
+    expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 A"])
+    fs.unlinkSync(bad)
+    await update(paths)
+    expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 A", "b.xlsx:見積 B"])
+  })
+})

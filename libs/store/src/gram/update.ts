@@ -1,0 +1,323 @@
+/**
+ * Brings the gram index in line with the body index at the end of an
+ * indexing run (SPEC R12, R16; issue 6): only source files that changed are
+ * read and tokenised, into new immutable segments; replaced and removed files
+ * become deletions; a merge policy keeps the segment count small; one atomic
+ * manifest write makes it all visible at once.
+ *
+ * @module
+ */
+import { Effect } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import type { WorkPaths } from "../work_folder.ts"
+import { type BodyFolder, docKey, readBodyFolder, walkBodyIndex } from "./body_walk.ts"
+import {
+  GramIndexError,
+  type Manifest,
+  type SegmentEntry,
+  emptyManifest,
+  filesOfSegment,
+  isCurrentManifest,
+  manifestPath,
+  readManifestSync,
+  writeFileDurableSync,
+  writeManifestSync
+} from "./manifest.ts"
+import { type BuiltSegment, SegmentBuilder } from "./segment_builder.ts"
+import { mergeSegments } from "./segment_merge.ts"
+import { SegmentReader } from "./segment_reader.ts"
+
+/** A source file of the body index: its index and path relative to the index folder (`/`-separated). */
+export interface SourceRef {
+  readonly index: string
+  readonly path: string
+}
+
+/** What an indexing run changed in the body index (R16): hints; the body index itself is the truth. */
+export interface RoundChanges {
+  /** Folders the run published (new or replaced): read again even if they look unchanged. */
+  readonly published: ReadonlyArray<SourceRef>
+  /** Source files the run removed from the body index. */
+  readonly removed: ReadonlyArray<SourceRef>
+}
+
+/** Options of {@link updateGramIndexesOfRound} (defaults suit a PC; tests make segments tiny). */
+export interface UpdateGramOptions {
+  /** Start a new segment when the builder holds about this many bytes (default 384 MiB). */
+  readonly builderMemoryBytes?: number
+  /** The merge policy keeps at most this many segments (default 8). */
+  readonly maxSegments?: number
+  /** Never merge into a segment with a lines store larger than this (default 1.5 GiB; offsets are u32). */
+  readonly maxSegmentTextBytes?: number
+}
+
+/** What an update did. */
+export interface GramUpdateSummary {
+  /** Source files read and tokenised into new segments. */
+  readonly indexed: number
+  /** Source files deleted from the index (removed from the body index). */
+  readonly removed: number
+  /** Of `indexed` + `removed`, those `changes` did not mention: a repair after a run killed before R16. */
+  readonly repaired: number
+  /** The manifest was missing, damaged or of another format/normaliser: everything was indexed anew. */
+  readonly rebuilt: boolean
+  /** Merges done by the merge policy. */
+  readonly merges: number
+  /** Live segments and the manifest generation afterwards. */
+  readonly segments: number
+  readonly generation: number
+}
+
+const MiB = 1024 * 1024
+
+// Phases of the update, for the error a failure maps to.
+type Phase = "read-index" | "walk" | "write"
+
+function toError(phase: Phase, file: string, e: unknown): GramIndexError {
+  if (e instanceof GramIndexError) return e
+  const reason = phase === "walk" ? "body-index-unreadable" : phase === "read-index" ? "index-unreadable" : "write-failed"
+  return new GramIndexError({ reason, path: file, detail: e instanceof Error ? e.message : String(e) })
+}
+
+const attempt = <A>(phase: Phase, file: string, f: () => A) =>
+  Effect.try({ try: f, catch: (e) => toError(phase, file, e) })
+
+// Files of the gram folder no manifest names: left by a crash or by an
+// earlier generation. Removed at the start of an update (never right after a
+// manifest write, so a search that read the previous manifest a moment ago
+// can still open its files). Failures are ignored: a file in use on Windows
+// goes next time.
+function collectGarbage(gramDir: string, manifest: Manifest | undefined): void {
+  const keep = new Set<string>(["manifest.json"])
+  for (const s of manifest?.segments ?? []) for (const f of filesOfSegment(s)) keep.add(f)
+  for (const name of fs.readdirSync(gramDir)) {
+    if (keep.has(name)) continue
+    try {
+      fs.rmSync(path.join(gramDir, name), { force: true, recursive: true })
+    } catch {
+      // next time
+    }
+  }
+}
+
+/**
+ * Updates the gram index of `paths` (the `gram/` folder) so that it indexes
+ * exactly the body index (R12, R16), reading only what changed:
+ *
+ * 1. reads the manifest (missing, damaged or of another normaliser → rebuild);
+ * 2. lists the body index and compares each source folder's fingerprint
+ *    (inode, mtime, TSV names) with the one recorded in its segment — so a
+ *    run killed between publish and R16 is repaired by the next update, with
+ *    or without `changes`; folders in `changes.published` are read again
+ *    regardless;
+ * 3. writes new segments (newest files first), deletion files for replaced
+ *    and removed files, merges (at most `maxSegments` segments; a segment
+ *    more than half deleted is rewritten), then replaces the manifest
+ *    atomically.
+ *
+ * Fails with {@link GramIndexError}: `body-index-unreadable` (listing or a TSV
+ * failed), `write-failed` (disk full, permissions), `index-unreadable` (never:
+ * damage is repaired by rebuilding). On failure the previous manifest and its
+ * segments are untouched, so searches keep working; files written so far
+ * are removed by the next update. The caller logs a warning and goes on (R16).
+ */
+export const updateGramIndexesOfRound = Effect.fn("Store.updateGramIndexesOfRound")(function* (
+  paths: WorkPaths,
+  changes: RoundChanges,
+  options: UpdateGramOptions = {}
+) {
+  const gramDir = paths.gram
+  yield* attempt("write", gramDir, () => fs.mkdirSync(gramDir, { recursive: true }))
+  const read = yield* attempt("read-index", manifestPath(gramDir), () => readManifestSync(gramDir)).pipe(
+    Effect.catchAll(() => Effect.succeed(undefined))
+  )
+  let rebuilt = read === undefined || !isCurrentManifest(read)
+  let base: Manifest = read !== undefined && !rebuilt ? read : { ...emptyManifest, generation: read?.generation ?? 0 }
+  yield* attempt("write", gramDir, () => collectGarbage(gramDir, rebuilt ? undefined : base))
+
+  // Open what the manifest names; a segment that cannot be read means rebuild.
+  const readers = yield* Effect.acquireRelease(
+    attempt("read-index", gramDir, () => {
+      const opened: Array<SegmentReader> = []
+      try {
+        for (const s of base.segments) opened.push(SegmentReader.open(gramDir, s))
+      } catch (e) {
+        for (const r of opened) r.close()
+        throw e
+      }
+      return opened
+    }).pipe(Effect.catchAll(() => {
+      rebuilt = true
+      base = { ...emptyManifest, generation: base.generation }
+      return Effect.succeed([] as Array<SegmentReader>)
+    })),
+    (opened) => Effect.sync(() => opened.forEach((r) => r.close()))
+  )
+
+  // Live source files of the index, by key.
+  const live = new Map<string, { segment: number; doc: number; fingerprint: string }>()
+  readers.forEach((r, segment) =>
+    r.docs.forEach((d, doc) => {
+      if (!d.deleted) live.set(docKey(d.record.index, d.record.path), { segment, doc, fingerprint: d.record.fingerprint })
+    })
+  )
+  const folders = yield* attempt("walk", paths.index, () => walkBodyIndex(paths.index))
+  const mentioned = new Set<string>([...changes.published, ...changes.removed].map((c) => docKey(c.index, c.path)))
+  const forced = new Set<string>(changes.published.map((c) => docKey(c.index, c.path)))
+  const toIndex: Array<BodyFolder> = []
+  const deletions = new Map<number, Set<number>>()
+  const deleteDoc = (at: { segment: number; doc: number }) => {
+    const set = deletions.get(at.segment) ?? new Set<number>()
+    set.add(at.doc)
+    deletions.set(at.segment, set)
+  }
+  let repaired = 0
+  let removed = 0
+  const seen = new Set<string>()
+  for (const folder of folders) {
+    const key = docKey(folder.index, folder.path)
+    seen.add(key)
+    const known = live.get(key)
+    if (known !== undefined && known.fingerprint === folder.fingerprint && !forced.has(key)) continue
+    if (known !== undefined) deleteDoc(known)
+    toIndex.push(folder)
+    if (!mentioned.has(key) && !rebuilt) repaired++
+  }
+  for (const [key, at] of live) {
+    if (seen.has(key)) continue
+    deleteDoc(at)
+    removed++
+    if (!mentioned.has(key)) repaired++
+  }
+  if (toIndex.length === 0 && deletions.size === 0 && !rebuilt) {
+    return {
+      indexed: 0, removed: 0, repaired: 0, rebuilt: false, merges: 0,
+      segments: base.segments.length, generation: base.generation
+    } satisfies GramUpdateSummary
+  }
+
+  const generation = base.generation + 1
+  let serial = 0
+  const nextId = () => `g${String(generation).padStart(6, "0")}-${serial++}`
+
+  // New segments, newest files first; the first segment built holds the newest.
+  toIndex.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.index < b.index ? -1 : a.index > b.index ? 1 : a.path < b.path ? -1 : 1))
+  const built: Array<BuiltSegment> = []
+  let builder = new SegmentBuilder()
+  const limit = options.builderMemoryBytes ?? 384 * MiB
+  let indexed = 0
+  for (const folder of toIndex) {
+    const parts = yield* attempt("walk", folder.dir, () => readBodyFolder(folder))
+    if (parts === undefined) continue // vanished meanwhile: the next update sees it
+    yield* attempt("write", gramDir, () =>
+      builder.addDoc({ index: folder.index, path: folder.path, fingerprint: folder.fingerprint, mtimeMs: folder.mtimeMs }, parts)
+    )
+    indexed++
+    if (builder.memoryBytes >= limit) {
+      const id = nextId()
+      built.push(yield* attempt("write", path.join(gramDir, id), () => builder.write(gramDir, id)))
+      builder = new SegmentBuilder()
+    }
+    yield* Effect.yieldNow()
+  }
+  if (builder.docCount > 0) {
+    const id = nextId()
+    built.push(yield* attempt("write", path.join(gramDir, id), () => builder.write(gramDir, id)))
+  }
+
+  // Deletions: a new immutable file per touched segment.
+  const segments: Array<SegmentEntry> = []
+  for (const [i, entry] of base.segments.entries()) {
+    const added = deletions.get(i)
+    const reader = readers[i]
+    if (added === undefined || reader === undefined) {
+      segments.push(entry)
+      continue
+    }
+    const all = new Set<number>(added)
+    reader.docs.forEach((d, n) => d.deleted && all.add(n))
+    if (all.size === reader.docs.length) continue // nothing left: drop the segment
+    const name = `${entry.id}.del-${generation}.json`
+    const list = [...all].sort((a, b) => a - b)
+    yield* attempt("write", path.join(gramDir, name), () => writeFileDurableSync(path.join(gramDir, name), JSON.stringify(list)))
+    const deletedLines = list.reduce((n, d) => n + (reader.docs[d]?.record.count ?? 0), 0)
+    segments.push({ ...entry, deleted: name, deletedDocs: list.length, deletedLines })
+  }
+  for (const b of [...built].reverse()) segments.push({ ...b, deleted: "", deletedDocs: 0, deletedLines: 0 })
+
+  const merged = yield* applyMergePolicy(gramDir, segments, nextId, options)
+  const manifest: Manifest = { ...emptyManifest, generation, segments: merged.segments }
+  yield* attempt("write", manifestPath(gramDir), () => writeManifestSync(gramDir, manifest))
+  return {
+    indexed, removed, repaired, rebuilt, merges: merged.merges, segments: manifest.segments.length, generation
+  } satisfies GramUpdateSummary
+}, Effect.scoped)
+
+const liveLines = (s: SegmentEntry) => s.lines - s.deletedLines
+const liveText = (s: SegmentEntry) => (s.lines === 0 ? 0 : s.textBytes * (liveLines(s) / s.lines))
+
+/**
+ * The merge policy: a segment more than half deleted is rewritten alone;
+ * then, while there are more than `maxSegments`, the two neighbours with the
+ * fewest live lines together are merged (neighbours only, so "newest first"
+ * order survives). Returns the new list, oldest first.
+ */
+const applyMergePolicy = (
+  gramDir: string,
+  input: ReadonlyArray<SegmentEntry>,
+  nextId: () => string,
+  options: UpdateGramOptions
+) =>
+  Effect.gen(function* () {
+    const maxSegments = options.maxSegments ?? 8
+    const maxText = options.maxSegmentTextBytes ?? 1536 * MiB
+    const segments = [...input]
+    let merges = 0
+    const merge = (group: ReadonlyArray<SegmentEntry>) =>
+      Effect.acquireUseRelease(
+        attempt("read-index", gramDir, () => {
+          const opened: Array<SegmentReader> = []
+          try {
+            // Newest first: lines keep their order.
+            for (const s of [...group].reverse()) opened.push(SegmentReader.open(gramDir, s))
+          } catch (e) {
+            for (const r of opened) r.close()
+            throw e
+          }
+          return opened
+        }),
+        (opened) => {
+          const id = nextId()
+          return attempt("write", path.join(gramDir, id), () => mergeSegments(gramDir, id, opened))
+        },
+        (opened) => Effect.sync(() => opened.forEach((r) => r.close()))
+      ).pipe(Effect.map((b): SegmentEntry => ({ ...b, deleted: "", deletedDocs: 0, deletedLines: 0 })))
+
+    for (let i = 0; i < segments.length; i++) {
+      const s = segments[i]!
+      if (s.deletedLines * 2 > s.lines) {
+        segments[i] = yield* merge([s])
+        merges++
+      }
+    }
+    while (segments.length > maxSegments) {
+      let best = -1
+      let bestSize = Infinity
+      for (let i = 0; i + 1 < segments.length; i++) {
+        const a = segments[i]!
+        const b = segments[i + 1]!
+        if (liveText(a) + liveText(b) > maxText) continue
+        const size = liveLines(a) + liveLines(b)
+        if (size < bestSize) {
+          best = i
+          bestSize = size
+        }
+      }
+      if (best < 0) break
+      const m = yield* merge([segments[best]!, segments[best + 1]!])
+      segments.splice(best, 2, m)
+      merges++
+    }
+    return { segments, merges }
+  })

@@ -1,0 +1,161 @@
+/**
+ * The benchmark's body index: Japanese and ASCII business-like lines from a
+ * fixed seed, written as the body index writes them (one folder per source
+ * file, `<n>_<part>.tsv`), plus, in the same pass, what the peers search:
+ * a mirror with each line's normalised text for `rg -F` (same relative paths,
+ * `.txt`, one line per body line, so line n of a mirror file is body line n),
+ * and a Groonga `load` file with the original lines.
+ *
+ * @module
+ */
+import { type Locator, bodyTsvFileName, escapeTsvField, formatBodyTsv, normalizeForSearch } from "@sagasu/domain"
+import * as fs from "node:fs"
+import * as path from "node:path"
+
+/** A seeded generator (mulberry32): the same corpus on every machine. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const companies = [
+  "サンプル商事", "山田製作所", "東都物産", "ミライ電機", "さくら食品", "北斗システムズ", "大和運輸", "青葉建設", "ひかり印刷",
+  "中央化学", "アルファ工業", "富士見不動産", "みどり薬品", "朝日ソリューションズ", "ｻﾝﾌﾟﾙ商事", "日本データサービス", "光陽精機",
+  "Tokyo Trading", "Pacific Systems", "Blue Ocean Foods", "Nippon Logistics", "Kansai Steel"
+]
+const people = [
+  "山田太郎", "佐藤花子", "鈴木一郎", "高橋美咲", "田中健太", "伊藤由美", "渡辺翔", "中村さくら", "小林直樹", "加藤愛",
+  "吉田拓也", "山本恵", "松本大輔", "井上真理", "木村誠", "林優子", "清水亮", "斎藤みなみ", "John Smith", "Emily Clark"
+]
+const products = [
+  "ノートパソコン", "液晶モニター", "複合機", "トナーカートリッジ", "オフィスチェア", "会議用テーブル", "ＬＡＮケーブル", "無線ルーター",
+  "外付けＨＤＤ", "ＵＳＢメモリ", "プロジェクター", "スキャナー", "電源タップ", "ホワイトボード", "シュレッダー", "コピー用紙Ａ４",
+  "ﾌﾟﾘﾝﾀｰ", "サーバーラック", "ソフトウェア保守", "クラウド利用料", "Laptop", "Monitor", "Router", "License"
+]
+const phrases = [
+  "下記のとおりお見積り申し上げます", "ご検討のほどよろしくお願いいたします", "納品書を送付いたします", "請求書を発行しました",
+  "次回の打ち合わせは来週を予定しています", "仕様変更について確認が必要です", "在庫の確認をお願いします", "契約更新の時期が近づいています",
+  "支払期限は月末です", "送料は当社負担とします", "議事録を共有します", "予算の見直しを行います", "品質管理部門と協議の上決定",
+  "先月比で売上が増加しました", "問い合わせ窓口を一本化する", "年度末の棚卸しを実施", "Please find the attached quotation",
+  "The meeting was moved to Friday", "Payment terms are net 30 days", "Shipping is included in the price"
+]
+const departments = ["営業部", "総務部", "経理部", "開発部", "購買部", "品質管理部", "人事部", "Sales", "Finance"]
+
+const pick = <A>(random: () => number, list: ReadonlyArray<A>): A => list[Math.floor(random() * list.length)] as A
+const int = (random: () => number, n: number) => Math.floor(random() * n)
+const code = (random: () => number) =>
+  `${String.fromCharCode(65 + int(random, 26))}${String.fromCharCode(65 + int(random, 26))}-${String(int(random, 100000)).padStart(5, "0")}`
+const yen = (random: () => number) => (int(random, 5000) * 100 + 100).toLocaleString("en-US")
+const date = (random: () => number) => `${2019 + int(random, 7)}年${1 + int(random, 12)}月${1 + int(random, 28)}日`
+const isoDate = (random: () => number) =>
+  `${2019 + int(random, 7)}-${String(1 + int(random, 12)).padStart(2, "0")}-${String(1 + int(random, 28)).padStart(2, "0")}`
+
+/** One business-like line (Japanese mostly, some ASCII, full- and half-width forms). */
+export function businessLine(random: () => number): string {
+  switch (int(random, 10)) {
+    case 0:
+      return `${pick(random, companies)}株式会社 ${pick(random, departments)} ${pick(random, people)} 様`
+    case 1:
+      return `見積番号 ${code(random)} 合計金額 ${yen(random)}円（税込）`
+    case 2:
+      return `${date(random)} ${pick(random, products)} ${1 + int(random, 50)}個 単価${yen(random)}円`
+    case 3:
+      return `納期：${date(random)} 担当：${pick(random, people)}（${pick(random, departments)}）`
+    case 4:
+      return `Invoice No. ${code(random)} Total ${yen(random)} JPY due ${isoDate(random)}`
+    case 5:
+      return `${pick(random, phrases)}。${pick(random, phrases)}。`
+    case 6:
+      return `${pick(random, products)}`
+    case 7:
+      return `${pick(random, people)}：${pick(random, phrases)}（${pick(random, companies)}）`
+    case 8:
+      return `Meeting ${isoDate(random)}: ${pick(random, phrases)} — ${pick(random, people)}`
+    default:
+      return `${code(random)}`
+  }
+}
+
+/** Where {@link generateBenchCorpus} writes and what it wrote. */
+export interface BenchCorpus {
+  /** Bytes of all TSVs of the body index (the raw text). */
+  readonly tsvBytes: number
+  readonly files: number
+  readonly lines: number
+  /** Every 97th line, original text: where hit queries are sampled from. */
+  readonly sample: ReadonlyArray<string>
+}
+
+// A cell address that gives the line number back: A1, B1, … E1, A2, …
+const cellOf = (n: number) => `${"ABCDE"[n % 5]}${Math.floor(n / 5) + 1}`
+
+/**
+ * Writes about `targetBytes` of TSV text under `indexDir/<index>/…`, the rg
+ * mirror under `mirrorDir`, and the Groonga load commands to `groongaLoad`.
+ */
+export function generateBenchCorpus(
+  targetBytes: number,
+  dirs: { indexDir: string; mirrorDir: string; groongaLoad: string },
+  seed = 20240601
+): BenchCorpus {
+  const random = seeded(seed)
+  const sample: Array<string> = []
+  const load = fs.openSync(dirs.groongaLoad, "w")
+  fs.writeSync(load, "load --table Lines\n[\n")
+  let tsvBytes = 0
+  let files = 0
+  let lines = 0
+  let firstRecord = true
+  let loadBuffer = ""
+  while (tsvBytes < targetBytes) {
+    const kind = pick(random, ["xlsx", "docx", "pptx", "xlsx"] as const)
+    const rel = `${pick(random, departments)}/${2019 + int(random, 7)}/${kind === "xlsx" ? "見積" : kind === "docx" ? "議事録" : "提案"}_${files}.${kind}`
+    const dir = path.join(dirs.indexDir, "bench", ...rel.split("/"))
+    const mirror = path.join(dirs.mirrorDir, ...rel.split("/"))
+    fs.mkdirSync(dir, { recursive: true })
+    fs.mkdirSync(mirror, { recursive: true })
+    const partCount = kind === "xlsx" ? 1 + int(random, 3) : 1
+    for (let p = 1; p <= partCount; p++) {
+      const name = kind === "xlsx" ? pick(random, ["見積書", "明細", "Sheet1", "集計", "顧客一覧"]) + p : kind === "docx" ? "document" : "slides"
+      const locator: Locator = kind === "xlsx" ? "cell" : kind === "docx" ? "paragraph" : "slide"
+      const count = 100 + int(random, 700)
+      const body: Array<{ loc: string; text: string }> = []
+      let mirrorText = ""
+      for (let n = 0; n < count; n++) {
+        const text = businessLine(random)
+        body.push({ loc: locator === "cell" ? cellOf(n) : String(n + 1), text })
+        mirrorText += escapeTsvField(normalizeForSearch(text)) + "\n"
+        loadBuffer += (firstRecord ? "" : ",\n") + JSON.stringify({ text })
+        firstRecord = false
+        if (lines % 97 === 0) sample.push(text)
+        lines++
+      }
+      const tsvName = bodyTsvFileName(p, name)
+      const tsv = formatBodyTsv({ name, locator, state: "visible", lines: body })
+      fs.writeFileSync(path.join(dir, tsvName), tsv)
+      fs.writeFileSync(path.join(mirror, tsvName.replace(/\.tsv$/, ".txt")), mirrorText)
+      tsvBytes += Buffer.byteLength(tsv)
+    }
+    if (loadBuffer.length > 1 << 20) {
+      fs.writeSync(load, loadBuffer)
+      loadBuffer = ""
+    }
+    files++
+  }
+  fs.writeSync(load, loadBuffer + "\n]\n")
+  fs.closeSync(load)
+  return { tsvBytes, files, lines, sample }
+}
+
+/** Line number of a body line from its location (the inverse of the generator's addresses). */
+export function lineNumberOfLoc(loc: string): number {
+  const m = /^([A-E])(\d+)$/.exec(loc)
+  if (m === null) return Number(loc)
+  return (Number(m[2]) - 1) * 5 + "ABCDE".indexOf(m[1] ?? "A") + 1
+}
