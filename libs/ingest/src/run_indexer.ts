@@ -44,6 +44,7 @@ import {
   checkWorkFolder,
   crashPoint,
   describeOrigin,
+  endLeftoverProcesses,
   hasLegacyLayoutMarks,
   openRunLog,
   publishFolder,
@@ -269,6 +270,8 @@ const runMain = (
     const notRemoved = yield* removeOldSystemIndex(paths)
     if (notRemoved !== undefined) yield* log.write(text.oldSystemIndexNotRemoved(notRemoved), "warn")
 
+    // C1, W3: a killed run's LibreOffice keeps running and would capture this run's (same profile).
+    for (const p of yield* endLeftoverProcesses(paths)) yield* log.write(`ended a process an interrupted run left: ${p.pid} ${p.command.slice(0, 160)}`, "warn")
     // R7: finish what the previous run left: removals, then unpublished staged folders.
     yield* removeBodyFolders(paths, yield* readPendingRemove(paths)).pipe(Effect.mapError(ioFailure))
     const previousRows = yield* readIngestList(paths).pipe(Effect.mapError(ioFailure))

@@ -1,0 +1,52 @@
+/**
+ * Leftover processes of a killed run (C1, W3; found by the chaos campaign,
+ * issue 8): a LibreOffice started with a profile in this work folder's work
+ * area is ended; one of another work folder is not.
+ */
+import { NodeContext } from "@effect/platform-node"
+import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { pathToFileURL } from "node:url"
+import { endLeftoverProcesses, findLeftoverProcesses, leftoverMarker } from "./leftover_processes.ts"
+import { workPaths } from "./work_folder.ts"
+
+// A stand-in for an orphaned soffice: a process carrying the profile option on its command line.
+const fakeOffice = (profile: string): ChildProcess =>
+  spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "--", `-env:UserInstallation=${pathToFileURL(profile).href}`, "--headless"], {
+    stdio: "ignore"
+  })
+
+const alive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null
+
+describe("endLeftoverProcesses() (C1, W3)", () => {
+  // Linux only: elsewhere findLeftoverProcesses finds nothing by design.
+  it.live("ends a killed run's LibreOffice of this work folder, by pid, and no other", () =>
+    Effect.gen(function* () {
+      if (process.platform !== "linux") return
+      const base = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-leftover-"))
+      const mine = workPaths(path.join(base, "作業"))
+      const other = workPaths(path.join(base, "other"))
+      const orphan = fakeOffice(path.join(mine.tmp, "office", "document", "profile-1"))
+      const stranger = fakeOffice(path.join(other.tmp, "office", "document", "profile-1"))
+      const users = fakeOffice(path.join(base, "home", ".config", "libreoffice"))
+      try {
+        yield* Effect.sleep("300 millis")
+        expect(leftoverMarker(mine)).toContain("%E4%BD%9C%E6%A5%AD") // the URL form LibreOffice is given
+        expect(findLeftoverProcesses(mine).map((p) => p.pid)).toEqual([orphan.pid])
+        const ended = yield* endLeftoverProcesses(mine)
+        expect(ended.map((p) => p.pid)).toEqual([orphan.pid])
+        yield* Effect.sleep("100 millis")
+        expect(alive(orphan)).toBe(false)
+        expect(alive(stranger)).toBe(true)
+        expect(alive(users)).toBe(true)
+        expect(yield* endLeftoverProcesses(mine)).toEqual([])
+      } finally {
+        for (const c of [orphan, stranger, users]) if (alive(c)) c.kill("SIGKILL")
+        fs.rmSync(base, { recursive: true, force: true })
+      }
+    }).pipe(Effect.provide(NodeContext.layer)))
+})

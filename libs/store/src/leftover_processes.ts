@@ -1,0 +1,79 @@
+/**
+ * Processes a killed run left behind (C1, W3): the Office owners start each
+ * LibreOffice detached, with its profile in the work folder's work area
+ * (`tmp/office/<kind>/profile-<n>`), so a `kill -9` of the run leaves it
+ * running. Left alone it keeps the profile's IPC pipe, the next run's
+ * LibreOffice with the same profile forwards to it and exits at once, and
+ * every file that needs Office fails with `office-start-failed` — for good,
+ * since failed files are not retried (found by the chaos campaign, issue 8).
+ *
+ * Only processes whose command line names this work folder's work area are
+ * ended, by pid, and only by a run holding the lock (R3), so no live run's
+ * process and no LibreOffice the user has open is ever touched.
+ *
+ * @module
+ */
+import { Effect } from "effect"
+import * as fs from "node:fs"
+import { pathToFileURL } from "node:url"
+import type { WorkPaths } from "./work_folder.ts"
+
+/** A process found by {@link findLeftoverProcesses}. */
+export interface LeftoverProcess {
+  readonly pid: number
+  readonly command: string
+}
+
+/** The marker a leftover's command line carries: the LibreOffice profile option pointing into the work area. */
+export function leftoverMarker(paths: WorkPaths): string {
+  return `-env:UserInstallation=${pathToFileURL(paths.tmp).href}/`
+}
+
+/**
+ * Live processes (not zombies, not this one) whose command line holds
+ * {@link leftoverMarker}. Linux reads `/proc`; elsewhere none are found (a
+ * documented limit: there the next run's LibreOffice may fail once).
+ */
+export function findLeftoverProcesses(paths: WorkPaths): ReadonlyArray<LeftoverProcess> {
+  if (process.platform !== "linux") return []
+  const marker = leftoverMarker(paths)
+  const found: Array<LeftoverProcess> = []
+  let names: Array<string>
+  try {
+    names = fs.readdirSync("/proc")
+  } catch {
+    return []
+  }
+  for (const name of names) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue
+    try {
+      const stat = fs.readFileSync(`/proc/${name}/stat`, "latin1")
+      const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0]
+      if (state === "Z" || state === "X") continue
+      const args = fs.readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0")
+      if (args.some((a) => a.startsWith(marker))) found.push({ pid: Number(name), command: args.join(" ").trim() })
+    } catch {
+      // the process ended while we looked, or is not ours to read
+    }
+  }
+  return found
+}
+
+/**
+ * Ends (SIGKILL, by pid) the processes a killed run of this work folder left
+ * behind and returns them. Call only while holding the lock. Never fails.
+ */
+export const endLeftoverProcesses = (paths: WorkPaths): Effect.Effect<ReadonlyArray<LeftoverProcess>> =>
+  Effect.gen(function* () {
+    const found = findLeftoverProcesses(paths)
+    for (const p of found) {
+      try {
+        process.kill(p.pid, "SIGKILL")
+      } catch {
+        // gone already
+      }
+    }
+    // soffice.bin is reaped by init: wait (briefly) until none is alive, so its pipe is closed.
+    for (let i = 0; i < 100 && findLeftoverProcesses(paths).length > 0; i++) yield* Effect.sleep("20 millis")
+    return found
+  }).pipe(Effect.withSpan("Store.endLeftoverProcesses"))
