@@ -86,6 +86,21 @@ describe("sagasu CLI on the sample documents", () => {
     expect(r.err).not.toMatch(/\n\s+at /)
   }, 30_000)
 
+  it("explains usage errors in one line, without a dump or a stack trace, exit 1", () => {
+    for (const args of [["add"], ["serch", "x"], ["search", "--limit", "abc", "x"], ["gui", "--port", "80000"], ["add", "a/b", samples]]) {
+      const r = sagasu(work, ...args)
+      expect(r.code).toBe(1)
+      expect(r.err + r.out).not.toMatch(/_tag|\n\s+at |ParseError/)
+    }
+    expect(sagasu(work, "add", "a/b", samples).err).toContain("an index name must not contain")
+  }, 60_000)
+
+  it("ends quietly when the reader of its output goes away (search | head)", () => {
+    const r = spawnSync("sh", ["-c", `"${process.execPath}" "${bin}" search 見 --limit 500 --work "${work}" | head -1`], { encoding: "utf8" })
+    expect(r.stderr).toBe("")
+    expect(r.stdout.split("\n").filter((l) => l !== "")).toHaveLength(1)
+  }, 30_000)
+
   it("refuses to add a folder that does not exist, or a name twice", () => {
     expect(sagasu(work, "add", "x", path.join(base, "missing")).err).toContain("is not a folder")
     const twice = sagasu(work, "add", "サンプル", samples)

@@ -5,10 +5,12 @@
  * @module
  */
 import { FileSystem } from "@effect/platform"
-import { type Settings, decodeSettings, defaultSettings } from "@sagasu/domain"
+import { IndexName, type Settings, defaultSettings } from "@sagasu/domain"
 import { checkWorkFolder, formatSettings, initWorkFolder, readSettings, writeSettings } from "@sagasu/store"
-import { Console, Effect, Option } from "effect"
+import { Console, Effect, Either, Option, ParseResult, Schema } from "effect"
 import * as path from "node:path"
+
+const decodeIndexName = Schema.decodeUnknownEither(IndexName)
 
 /** Prints an error for a person and sets exit code 1 (no stack trace). */
 const failWith = (message: string) =>
@@ -38,10 +40,12 @@ export const addCommand = (work: string, name: string, folder: string) =>
     if (settings.targetFolders.some((t) => t.name === name)) {
       return yield* failWith(`Cannot add "${name}": an index of that name exists already.`)
     }
+    // Validate the new entry through the Schema (index name rules) before anything is encoded or written.
+    const decoded = decodeIndexName(name)
+    if (Either.isLeft(decoded)) {
+      return yield* failWith(`Cannot add "${name}": ${ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map((i) => i.message).join("; ")}`)
+    }
     const next: Settings = { ...settings, targetFolders: [...settings.targetFolders, { name, path: absolute, enabled: true }] }
-    // Validate through the Schema (index name rules) before writing.
-    const decoded = decodeSettings(JSON.parse(formatSettings(next)))
-    if (decoded._tag === "Left") return yield* failWith(`Cannot add "${name}": ${decoded.left.message}`)
-    yield* writeSettings(paths, decoded.right)
+    yield* writeSettings(paths, next)
     yield* Console.log(`Added index "${name}": ${absolute}\nNext: sagasu index`)
   }).pipe(Effect.catchAll((e) => failWith(e.message)))

@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { Args, Command, Options } from "@effect/cli"
+import { Args, Command, Options, ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer, Logger, LogLevel } from "effect"
+import { Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { addCommand, initCommand } from "./commands.ts"
 import { searchCommand } from "./search_command.ts"
 import { guiCommand } from "@sagasu/gui"
@@ -79,7 +79,14 @@ const gui = Command.make(
   "gui",
   {
     work,
-    port: Options.integer("port").pipe(Options.optional, Options.withDescription("the port (default: any free one)")),
+    port: Options.integer("port").pipe(
+      Options.filterMap(
+        (n) => (n >= 1 && n <= 65535 ? Option.some(n) : Option.none()),
+        "--port must be a number from 1 to 65535"
+      ),
+      Options.optional,
+      Options.withDescription("the port (default: any free one)")
+    ),
     noOpen: Options.boolean("no-open").pipe(Options.withDescription("do not open the browser"))
   },
   (o) => guiCommand(o.work, { port: o.port, open: !o.noOpen, version })
@@ -92,7 +99,15 @@ const sagasu = Command.make("sagasu").pipe(
 
 const cli = Command.run(sagasu, { name: "sagasu", version })
 
+// `sagasu search 山 | head -1`: the reader went away; that is not an error of ours.
+process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+  if (e.code === "EPIPE") process.exit(process.exitCode ?? 0)
+  throw e
+})
+
 cli(process.argv).pipe(
+  // @effect/cli has already printed a usage error for a person; exit 1 without a dump.
+  Effect.catchIf(ValidationError.isValidationError, () => Effect.sync(() => { process.exitCode = 1 })),
   Effect.provide(Layer.mergeAll(NodeContext.layer, Logger.minimumLogLevel(LogLevel.Warning))),
   NodeRuntime.runMain({ disableErrorReporting: false })
 )
