@@ -46,6 +46,9 @@ import {
   describeOrigin,
   endLeftoverProcesses,
   hasLegacyLayoutMarks,
+  isStagingWriteFailure,
+  longestPathBytes,
+  maxPathBytes,
   openRunLog,
   publishFolder,
   readIngestList,
@@ -107,6 +110,8 @@ interface RunState {
   readonly folders: ReadonlyMap<string, string>
   stopped: boolean
   folderLost: Option.Option<string>
+  /** Set when the work folder could not take a file's TSVs (disk full, …): R18, exit 1, the file stays pending. */
+  workFolderError: Option.Option<string>
   done: number
   readonly failed: Array<FailedFile>
   staged: Array<StagedFile>
@@ -213,10 +218,11 @@ const settle = (
         return { code: 0, message: outcome.message, failed: [] }
       case "ingested": {
         const state = outcome.state
-        if (!state.stopped && Option.isNone(state.folderLost) && Option.isNone(state.finallyError)) {
+        if (!state.stopped && Option.isNone(state.folderLost) && Option.isNone(state.workFolderError) && Option.isNone(state.finallyError)) {
           yield* gram({ published: state.published, removed: state.removed })
         }
         if (Option.isSome(state.folderLost)) return { code: 1, message: state.folderLost.value, failed: state.failed }
+        if (Option.isSome(state.workFolderError)) return { code: 1, message: state.workFolderError.value, failed: state.failed }
         if (Option.isSome(state.finallyError)) return { code: 1, message: state.finallyError.value, failed: state.failed }
         const message = closingMessage(language, { stopped: state.stopped, ok: state.done, failed: state.failed })
         return { code: state.stopped ? 2 : 0, message, failed: state.failed }
@@ -276,11 +282,18 @@ const runMain = (
     yield* removeBodyFolders(paths, yield* readPendingRemove(paths)).pipe(Effect.mapError(ioFailure))
     const previousRows = yield* readIngestList(paths).pipe(Effect.mapError(ioFailure))
     const recovery = recoverFromJournal(yield* readJournal(paths), previousRows)
+    // R7: a folder that cannot be published is carried over: ingested again in this run, last (C1).
+    const inFlight = new Set(recovery.inFlight)
     for (const s of recovery.publish) {
       const staged = path.join(paths.root, s.staging)
       if (fs.existsSync(path.join(staged, stagingCompleteMark))) {
-        yield* publishFolder(staged, bodyFolderOf(paths, s.index, s.path)).pipe(Effect.mapError(ioFailure))
-        yield* log.write(`recovered: ${s.index}/${s.path} (published the TSVs staged by an interrupted run)`)
+        const published = yield* publishFolder(staged, bodyFolderOf(paths, s.index, s.path)).pipe(Effect.either)
+        if (published._tag === "Left") {
+          inFlight.add(fileKey(s.index, s.path))
+          yield* log.write(`not recovered: ${s.index}/${s.path} is ingested again (${describeIoError(published.left.message)})`, "warn")
+        } else {
+          yield* log.write(`recovered: ${s.index}/${s.path} (published the TSVs staged by an interrupted run)`)
+        }
       }
     }
     yield* resetJournal(paths).pipe(Effect.mapError(ioFailure))
@@ -289,6 +302,8 @@ const runMain = (
     // R8: crawl each selected index; a stop leaves the rest as it was.
     const crawled: Array<CrawledFile> = []
     const crawledIndexes: Array<string> = []
+    // Entries the crawl could not read (a folder without permission, a share glitch): `index/path`.
+    const unreadable: Array<string> = []
     let stoppedDuringCrawl = false
     for (const target of selected) {
       if (yield* SubscriptionRef.get(channel.stop)) {
@@ -299,18 +314,28 @@ const runMain = (
       yield* log.write(text.crawling(target.name, target.path))
       const result = yield* crawlFolder(target.name, target.path).pipe(Effect.mapError((e) => new RunFailure({ message: e.message })))
       for (const s of result.skipped) yield* log.write(`skip: ${target.name}/${s.path} (${s.reason}${s.detail === "" ? "" : `: ${s.detail}`})`)
+      for (const s of result.skipped) if (s.reason === "unreadable") unreadable.push(fileKey(target.name, s.path))
       crawled.push(...result.files)
       crawledIndexes.push(target.name)
     }
     if (!stoppedDuringCrawl && (yield* SubscriptionRef.get(channel.stop))) stoppedDuringCrawl = true
 
-    const decide = (answer: PlanAnswer): TargetList =>
-      computeTargetList(crawled, previousRows, {
+    // R8: files under an entry the crawl could not read were not seen, not found gone: like the
+    // files of a folder whose crawl was stopped, their rows and body index stay exactly as they were.
+    const underUnreadable = (r: IngestRow) => {
+      const key = fileKey(r.index, r.path)
+      return unreadable.some((u) => key === u || key.startsWith(`${u}/`))
+    }
+    const shielded = previousRows.filter(underUnreadable)
+    const decide = (answer: PlanAnswer): TargetList => {
+      const list = computeTargetList(crawled, shielded.length === 0 ? previousRows : previousRows.filter((r) => !underUnreadable(r)), {
         crawledIndexes,
         retryFailed: answer.retryFailed,
         includeCloud: answer.includeCloud,
-        inFlight: recovery.inFlight
+        inFlight
       })
+      return shielded.length === 0 ? list : { ...list, rows: [...list.rows, ...shielded] }
+    }
     // Cancel and stop keep the previous rows, minus the vanished files (R8, R10).
     const keepPreviousRows = (list: TargetList) =>
       Effect.gen(function* () {
@@ -383,6 +408,7 @@ const runMain = (
       folders: new Map(selected.map((t) => [t.name, t.path])),
       stopped: false,
       folderLost: Option.none(),
+      workFolderError: Option.none(),
       done: 0,
       failed: [],
       staged: [],
@@ -409,7 +435,24 @@ const defaultWorkers = (settings: Settings) =>
     fileTimeout: Duration.minutes(settings.fileTimeoutMinutes)
   })
 
-const ioFailure = (e: { readonly message: string }) => new RunFailure({ message: e.message })
+const ioFailure = (e: { readonly message: string }) => new RunFailure({ message: describeIoError(e.message) })
+
+// R18: a full disk says so in words a person can act on; the system's detail follows.
+const describeIoError = (detail: string) =>
+  /ENOSPC|EDQUOT|no space left/i.test(detail)
+    ? `The disk of the work folder is full: free some space and start indexing again; it continues where it stopped. (${detail})`
+    : detail
+
+// False when `p` is missing or is not a regular file; true for a regular file, and when it cannot
+// be told (permission denied on the way: the worker then fails it as unreadable, to be retried).
+const isRegularFileOrUnknown = (p: string) => {
+  try {
+    return fs.statSync(p).isFile()
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    return code !== "ENOENT" && code !== "ENOTDIR"
+  }
+}
 
 const isFolder = (p: string) => {
   try {
@@ -503,14 +546,16 @@ const dispatchLoop = (
           }
         }
       }
-      const canDispatch = !state.stopped && Option.isNone(state.folderLost)
+      const canDispatch = !state.stopped && Option.isNone(state.folderLost) && Option.isNone(state.workFolderError)
       const pick = canDispatch ? pickNextDispatch(notDispatched, freeSlots()) : undefined
       if (pick !== undefined) {
         const [next] = notDispatched.splice(pick, 1)
         if (next === undefined) continue
         const root = state.folders.get(next.target.index) ?? ""
         const source = path.join(root, ...next.target.path.split("/"))
-        if (!fs.existsSync(source)) {
+        // Gone, or no longer a regular file (a FIFO in its place would block the worker's read
+        // for good; the crawl skips it as not-a-file, so it is as good as gone).
+        if (!isRegularFileOrUnknown(source)) {
           if (!isFolder(root)) {
             // R13: the whole target folder is gone: hand over nothing more, the rest stays pending.
             state.folderLost = Option.some(text.targetFolderLost(next.target.index, root))
@@ -560,25 +605,38 @@ const dispatchLoop = (
           yield* appendIngestRows(paths, [row("pending", "")]).pipe(Effect.mapError(ioFailure))
           yield* log.block(flight.n, total, `${name}: stopped (stays pending)`, arrival.result.log)
           break
-        case "Record":
+        case "Record": {
+          if (decision.status === "failed" && isStagingWriteFailure(decision.reason)) {
+            // R18: the work folder could not take the TSVs (disk full, …): not the file's fault. It
+            // stays pending (its R11 row), nothing more is handed over, the run ends with exit 1.
+            state.workFolderError = Option.some(describeIoError(decision.reason))
+            yield* log.block(flight.n, total, `${name}: not recorded (stays pending): ${decision.reason}`, arrival.result.log, "error")
+            break
+          }
+          // C2: a folder whose body-index path the system cannot hold would fail its publish (and
+          // every later run's): the file fails here instead, before a done row could claim it.
+          const tooLong = decision.status === "done" ? bodyPathTooLong(paths, flight) : undefined
+          const status = tooLong === undefined ? decision.status : "failed"
+          const reason = tooLong ?? decision.reason
           yield* log.block(
             flight.n, total,
-            `${name}: ${decision.status === "done" ? "done" : `failed (${decision.reason})`}`,
+            `${name}: ${status === "done" ? "done" : `failed (${reason})`}`,
             arrival.result.log,
-            decision.status === "done" ? "info" : "warn"
+            status === "done" ? "info" : "warn"
           )
-          yield* appendIngestRows(paths, [row(decision.status, decision.reason)]).pipe(Effect.mapError(ioFailure))
-          if (decision.status === "done") {
+          yield* appendIngestRows(paths, [row(status, reason)]).pipe(Effect.mapError(ioFailure))
+          if (status === "done") {
             state.done++
             state.staged.push({ index: flight.target.index, path: flight.target.path, staging: flight.staging })
           } else {
-            state.failed.push({ index: flight.target.index, path: flight.target.path, reason: decision.reason })
-            // The text of an earlier version must not stay searchable.
-            yield* removeBodyFolders(paths, [flight.target]).pipe(Effect.mapError(ioFailure))
+            state.failed.push({ index: flight.target.index, path: flight.target.path, reason })
+            // The text of an earlier version must not stay searchable (a path too long has none).
+            if (tooLong === undefined) yield* removeBodyFolders(paths, [flight.target]).pipe(Effect.mapError(ioFailure))
             state.removed.push({ index: flight.target.index, path: flight.target.path })
           }
-          yield* progress({ _tag: "result", failed: decision.status === "failed", current: name })
+          yield* progress({ _tag: "result", failed: status === "failed", current: name })
           break
+        }
       }
       // R14: publish every folder with nothing in flight and nothing left to dispatch.
       const pendingWork = [...[...inFlight.values()].map((f) => f.target), ...(state.stopped ? [] : notDispatched.map((d) => d.target))]
@@ -589,6 +647,21 @@ const dispatchLoop = (
       }
     }
   })
+
+// The reason a done file cannot be published because its body-index paths pass the system's limit.
+const bodyPathTooLong = (paths: WorkPaths, flight: InFlight): string | undefined => {
+  let names: Array<string>
+  try {
+    names = fs.readdirSync(path.join(paths.root, flight.staging))
+  } catch {
+    return undefined
+  }
+  const bytes = longestPathBytes(bodyFolderOf(paths, flight.target.index, flight.target.path), names)
+  return bytes > maxPathBytes
+    ? `unreadable: its body-index path would be ${bytes} bytes, more than this system allows (${maxPathBytes}); ` +
+        "move the work folder to a shorter path or the file to a less deep folder"
+    : undefined
+}
 
 const publishStaged = (paths: WorkPaths, staged: ReadonlyArray<StagedFile>, state: RunState) =>
   Effect.forEach(

@@ -34,6 +34,31 @@ export const stageExtraction = Effect.fn("Store.stageExtraction")(function* (dir
 })
 
 /**
+ * The longest path, in bytes, this system takes (PATH_MAX less the NUL): 4095
+ * on Linux, 1023 on macOS; Windows is given its long-path limit.
+ */
+export const maxPathBytes: number = process.platform === "linux" ? 4095 : process.platform === "darwin" ? 1023 : 32_766
+
+/** The byte length of the longest of `folder` and `folder/<name>` for each of `names` (a body-index folder and its TSVs). */
+export function longestPathBytes(folder: string, names: ReadonlyArray<string>): number {
+  const base = Buffer.byteLength(folder)
+  return Math.max(base, ...names.map((n) => base + 1 + Buffer.byteLength(n)))
+}
+
+/**
+ * The start of the reason a worker gives when a file's TSVs could not be
+ * written to its staging folder: a fault of the work folder (disk full,
+ * permissions), not of the source file, so the run ends with an error and the
+ * file stays pending (R18) instead of failing for good.
+ */
+export const stagingWriteFailedReason = "unreadable: the TSVs could not be written to the work folder"
+
+/** Whether a failed result's `reason` is a {@link stagingWriteFailedReason}. */
+export function isStagingWriteFailure(reason: string): boolean {
+  return reason.startsWith(stagingWriteFailedReason)
+}
+
+/**
  * Moves a staged folder into the body index as a whole (C2). Sub-folders of
  * the previous folder (source files inside a source folder that shares the
  * file's name) are first moved into the staged folder, then the previous

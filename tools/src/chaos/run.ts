@@ -3,7 +3,7 @@
  * its table to `docs/reliability.md`.
  *
  * ```
- * npm run chaos                         # the full campaign (≈ 30 min on 2 cores)
+ * npm run chaos                         # the full campaign (≈ 40 min on 2 cores)
  * npm run chaos -- --seed 7             # another seed
  * npm run chaos -- --scale ci           # the reduced campaign that `npm test` runs
  * npm run chaos -- --only crash,stop    # some parts only (the document is not written)

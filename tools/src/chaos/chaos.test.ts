@@ -1,0 +1,27 @@
+/**
+ * The reduced chaos campaign inside `npm test` (issue 8): the same parts as
+ * `npm run chaos` at the `ci` scale — at least 30 SIGKILLs, 10 stops, 5
+ * rounds of four runs at once, each environment fault, the hostile set — and
+ * no invariant may be violated. The full campaign and its figures are in
+ * docs/reliability.md. `SAGASU_CHAOS_SEED` picks another seed.
+ */
+import { describe, expect, it } from "vitest"
+import { type CampaignReport, renderReport, runCampaign } from "./campaign.ts"
+
+const injected = (report: CampaignReport, prefix: string) =>
+  report.parts.reduce((n, p) => n + [...p.tally.faults].filter(([k]) => k.startsWith(prefix)).reduce((a, [, c]) => a + c, 0), 0)
+
+describe("chaos campaign, reduced (SPEC C1–C3, R3, R7, R8, R13, R18, W5)", () => {
+  it("survives kills, stops, concurrent runs, a hostile environment and hostile files with no violation", async () => {
+    const report = await runCampaign({ seed: Number(process.env.SAGASU_CHAOS_SEED ?? "20261129"), scale: "ci" })
+    console.log(renderReport(report))
+    expect(report.parts.flatMap((p) => p.tally.violations)).toEqual([])
+    expect(injected(report, "SIGKILL")).toBeGreaterThanOrEqual(30)
+    expect(injected(report, "stop in phase")).toBeGreaterThanOrEqual(10)
+    expect(injected(report, "4 runs started at once")).toBeGreaterThanOrEqual(5)
+    expect(injected(report, "hostile:")).toBeGreaterThanOrEqual(200)
+    for (const kind of ["target folder renamed", "file deleted", "file truncated", "file rewritten", "FIFO", "disk full"]) {
+      expect(injected(report, kind), kind).toBeGreaterThan(0)
+    }
+  }, 20 * 60_000)
+})
