@@ -90,7 +90,12 @@ beforeAll(async () => {
   files = await makeTree(tree, { seed: 11, files: 150, minRows: 50, maxRows: 600 })
 }, 120_000)
 
-afterAll(() => fs.rmSync(base, { recursive: true, force: true }))
+// A failed run keeps its folders (work folders with their logs and journals) for a look.
+let keepForLook = false
+afterAll(() => {
+  if (keepForLook) console.log(`crash test: kept ${base}`)
+  else fs.rmSync(base, { recursive: true, force: true })
+})
 
 describe("crash and resume through the CLI (C1, C2, C3, R3, R7)", () => {
   it("survives 20 SIGKILLs at seeded moments and ends identical to a clean run", async () => {
@@ -107,6 +112,7 @@ describe("crash and resume through the CLI (C1, C2, C3, R3, R7)", () => {
     let everDone = new Set<string>()
     let previousInFlight = new Set<string>()
     let lastLog = ""
+    let toldLog = false
     const phases = new Map<string, number>()
     for (let attempt = 0; attempt < 80 && kills < 20; attempt++) {
       const child = startIndex(work)
@@ -136,8 +142,17 @@ describe("crash and resume through the CLI (C1, C2, C3, R3, R7)", () => {
         if (reference.get(folder) !== hash) violations.push(`after kill ${kills}: partial or wrong folder ${folder}`)
       }
       // C1: no `done` row is ever lost.
-      const done = new Set(ingestRows(work).filter((r) => r.status === "done").map((r) => r.key))
-      for (const key of everDone) if (!done.has(key)) violations.push(`after kill ${kills}: lost done row ${key}`)
+      const rows = new Map(ingestRows(work).map((r) => [r.key, r.status]))
+      const done = new Set([...rows].filter(([, status]) => status === "done").map(([key]) => key))
+      for (const key of everDone) {
+        if (!done.has(key)) violations.push(`after kill ${kills} (run ${attempt}, exit ${exit.code ?? exit.signal}): lost done row ${key}, now ${rows.get(key) ?? "no row"}`)
+      }
+      if (violations.length > 0 && !toldLog) {
+        // The first violation: the run's own account of it, for the report.
+        toldLog = true
+        const logText = fs.readFileSync(path.join(work, "indexing_log.txt"), "utf8").split("\n")
+        console.log(`crash test: first violation in run ${attempt}; its stdout:\n${out.slice(-3000)}\nits log (head and tail):\n${[...logText.slice(0, 40), "…", ...logText.slice(-60)].join("\n")}`)
+      }
       everDone = done
       // C1: files in flight at the previous kill come last in this run's target list.
       const results = [...out.matchAll(/^\[(\d+)\/(\d+)\] (\S+): /gm)]
@@ -159,6 +174,7 @@ describe("crash and resume through the CLI (C1, C2, C3, R3, R7)", () => {
         }
       }
     }
+    keepForLook = violations.length > 0
     console.log(`crash test: ${kills} kills by phase ${JSON.stringify(Object.fromEntries(phases))}, 0 expected violations, found ${violations.length}`)
     expect(violations).toEqual([])
     expect(kills).toBeGreaterThanOrEqual(20)

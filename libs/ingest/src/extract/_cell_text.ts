@@ -47,6 +47,31 @@ function formatIsoCell(value: string): string {
  */
 export function numberText(n: number, format: NumberFormat | undefined, date1904: boolean): string {
   if (format === undefined) return formatGeneralNumber(n)
+  // Sheets repeat their values (dates, prices, quantities), and formatting one through its code is
+  // the costliest step of a numeric cell: remember the last few thousand texts of each format.
+  const memo = memoOf(format, date1904)
+  let text = memo.get(n)
+  if (text === undefined) {
+    text = formatWithCode(n, format, date1904)
+    if (memo.size >= memoLimit) memo.clear()
+    memo.set(n, text)
+  }
+  return text
+}
+
+const memoLimit = 4096
+const memos = new WeakMap<NumberFormat, [Map<number, string>, Map<number, string>]>()
+
+function memoOf(format: NumberFormat, date1904: boolean): Map<number, string> {
+  let pair = memos.get(format)
+  if (pair === undefined) {
+    pair = [new Map(), new Map()]
+    memos.set(format, pair)
+  }
+  return pair[date1904 ? 1 : 0]
+}
+
+function formatWithCode(n: number, format: NumberFormat, date1904: boolean): string {
   const display = formatNumber(n, format, date1904)
   if (display === undefined || display === "") return formatGeneralNumber(n)
   if (format.kind === "date" || format.kind === "datetime") {

@@ -238,7 +238,11 @@ export function formatNumber(value: number, format: NumberFormat, date1904: bool
     text = formatDate(value, section, date1904)
   } else {
     const sign = value < 0 && !abs ? "-" : ""
-    text = formatNumberSection(Math.abs(value), section, sign)
+    const magnitude = Math.abs(value)
+    const shape = section.dbnum === 0 && Number.isInteger(magnitude) && magnitude < 1e15 ? integerShapeOf(section) : undefined
+    // The common `0` / `#,##0` on an integer: its digits, grouped or not, with nothing to round or place.
+    if (shape !== undefined) return sign + (shape === "grouped" ? group(String(magnitude)) : String(magnitude))
+    text = formatNumberSection(magnitude, section, sign)
   }
   if (text === undefined) return undefined
   text = text.trim()
@@ -287,6 +291,28 @@ function roundDecimal(abs: number, digits: number): { int: string; frac: string 
 }
 
 const group = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+
+const integerShapes = new WeakMap<Section, "plain" | "grouped" | "other">()
+
+/**
+ * `plain` for a section that is `0` or `##0`, `grouped` for `#,##0` (any number of `#`
+ * before one final `0`, commas only between placeholders), `undefined` for
+ * anything else: the shapes that show an integer as its digits.
+ */
+function integerShapeOf(section: Section): "plain" | "grouped" | undefined {
+  let shape = integerShapes.get(section)
+  if (shape === undefined) {
+    const t = section.tokens
+    const last = t.length - 1
+    const v = (k: Token | undefined) => (k !== undefined && k.t === "num" ? k.v : undefined)
+    const ok = last >= 0 && t.every((k, i) =>
+      i === last ? v(k) === "0" : v(k) === "#" || (v(k) === "," && (v(t[i - 1]) === "#" || v(t[i - 1]) === "0"))
+    )
+    shape = !ok ? "other" : t.some((k) => k.t === "num" && k.v === ",") ? "grouped" : "plain"
+    integerShapes.set(section, shape)
+  }
+  return shape === "other" ? undefined : shape
+}
 
 function formatNumberSection(abs: number, section: Section, sign: string): string {
   const tokens = section.tokens

@@ -134,6 +134,8 @@ export function dateKindOfFormat(numFmtId: number, customCode: string | undefine
  * shortest form, exponents as `1E+21`.
  */
 export function formatGeneralNumber(n: number): string {
+  // Integers of up to 15 digits are their own shortest form (the common case: counts, amounts, ids).
+  if (Number.isInteger(n) && n < 1e15 && n > -1e15) return String(n)
   const rounded = Number(n.toPrecision(15))
   return String(Object.is(rounded, -0) ? 0 : rounded).replace(/e([+-])/, "E$1")
 }

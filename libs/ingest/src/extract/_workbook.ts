@@ -135,9 +135,10 @@ const sheetExtras = Effect.fn("Extract.sheetExtras")(function* (
   }
   for (const c of [...notes, ...threaded].sort(byCell)) push(`${c.ref} comment`, c.text)
 
-  const cellTexts = new Map(cells.map((l) => [l.loc, l.text]))
+  // Only a sheet with hyperlinks needs its cells by address (a map of every cell costs as much as reading a small sheet).
+  const cellTexts = reader.hyperlinks.length === 0 ? undefined : new Map(cells.map((l) => [l.loc, l.text]))
   for (const link of reader.hyperlinks) {
-    const shown = cellTexts.get(link.ref.toUpperCase()) ?? ""
+    const shown = cellTexts?.get(link.ref.toUpperCase()) ?? ""
     const external = link.id === undefined ? undefined : rels.find((r) => r.id === link.id)
     const target = external?.external === true ? external.target : link.location
     for (const text of [link.display, target]) {

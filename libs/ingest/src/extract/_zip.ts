@@ -13,7 +13,7 @@
  * @module
  */
 import { Readable } from "node:stream"
-import { createInflateRaw, crc32 } from "node:zlib"
+import { createInflateRaw, crc32, inflateRawSync } from "node:zlib"
 import { ExtractError } from "./extract_error.ts"
 
 /** Limits on what reading an archive may inflate. */
@@ -65,6 +65,9 @@ export function decodeEntryName(bytes: Uint8Array, flags: number): string {
 
 /** Bytes of compressed input fed to zlib per write: with deflate's ceiling of about 1032:1 one write inflates to at most ~16 MiB. */
 const inputSlice = 1 << 14
+/** Parts declared at most this large are inflated whole, in one call; larger ones stream (their memory stays a few chunks). */
+const wholeInflateBytes = 4 << 20
+
 /** Bytes of a stored (uncompressed) entry handed out per chunk. */
 const storedSlice = 1 << 20
 
@@ -134,6 +137,20 @@ export class ZipArchive {
     if (entry.method === 0) {
       for (let at = 0; at < data.length; at += storedSlice) {
         const out = data.subarray(at, at + storedSlice)
+        take(out)
+        yield out
+      }
+    } else if (uncompressedSize <= wholeInflateBytes) {
+      // A part of a few MB inflates in one native call on this thread: the stream machinery (a
+      // thread-pool round trip and several promises per 64 KB) costs more than inflating it.
+      let out: Buffer
+      try {
+        out = inflateRawSync(data, { maxOutputLength: Math.max(uncompressedSize, 1) })
+      } catch (e) {
+        if (e instanceof RangeError) throw corrupt(`${name}: inflates beyond its declared ${uncompressedSize} bytes`)
+        throw corrupt(`${name}: ${e instanceof Error ? e.message : String(e)}`)
+      }
+      if (out.length > 0) {
         take(out)
         yield out
       }

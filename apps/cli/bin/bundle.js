@@ -1,0 +1,84 @@
+// The pre-bundled CLI entry of bin/sagasu.js (issue 9: start-up time).
+import { createHash } from "node:crypto"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
+const entryPoint = path.join(root, "apps", "cli", "src", "main.ts")
+// Inside node_modules so that the bundle's external packages (esbuild) resolve from it.
+const cacheDir = path.join(root, "node_modules", ".cache", "sagasu")
+const sourceDirs = ["libs/domain", "libs/store", "libs/ingest", "apps/gui", "apps/cli"].map((d) => path.join(root, d, "src"))
+
+/** Sizes and mtimes of every source the CLI can import, this builder and the lock file: the bundle's cache key. */
+function sourceKey() {
+  const h = createHash("sha256")
+  const self = fileURLToPath(import.meta.url)
+  h.update(`${self}:${fs.statSync(self).size}:${fs.statSync(self).mtimeMs}\n`)
+  for (const dir of sourceDirs) {
+    for (const e of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+      if (!e.isFile() || !e.name.endsWith(".ts") || e.name.endsWith(".test.ts")) continue
+      const file = path.join(e.parentPath, e.name)
+      const st = fs.statSync(file)
+      h.update(`${file}:${st.size}:${st.mtimeMs}\n`)
+    }
+  }
+  const lock = path.join(root, "package-lock.json")
+  if (fs.existsSync(lock)) h.update(`lock:${fs.statSync(lock).mtimeMs}`)
+  return h.digest("hex").slice(0, 16)
+}
+
+// A source's `import.meta.url` stays the source file's URL inside the bundle
+// (the GUI reads its page and the worker finds its bundle relative to it).
+// The look-behind leaves alone the banner's `__sagasuRequire(import.meta.url)`,
+// which is a string in the worker's bundle options (libs/ingest/src/worker).
+const keepMetaUrl = {
+  name: "keep-import-meta-url",
+  setup(build) {
+    build.onLoad({ filter: /\.ts$/ }, (args) => {
+      const source = fs.readFileSync(args.path, "utf8")
+      const url = JSON.stringify(pathToFileURL(args.path).href)
+      return { contents: source.replace(/(?<!__sagasuRequire\()\bimport\.meta\.url\b/g, url), loader: "ts" }
+    })
+  }
+}
+
+/**
+ * The file URL of the bundled CLI, built now when the sources changed; undefined
+ * when it cannot be built (no esbuild, a read-only install), so the caller runs
+ * the sources through tsx.
+ */
+export async function bundledEntry() {
+  try {
+    const out = path.join(cacheDir, `cli-${sourceKey()}.mjs`)
+    if (!fs.existsSync(out)) {
+      const esbuild = await import("esbuild")
+      fs.mkdirSync(cacheDir, { recursive: true })
+      const temp = `${out}.${process.pid}.tmp`
+      await esbuild.build({
+        entryPoints: [entryPoint],
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        outfile: temp,
+        // esbuild has a native binary per platform: never bundled, resolved from node_modules.
+        external: ["esbuild"],
+        // Bundled CommonJS dependencies call require(): give the ES module one.
+        banner: { js: "import { createRequire as __sagasuRequire } from 'node:module'; const require = __sagasuRequire(import.meta.url);" },
+        plugins: [keepMetaUrl],
+        logLevel: "silent"
+      })
+      fs.renameSync(temp, out)
+      // Bundles of older sources are of no further use.
+      for (const name of fs.readdirSync(cacheDir)) {
+        if (name.startsWith("cli-") && name.endsWith(".mjs") && path.join(cacheDir, name) !== out) {
+          fs.rmSync(path.join(cacheDir, name), { force: true })
+        }
+      }
+    }
+    return pathToFileURL(out).href
+  } catch {
+    return undefined
+  }
+}
