@@ -3,6 +3,7 @@ import {
   GRAM_END,
   decodePostings,
   encodePostings,
+  forEachGramInRange,
   forEachGramOfLine,
   gramKey,
   gramOfKey,
@@ -61,6 +62,24 @@ describe("2-gram tokenizer (issue 6: code points, not UTF-16 units)", () => {
     }]
   ])("lookupOfTerm(%j)", (term, expected) => {
     expect(lookupOfTerm(term)).toEqual(expected)
+  })
+})
+
+describe("forEachGramInRange(): the grams of one line of a block (issue 9)", () => {
+  it("gives what forEachGramOfLine gives for the slice, for every line of a block", () => {
+    const lines = ["", "見積書", "😀見", "a😀😀", "\uD800x", "x\uDC00", "ab", "𠮷"]
+    const block = lines.join("\n")
+    const collect = (run: (f: (k: number, p: number) => void) => void) => {
+      const out: Array<[number, number]> = []
+      run((k, p) => out.push([k, p]))
+      return out
+    }
+    let at = 0
+    for (const line of lines) {
+      const end = at + line.length
+      expect(collect((f) => forEachGramInRange(block, at, end, f)), JSON.stringify(line)).toEqual(collect((f) => forEachGramOfLine(line, f)))
+      at = end + 1
+    }
   })
 })
 

@@ -48,13 +48,21 @@ export function gramRangeOf(first: number): readonly [from: number, to: number] 
  * path: no allocation per gram.
  */
 export function forEachGramOfLine(line: string, f: (key: number, position: number) => void): void {
-  const n = line.length
-  if (n === 0) return
-  let prev = line.codePointAt(0) ?? 0
-  let i = prev > 0xffff ? 2 : 1
+  forEachGramInRange(line, 0, line.length, f)
+}
+
+/**
+ * {@link forEachGramOfLine} of `text.slice(start, end)` without making the
+ * slice: the grams of one line of a block of lines. `end` must not fall
+ * inside a surrogate pair (a line ends at a `\n` or at the end of `text`).
+ */
+export function forEachGramInRange(text: string, start: number, end: number, f: (key: number, position: number) => void): void {
+  if (start >= end) return
+  let prev = text.codePointAt(start) ?? 0
+  let i = start + (prev > 0xffff ? 2 : 1)
   let position = 0
-  while (i < n) {
-    const cp = line.codePointAt(i) ?? 0
+  while (i < end) {
+    const cp = text.codePointAt(i) ?? 0
     f(prev * GRAM_RADIX + cp, position++)
     prev = cp
     i += cp > 0xffff ? 2 : 1

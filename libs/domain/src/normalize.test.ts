@@ -61,6 +61,24 @@ describe("normalizeForSearch() (SPEC §5: NFKC, case fold, width; issue 6: kana,
       expect(normalizeForSearch(s), JSON.stringify(s)).toBe(normalizeWithMap(s).text)
     }
   })
+
+  // The gram index normalises a block of TSV rows at once (issue 9): that must be the rows normalised one by one.
+  it("never joins or makes characters across a tab or a line feed: a block of rows normalises row by row", () => {
+    const alphabet = [..."aAｱｶﾞﾞﾟ゛゜\u3099\u309Aかカ・ーｰ－−‐〜～ΣσςﾊﾟパＡ１😀𠮷 漢字㈱㍻ﬁ\u1100\u1161\u11A8가é\u0301ŉİ\u2028\uFEFF＼\uD800\uDC00"]
+    const random = mulberry32(9)
+    const piece = () => {
+      let s = ""
+      const len = Math.floor(random() * 6)
+      for (let i = 0; i < len; i++) s += alphabet[Math.floor(random() * alphabet.length)]
+      return s
+    }
+    for (let n = 0; n < 3000; n++) {
+      const rows = Array.from({ length: 1 + Math.floor(random() * 4) }, () => [piece(), piece()])
+      const block = rows.map(([loc, text]) => `${loc}\t${text}`).join("\n")
+      const expected = rows.map(([loc, text]) => `${normalizeForSearch(loc ?? "")}\t${normalizeForSearch(text ?? "")}`).join("\n")
+      expect(normalizeForSearch(block), JSON.stringify(block)).toBe(expected)
+    }
+  })
 })
 
 // cases.md BUG-28: index and query through the same normaliser; every spelling finds the document.

@@ -14,7 +14,7 @@
 import { type Locator, type PartState, parseBodyTsv } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import type { PartInput } from "./segment_builder.ts"
+import type { PartInput, TsvInput } from "./segment_builder.ts"
 
 /** A source file's folder in the body index. */
 export interface BodyFolder {
@@ -68,22 +68,59 @@ export function walkBodyIndex(indexRoot: string): Array<BodyFolder> {
           if (!asideFolder.test(e.name)) walk(path.join(dir, e.name), [...rel, e.name])
         } else if (e.name.endsWith(".tsv")) files.push(e.name)
       }
-      if (files.length === 0 || rel.length === 0) return
-      files.sort(byNumber)
-      const info = fs.statSync(dir, { throwIfNoEntry: false })
-      if (info === undefined) return
-      out.push({
-        index: entry.name,
-        path: rel.join("/"),
-        dir,
-        fingerprint: `${info.ino}:${info.mtimeMs}:${files.join("/")}`,
-        mtimeMs: info.mtimeMs,
-        files
-      })
+      if (rel.length === 0) return
+      const folder = folderOf(entry.name, rel.join("/"), dir, files)
+      if (folder !== undefined) out.push(folder)
     }
     walk(path.join(indexRoot, entry.name), [])
   }
   return out
+}
+
+// The record of a folder holding `files` (any names; undefined when no TSV or the folder vanished).
+function folderOf(index: string, relPath: string, dir: string, names: ReadonlyArray<string>): BodyFolder | undefined {
+  const files = names.filter((n) => n.endsWith(".tsv"))
+  if (files.length === 0) return undefined
+  files.sort(byNumber)
+  const info = fs.statSync(dir, { throwIfNoEntry: false })
+  if (info === undefined) return undefined
+  return { index, path: relPath, dir, fingerprint: `${info.ino}:${info.mtimeMs}:${files.join("/")}`, mtimeMs: info.mtimeMs, files }
+}
+
+/**
+ * The folder of one source file (`index`, `relPath` `/`-separated) as
+ * {@link walkBodyIndex} would list it, or `undefined` when it holds no TSV or
+ * does not exist. Throws on other I/O errors.
+ */
+export function bodyFolderAt(indexRoot: string, index: string, relPath: string): BodyFolder | undefined {
+  const dir = path.join(indexRoot, index, ...relPath.split("/"))
+  let names: Array<string>
+  try {
+    names = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => !e.isDirectory()).map((e) => e.name)
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined
+    throw e
+  }
+  return folderOf(index, relPath, dir, names)
+}
+
+/**
+ * Reads the TSVs of a source-file folder as texts in part order, or
+ * `undefined` when the folder or a TSV vanished meanwhile. Throws on other
+ * I/O errors.
+ */
+export function readBodyTsvs(folder: BodyFolder): Array<TsvInput> | undefined {
+  const tsvs: Array<TsvInput> = []
+  for (const file of folder.files) {
+    try {
+      tsvs.push({ file, text: fs.readFileSync(path.join(folder.dir, file), "utf8") })
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined
+      throw e
+    }
+  }
+  return tsvs
 }
 
 /**
