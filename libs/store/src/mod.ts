@@ -28,5 +28,12 @@ export * from "./pending_remove.ts"
 export * from "./progress_store.ts"
 export * from "./run_log.ts"
 export * from "./search.ts"
-export * from "./gram/update.ts"
+export {
+  type GramUpdateSummary,
+  type RoundChanges,
+  type SourceRef,
+  type UpdateGramOptions,
+  updateGramIndexesOfRound
+} from "./gram/update.ts"
+export { type GramRound, openGramRound } from "./gram/round.ts"
 export { GramIndexError } from "./gram/manifest.ts"

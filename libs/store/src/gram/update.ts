@@ -11,7 +11,7 @@ import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "../work_folder.ts"
-import { type BodyFolder, docKey, readBodyFolder, walkBodyIndex } from "./body_walk.ts"
+import { type BodyFolder, docKey, readBodyTsvs, walkBodyIndex } from "./body_walk.ts"
 import {
   GramIndexError,
   type Manifest,
@@ -24,7 +24,7 @@ import {
   writeFileDurableSync,
   writeManifestSync
 } from "./manifest.ts"
-import { type BuiltSegment, SegmentBuilder } from "./segment_builder.ts"
+import { type BuiltSegment, type WrittenSegment, SegmentBuilder, newestFirst } from "./segment_builder.ts"
 import { mergeSegments } from "./segment_merge.ts"
 import { SegmentReader } from "./segment_reader.ts"
 
@@ -58,6 +58,8 @@ export interface GramUpdateSummary {
   readonly indexed: number
   /** Source files deleted from the index (removed from the body index). */
   readonly removed: number
+  /** Of `indexed`, those taken from segments written while the run was ingesting ({@link openGramRound}). */
+  readonly prebuilt: number
   /** Of `indexed` + `removed`, those `changes` did not mention: a repair after a run killed before R16. */
   readonly repaired: number
   /** The manifest was missing, damaged or of another format/normaliser: everything was indexed anew. */
@@ -70,6 +72,9 @@ export interface GramUpdateSummary {
 }
 
 const MiB = 1024 * 1024
+
+/** The default of {@link UpdateGramOptions.builderMemoryBytes}. */
+export const defaultBuilderMemoryBytes = 384 * MiB
 
 // Phases of the update, for the error a failure maps to.
 type Phase = "read-index" | "walk" | "write"
@@ -88,9 +93,12 @@ const attempt = <A>(phase: Phase, file: string, f: () => A) =>
 // manifest write, so a search that read the previous manifest a moment ago
 // can still open its files). Failures are ignored: a file in use on Windows
 // goes next time.
-function collectGarbage(gramDir: string, manifest: Manifest | undefined): void {
+export function collectGarbage(gramDir: string, manifest: Manifest | undefined, keepIds: ReadonlyArray<string> = []): void {
   const keep = new Set<string>(["manifest.json"])
   for (const s of manifest?.segments ?? []) for (const f of filesOfSegment(s)) keep.add(f)
+  for (const id of keepIds) {
+    for (const f of filesOfSegment({ id, docs: 0, lines: 0, textBytes: 0, deleted: "", deletedDocs: 0, deletedLines: 0 })) keep.add(f)
+  }
   for (const name of fs.readdirSync(gramDir)) {
     if (keep.has(name)) continue
     try {
@@ -122,10 +130,21 @@ function collectGarbage(gramDir: string, manifest: Manifest | undefined): void {
  * segments are untouched, so searches keep working; files written so far
  * are removed by the next update. The caller logs a warning and goes on (R16).
  */
-export const updateGramIndexesOfRound = Effect.fn("Store.updateGramIndexesOfRound")(function* (
+export const updateGramIndexesOfRound = (paths: WorkPaths, changes: RoundChanges, options: UpdateGramOptions = {}) =>
+  updateGramIndexes(paths, changes, options, [])
+
+/**
+ * {@link updateGramIndexesOfRound} that also takes `prebuilt`: segments
+ * written (named by no manifest yet) while the run was ingesting, oldest
+ * first. A source file of theirs whose fingerprint is still the body
+ * index's is taken as it is instead of being read again; the others are
+ * deleted from them. They join the manifest as the newest segments.
+ */
+export const updateGramIndexes = Effect.fn("Store.updateGramIndexesOfRound")(function* (
   paths: WorkPaths,
   changes: RoundChanges,
-  options: UpdateGramOptions = {}
+  options: UpdateGramOptions,
+  prebuilt: ReadonlyArray<WrittenSegment>
 ) {
   const gramDir = paths.gram
   yield* attempt("write", gramDir, () => fs.mkdirSync(gramDir, { recursive: true }))
@@ -134,7 +153,8 @@ export const updateGramIndexesOfRound = Effect.fn("Store.updateGramIndexesOfRoun
   )
   let rebuilt = read === undefined || !isCurrentManifest(read)
   let base: Manifest = read !== undefined && !rebuilt ? read : { ...emptyManifest, generation: read?.generation ?? 0 }
-  yield* attempt("write", gramDir, () => collectGarbage(gramDir, rebuilt ? undefined : base))
+  const prebuiltIds = prebuilt.map((p) => p.segment.id)
+  yield* attempt("write", gramDir, () => collectGarbage(gramDir, rebuilt ? undefined : base, prebuiltIds))
 
   // Open what the manifest names; a segment that cannot be read means rebuild.
   const readers = yield* Effect.acquireRelease(
@@ -172,27 +192,53 @@ export const updateGramIndexesOfRound = Effect.fn("Store.updateGramIndexesOfRoun
     set.add(at.doc)
     deletions.set(at.segment, set)
   }
+  // Source files of the prebuilt segments, by key (a key fed twice has two).
+  const early = new Map<string, Array<{ segment: number; doc: number; fingerprint: string }>>()
+  prebuilt.forEach((p, segment) =>
+    p.docs.forEach((d, doc) => {
+      const key = docKey(d.index, d.path)
+      early.set(key, [...(early.get(key) ?? []), { segment, doc, fingerprint: d.fingerprint }])
+    })
+  )
+  const earlyDeletions = new Map<number, Set<number>>()
+  const deleteEarly = (at: { segment: number; doc: number }) => {
+    const set = earlyDeletions.get(at.segment) ?? new Set<number>()
+    set.add(at.doc)
+    earlyDeletions.set(at.segment, set)
+  }
   let repaired = 0
   let removed = 0
+  let taken = 0
   const seen = new Set<string>()
   for (const folder of folders) {
     const key = docKey(folder.index, folder.path)
     seen.add(key)
     const known = live.get(key)
+    const candidates = early.get(key) ?? []
+    const current = candidates.find((c) => c.fingerprint === folder.fingerprint)
+    for (const c of candidates) if (c !== current) deleteEarly(c)
+    if (current !== undefined) {
+      // Built while ingesting from this very folder: nothing to read.
+      if (known !== undefined) deleteDoc(known)
+      taken++
+      if (!mentioned.has(key) && !rebuilt) repaired++
+      continue
+    }
     if (known !== undefined && known.fingerprint === folder.fingerprint && !forced.has(key)) continue
     if (known !== undefined) deleteDoc(known)
     toIndex.push(folder)
     if (!mentioned.has(key) && !rebuilt) repaired++
   }
+  for (const [key, list] of early) if (!seen.has(key)) list.forEach(deleteEarly)
   for (const [key, at] of live) {
     if (seen.has(key)) continue
     deleteDoc(at)
     removed++
     if (!mentioned.has(key)) repaired++
   }
-  if (toIndex.length === 0 && deletions.size === 0 && !rebuilt) {
+  if (toIndex.length === 0 && deletions.size === 0 && !rebuilt && taken === 0) {
     return {
-      indexed: 0, removed: 0, repaired: 0, rebuilt: false, merges: 0,
+      indexed: 0, prebuilt: 0, removed: 0, repaired: 0, rebuilt: false, merges: 0,
       segments: base.segments.length, generation: base.generation
     } satisfies GramUpdateSummary
   }
@@ -202,16 +248,16 @@ export const updateGramIndexesOfRound = Effect.fn("Store.updateGramIndexesOfRoun
   const nextId = () => `g${String(generation).padStart(6, "0")}-${serial++}`
 
   // New segments, newest files first; the first segment built holds the newest.
-  toIndex.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.index < b.index ? -1 : a.index > b.index ? 1 : a.path < b.path ? -1 : 1))
+  toIndex.sort(newestFirst)
   const built: Array<BuiltSegment> = []
   let builder = new SegmentBuilder()
-  const limit = options.builderMemoryBytes ?? 384 * MiB
-  let indexed = 0
+  const limit = options.builderMemoryBytes ?? defaultBuilderMemoryBytes
+  let indexed = taken
   for (const folder of toIndex) {
-    const parts = yield* attempt("walk", folder.dir, () => readBodyFolder(folder))
-    if (parts === undefined) continue // vanished meanwhile: the next update sees it
+    const tsvs = yield* attempt("walk", folder.dir, () => readBodyTsvs(folder))
+    if (tsvs === undefined) continue // vanished meanwhile: the next update sees it
     yield* attempt("write", gramDir, () =>
-      builder.addDoc({ index: folder.index, path: folder.path, fingerprint: folder.fingerprint, mtimeMs: folder.mtimeMs }, parts)
+      builder.addDocTsvs({ index: folder.index, path: folder.path, fingerprint: folder.fingerprint, mtimeMs: folder.mtimeMs }, tsvs)
     )
     indexed++
     if (builder.memoryBytes >= limit) {
@@ -245,12 +291,27 @@ export const updateGramIndexesOfRound = Effect.fn("Store.updateGramIndexesOfRoun
     segments.push({ ...entry, deleted: name, deletedDocs: list.length, deletedLines })
   }
   for (const b of [...built].reverse()) segments.push({ ...b, deleted: "", deletedDocs: 0, deletedLines: 0 })
+  // Then those written while ingesting: the newest source files of all.
+  for (const [i, p] of prebuilt.entries()) {
+    const entry: SegmentEntry = { ...p.segment, deleted: "", deletedDocs: 0, deletedLines: 0 }
+    const gone = earlyDeletions.get(i)
+    if (gone === undefined) {
+      segments.push(entry)
+      continue
+    }
+    if (gone.size === p.docs.length) continue // nothing of it is current: left for the garbage collection
+    const name = `${entry.id}.del-${generation}.json`
+    const list = [...gone].sort((a, b) => a - b)
+    yield* attempt("write", path.join(gramDir, name), () => writeFileDurableSync(path.join(gramDir, name), JSON.stringify(list)))
+    const deletedLines = list.reduce((n, d) => n + (p.docs[d]?.count ?? 0), 0)
+    segments.push({ ...entry, deleted: name, deletedDocs: list.length, deletedLines })
+  }
 
   const merged = yield* applyMergePolicy(gramDir, segments, nextId, options)
   const manifest: Manifest = { ...emptyManifest, generation, segments: merged.segments }
   yield* attempt("write", manifestPath(gramDir), () => writeManifestSync(gramDir, manifest))
   return {
-    indexed, removed, repaired, rebuilt, merges: merged.merges, segments: manifest.segments.length, generation
+    indexed, prebuilt: taken, removed, repaired, rebuilt, merges: merged.merges, segments: manifest.segments.length, generation
   } satisfies GramUpdateSummary
 }, Effect.scoped)
 
