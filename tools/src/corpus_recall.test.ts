@@ -6,7 +6,7 @@
 import { NodeContext } from "@effect/platform-node"
 import { defaultSettings } from "@sagasu/domain"
 import { makeChannel, runIndexer } from "@sagasu/ingest"
-import { formatSettings, initWorkFolder, readIngestList, searchIndex, updateGramIndexesOfRound, writeSettings } from "@sagasu/store"
+import { formatSettings, initWorkFolder, openGramRound, readIngestList, searchIndex, updateGramIndexesOfRound, writeSettings } from "@sagasu/store"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -27,7 +27,12 @@ describe("corpus recall through the indexing run and search (issue 2)", () => {
     }))
     const started = performance.now()
     const code = await run(Effect.flatMap(makeChannel(), (channel) =>
-      runIndexer(channel, { work, version: "test", updateGram: (p, changes) => updateGramIndexesOfRound(p, changes) })))
+      runIndexer(channel, {
+        work,
+        version: "test",
+        updateGram: (p, changes) => updateGramIndexesOfRound(p, changes),
+        gramRound: (p) => openGramRound(p)
+      })))
     const seconds = (performance.now() - started) / 1000
     expect(code).toBe(0)
 

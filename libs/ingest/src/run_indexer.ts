@@ -35,6 +35,7 @@ import {
   workerKindOf
 } from "@sagasu/domain"
 import {
+  type GramUpdateSummary,
   type RunLog,
   type WorkPaths,
   acquireLock,
@@ -62,7 +63,7 @@ import {
   writeOrigins,
   writeProgress
 } from "@sagasu/store"
-import { Cause, Context, Data, Deferred, Duration, Effect, Fiber, Layer, Option, Queue, Ref, Stream, SubscriptionRef } from "effect"
+import { Cause, Clock, Context, Data, Deferred, Duration, Effect, Fiber, Layer, Option, Queue, Ref, type Scope, Stream, SubscriptionRef } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -78,6 +79,19 @@ export interface RoundChanges {
   readonly removed: ReadonlyArray<{ readonly index: string; readonly path: string }>
 }
 
+/**
+ * R16 overlapped with ingesting (issue 9): opened when the workers start, told
+ * of every folder as it is published, finished at the end of a run that was
+ * neither stopped nor lost a folder (instead of {@link RunIndexerOptions.updateGram}),
+ * discarded as soon as the run will not get there. The store's `openGramRound`.
+ */
+export interface GramRoundHook {
+  readonly published: (ref: { readonly index: string; readonly path: string }) => Effect.Effect<void>
+  /** Its result, when a {@link GramUpdateSummary}, goes to the log. */
+  readonly finish: (changes: RoundChanges) => Effect.Effect<unknown, unknown>
+  readonly discard: Effect.Effect<void>
+}
+
 /** Options of {@link runIndexer}. */
 export interface RunIndexerOptions {
   /** The work folder. */
@@ -88,8 +102,10 @@ export interface RunIndexerOptions {
   readonly answerTimeout?: Duration.DurationInput
   /** The workers of the run, made once the settings are known (default: worker threads, no Office). */
   readonly workers?: (settings: Settings) => Layer.Layer<IngestWorkers>
-  /** The R16 hook: bring the 2-gram index in line with what this round changed. */
-  readonly updateGram?: (paths: WorkPaths, changes: RoundChanges) => Effect.Effect<void, unknown>
+  /** The R16 hook: bring the 2-gram index in line with what this round changed (a {@link GramUpdateSummary} result goes to the log). */
+  readonly updateGram?: (paths: WorkPaths, changes: RoundChanges) => Effect.Effect<unknown, unknown>
+  /** R16 started while ingesting ({@link GramRoundHook}); without it, all of R16 runs at the end through `updateGram`. */
+  readonly gramRound?: (paths: WorkPaths) => Effect.Effect<GramRoundHook, never, Scope.Scope>
   /** Lines added to the log header (e.g. the LibreOffice version, R4). */
   readonly headerExtra?: ReadonlyArray<string>
 }
@@ -120,6 +136,8 @@ interface RunState {
   readonly removedKeys: Set<string>
   /** Set when the finally step itself failed (disk full, …): the run ends with exit code 1 (R18). */
   finallyError: Option.Option<string>
+  /** R16 under way while ingesting; dropped (and discarded) once the run cannot end with R16. */
+  round: GramRoundHook | undefined
 }
 
 /**
@@ -199,15 +217,21 @@ const settle = (
   language: Language
 ): Effect.Effect<{ code: ExitCode; message: string; failed: ReadonlyArray<FailedFile> }> =>
   Effect.gen(function* () {
-    const gram = (changes: RoundChanges) =>
-      options.updateGram === undefined
+    const gram = (changes: RoundChanges, round?: GramRoundHook) => {
+      const update = round !== undefined ? round.finish(changes) : options.updateGram?.(paths, changes)
+      return update === undefined
         ? Effect.void
         : Effect.gen(function* () {
             yield* SubscriptionRef.update(channel.progress, (p) => ({ ...p, current: text.updatingGram }))
-            yield* options.updateGram!(paths, changes).pipe(
+            const started = yield* Clock.currentTimeMillis
+            yield* update.pipe(
+              Effect.flatMap((summary) =>
+                Clock.currentTimeMillis.pipe(Effect.flatMap((now) => log.write(gramUpdatedLine(summary, now - started))))
+              ),
               Effect.catchAllCause((cause) => log.write(text.gramFailed(String(cause)), "warn"))
             )
           })
+    }
     switch (outcome._tag) {
       case "error":
         return { code: 1, message: outcome.message, failed: [] }
@@ -219,7 +243,7 @@ const settle = (
       case "ingested": {
         const state = outcome.state
         if (!state.stopped && Option.isNone(state.folderLost) && Option.isNone(state.workFolderError) && Option.isNone(state.finallyError)) {
-          yield* gram({ published: state.published, removed: state.removed })
+          yield* gram({ published: state.published, removed: state.removed }, state.round)
         }
         if (Option.isSome(state.folderLost)) return { code: 1, message: state.folderLost.value, failed: state.failed }
         if (Option.isSome(state.workFolderError)) return { code: 1, message: state.workFolderError.value, failed: state.failed }
@@ -256,7 +280,7 @@ const runMain = (
   paths: WorkPaths,
   log: RunLog,
   progress: (event: ProgressEvent) => Effect.Effect<void, never, FileSystem.FileSystem>
-): Effect.Effect<MainOutcome, RunFailure, FileSystem.FileSystem> =>
+): Effect.Effect<MainOutcome, RunFailure, FileSystem.FileSystem | Scope.Scope> =>
   Effect.gen(function* () {
     // R5: settings and the selected indexes.
     const settings = yield* readSettings(paths).pipe(Effect.mapError((e) => new RunFailure({ message: e.message })))
@@ -415,8 +439,11 @@ const runMain = (
       published: [],
       removed: list.vanished.map((r) => ({ index: r.index, path: r.path })),
       removedKeys: new Set(),
-      finallyError: Option.none()
+      finallyError: Option.none(),
+      // R16 starts now; its scope is the run's (it ends after the closing step).
+      round: options.gramRound === undefined ? undefined : yield* options.gramRound(paths)
     }
+    const ingestStarted = yield* Clock.currentTimeMillis
     yield* Effect.scoped(
       Effect.gen(function* () {
         // R15: the finally step, as the finalizer of the scope that owns the workers.
@@ -426,6 +453,8 @@ const runMain = (
         yield* dispatchLoop(channel, paths, log, text, state, workers, progress)
       })
     )
+    const ingestEnded = yield* Clock.currentTimeMillis
+    yield* log.write(`ingest phase: ${((ingestEnded - ingestStarted) / 1000).toFixed(1)} s (dispatch, results, publish and the finally step)`)
     return { _tag: "ingested", state } as MainOutcome
   })
 
@@ -442,6 +471,17 @@ const describeIoError = (detail: string) =>
   /ENOSPC|EDQUOT|no space left/i.test(detail)
     ? `The disk of the work folder is full: free some space and start indexing again; it continues where it stopped. (${detail})`
     : detail
+
+// The log line of a finished R16, with what the store's update reports when it does.
+const gramUpdatedLine = (summary: unknown, ms: number) => {
+  const seconds = `${(ms / 1000).toFixed(1)} s`
+  if (typeof summary !== "object" || summary === null || !("indexed" in summary) || !("prebuilt" in summary)) {
+    return `2-gram index updated: ${seconds}`
+  }
+  const s = summary as GramUpdateSummary
+  return `2-gram index updated: ${s.indexed} file(s) indexed (${s.prebuilt} while ingesting), ${s.removed} removed, ` +
+    `${s.merges} merge(s), ${s.segments} segment(s), ${seconds}`
+}
 
 // False when `p` is missing or is not a regular file; true for a regular file, and when it cannot
 // be told (permission denied on the way: the worker then fails it as unreadable, to be retried).
@@ -547,6 +587,11 @@ const dispatchLoop = (
         }
       }
       const canDispatch = !state.stopped && Option.isNone(state.folderLost) && Option.isNone(state.workFolderError)
+      if (!canDispatch && state.round !== undefined) {
+        // R16 will not run (stopped, folder lost, work folder full): leave the CPU to the files in flight.
+        yield* state.round.discard
+        state.round = undefined
+      }
       const pick = canDispatch ? pickNextDispatch(notDispatched, freeSlots()) : undefined
       if (pick !== undefined) {
         const [next] = notDispatched.splice(pick, 1)
@@ -672,6 +717,7 @@ const publishStaged = (paths: WorkPaths, staged: ReadonlyArray<StagedFile>, stat
         crashPoint("publish.before-journal")
         yield* appendJournal(paths, [{ _tag: "published", index: s.index, path: s.path }]).pipe(Effect.mapError(ioFailure))
         state.published.push({ index: s.index, path: s.path })
+        if (state.round !== undefined) yield* state.round.published({ index: s.index, path: s.path })
       }),
     { discard: true }
   )

@@ -9,7 +9,7 @@
 import { CommandExecutor, FileSystem } from "@effect/platform"
 import { type IngestResult, type Settings } from "@sagasu/domain"
 import { NodeContext } from "@effect/platform-node"
-import { type WorkPaths, stageExtraction, updateGramIndexesOfRound, workPaths } from "@sagasu/store"
+import { type WorkPaths, openGramRound, stageExtraction, updateGramIndexesOfRound, workPaths } from "@sagasu/store"
 import { Duration, Effect, Layer, Option } from "effect"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -76,7 +76,7 @@ export const standardWorkersLayer = (
 /**
  * The options every front end runs with (CLI and GUI alike): the standard
  * workers, the LibreOffice version (or how to install it) in the log header
- * (R4), and the 2-gram update as the R16 hook. Needs a CommandExecutor and a
+ * (R4), and the 2-gram update as the R16 hook, started while ingesting. Needs a CommandExecutor and a
  * FileSystem to ask LibreOffice for its version; the workers get their own.
  */
 export const standardRunOptions = (
@@ -95,6 +95,7 @@ export const standardRunOptions = (
           onSome: (v) => `LibreOffice: ${v}`
         })
       ],
-      updateGram: (paths, changes) => updateGramIndexesOfRound(paths, changes)
+      updateGram: (paths, changes) => updateGramIndexesOfRound(paths, changes),
+      gramRound: (paths) => openGramRound(paths)
     } satisfies RunIndexerOptions
   })

@@ -9,7 +9,7 @@
 import { NodeContext } from "@effect/platform-node"
 import type { ExitCode } from "@sagasu/domain"
 import { type IndexerChannel, IngestWorkers, makeChannel, requestStop, runIndexer, standardWorkersLayer } from "@sagasu/ingest"
-import { updateGramIndexesOfRound, workPaths } from "@sagasu/store"
+import { openGramRound, updateGramIndexesOfRound, workPaths } from "@sagasu/store"
 import { Deferred, Effect, Fiber, Layer, Option, Ref, SubscriptionRef } from "effect"
 
 /** One file handed to a worker: its key (`index/path`), worker kind, and times (ms since the epoch). */
@@ -65,7 +65,8 @@ export function runInProcess(work: string, options: InProcessOptions = {}): Prom
           work,
           version: "chaos",
           workers: (s) => recording.pipe(Layer.provide(standardWorkersLayer(workPaths(work), s)), Layer.provide(NodeContext.layer)),
-          updateGram: (paths, changes) => updateGramIndexesOfRound(paths, changes)
+          updateGram: (paths, changes) => updateGramIndexesOfRound(paths, changes),
+          gramRound: (paths) => openGramRound(paths)
         })
       )
       let stoppedAt: number | undefined
