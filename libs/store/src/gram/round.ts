@@ -25,8 +25,8 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "../work_folder.ts"
 import { bodyFolderAt, readBodyTsvs } from "./body_walk.ts"
-import { GramIndexError, isCurrentManifest, readManifestSync } from "./manifest.ts"
-import { SegmentBuilder, type WrittenSegment } from "./segment_builder.ts"
+import { GramIndexError, isCurrentManifest, readManifestSync, writeAllSync } from "./manifest.ts"
+import { SegmentBuilder, type SegmentFile, type WrittenSegment } from "./segment_builder.ts"
 import {
   type GramUpdateSummary,
   type RoundChanges,
@@ -59,6 +59,9 @@ const letOthersRun = Effect.async<void>((resume) => {
 })
 
 const segmentExtensions = [".docs.json", ".dict", ".dix", ".post", ".text", ".offs"]
+
+// Bytes written between two steps (page-cache writes of a few milliseconds).
+const WRITE_PIECE = 8 * 1024 * 1024
 
 /**
  * Opens a round for the gram folder of `paths` (see the module doc); the
@@ -116,17 +119,42 @@ export const openGramRound = (
           e instanceof GramIndexError ? e : new GramIndexError({ reason, path: file, detail: e instanceof Error ? e.message : String(e) })
       })
 
+    // A segment file written in pieces between which others run, flushed to disk by the thread pool.
+    const writeDurably = (file: SegmentFile) =>
+      Effect.acquireUseRelease(
+        attempt("write-failed", path.join(gramDir, file.name), () => fs.openSync(path.join(gramDir, file.name), "w")),
+        (fd) =>
+          Effect.gen(function* () {
+            const pieces = typeof file.data === "string" ? [new TextEncoder().encode(file.data)] : file.data
+            for (const piece of pieces) {
+              for (let at = 0; at < piece.length; at += WRITE_PIECE) {
+                yield* attempt("write-failed", file.name, () => writeAllSync(fd, piece.subarray(at, at + WRITE_PIECE)))
+                yield* letOthersRun
+              }
+            }
+            yield* Effect.uninterruptible(
+              Effect.async<void, GramIndexError>((resume) =>
+                fs.fsync(fd, (e) =>
+                  resume(e === null ? Effect.void : Effect.fail(new GramIndexError({ reason: "write-failed", path: file.name, detail: e.message })))
+                )
+              )
+            )
+          }),
+        (fd) => Effect.sync(() => fs.closeSync(fd))
+      )
+
     const spill = Effect.gen(function* () {
       const id = `${prefix}${state.ids.length}`
       state.ids.push(id)
       yield* attempt("write-failed", gramDir, () => fs.mkdirSync(gramDir, { recursive: true }))
-      const steps = state.builder.writeSteps(gramDir, id)
+      const steps = state.builder.segmentSteps(id)
       for (;;) {
         const step = yield* attempt("write-failed", path.join(gramDir, id), () => steps.next())
         if (step.done === true) {
           state.written.push(step.value)
           break
         }
+        if (step.value !== undefined) yield* writeDurably(step.value)
         yield* letOthersRun
       }
       state.builder = new SegmentBuilder()

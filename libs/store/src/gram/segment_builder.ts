@@ -143,8 +143,17 @@ const encoder = new TextEncoder()
 /** Rows handed to one `normalizeForSearch` call and one UTF-8 copy (UTF-16 units, cut at a row's end). */
 const BLOCK_UNITS = 1 << 16
 
-/** Lines (or grams) between two steps of {@link SegmentBuilder.writeSteps}. */
-const WRITE_STEP = 1 << 18
+/** Lines between two steps of {@link SegmentBuilder.segmentSteps} (and 64 times as many postings when counting). */
+const WRITE_STEP = 1 << 16
+
+/** Bytes of postings encoded between two steps of {@link SegmentBuilder.segmentSteps}. */
+const ENCODE_STEP = 1 << 22
+
+/** A file of a segment, ready to be written: its name inside the gram folder and its bytes. */
+export interface SegmentFile {
+  readonly name: string
+  readonly data: ReadonlyArray<Uint8Array> | string
+}
 
 /** A written segment and its source files in line order (what a deletion file numbers). */
 export interface WrittenSegment {
@@ -405,20 +414,22 @@ export class SegmentBuilder {
    * and returns what the manifest needs. Throws on I/O errors.
    */
   write(gramDir: string, id: string): BuiltSegment {
-    const steps = this.writeSteps(gramDir, id)
+    const steps = this.segmentSteps(id)
     for (;;) {
       const r = steps.next()
       if (r.done === true) return r.value.segment
+      if (r.value !== undefined) writeFileDurableSync(path.join(gramDir, r.value.name), r.value.data)
     }
   }
 
   /**
-   * {@link write} in steps of a few milliseconds each (so a caller on a
-   * busy thread can let other work run between them); the result also
-   * gives the source files in the segment's line order. Throws on I/O
-   * errors; the builder is left as it was.
+   * The files of {@link write}, computed in steps of a few milliseconds (so
+   * a caller on a busy thread can let other work run between them): each
+   * step yields `undefined`, or a file that the caller writes durably
+   * before it asks for the next. The result also gives the source files in
+   * the segment's line order. The builder is left as it was.
    */
-  *writeSteps(gramDir: string, id: string): Generator<void, WrittenSegment, undefined> {
+  *segmentSteps(id: string): Generator<SegmentFile | undefined, WrittenSegment, undefined> {
     const n = this.grams
     const lineGrams = this.lineGrams.a
     const lineTags = this.lineTags
@@ -432,6 +443,7 @@ export class SegmentBuilder {
     for (let j = 0; j < total; j++) {
       const g = lineGrams[j] ?? 0
       counts[g] = (counts[g] ?? 0) + 1
+      if (j % (WRITE_STEP * 64) === WRITE_STEP * 64 - 1) yield
     }
     // Where each gram's ids go in one flat array, in dense-number order.
     const fill = new Uint32Array(n)
@@ -479,6 +491,7 @@ export class SegmentBuilder {
     const post = new GrowBytes(Math.max(1024, total * 2))
     const dict = new DataView(new ArrayBuffer((live + 1) * DICT_ENTRY_BYTES))
     const sparse = new Float64Array(Math.ceil(live / SPARSE_EVERY))
+    let encodedAtStep = 0
     for (let rank = 0; rank < live; rank++) {
       const key = sortedKeys[rank] ?? 0
       const g = this.gramIdOf(key)
@@ -490,22 +503,20 @@ export class SegmentBuilder {
       if (rank % SPARSE_EVERY === 0) sparse[rank / SPARSE_EVERY] = key
       post.reserve(maxPostingsBytes(count))
       post.n = encodePostingsInto(post.a, post.n, ids, tags, start, count)
-      if (rank % 4096 === 4095) yield
+      if (post.n - encodedAtStep >= ENCODE_STEP || rank % 4096 === 4095) {
+        encodedAtStep = post.n
+        yield
+      }
     }
     // Sentinel entry: the end of the last posting list.
     dict.setFloat64(live * DICT_ENTRY_BYTES, Number.MAX_VALUE, true)
     dict.setFloat64(live * DICT_ENTRY_BYTES + 8, post.n, true)
-    const file = (ext: string) => path.join(gramDir, id + ext)
-    yield
-    writeFileDurableSync(file(".post"), [post.bytes()])
-    yield
-    writeFileDurableSync(file(".dict"), [new Uint8Array(dict.buffer)])
-    writeFileDurableSync(file(".dix"), [littleEndianF64(sparse)])
-    yield
-    writeFileDurableSync(file(".text"), textParts)
-    yield
-    writeFileDurableSync(file(".offs"), [littleEndianU32(newOffs)])
-    writeFileDurableSync(file(".docs.json"), JSON.stringify({ docs }))
+    yield { name: id + ".post", data: [post.bytes()] }
+    yield { name: id + ".dict", data: [new Uint8Array(dict.buffer)] }
+    yield { name: id + ".dix", data: [littleEndianF64(sparse)] }
+    yield { name: id + ".text", data: textParts }
+    yield { name: id + ".offs", data: [littleEndianU32(newOffs)] }
+    yield { name: id + ".docs.json", data: JSON.stringify({ docs }) }
     return { segment: { id, docs: docs.length, lines: this.lines, textBytes: this.text.n }, docs }
   }
 }
