@@ -194,7 +194,7 @@ const runGuarded = (channel: IndexerChannel, options: RunIndexerOptions) =>
       )
 
       // R16: the 2-gram index, unless stopped or a folder was lost (still under the lock).
-      const settled = yield* settle(channel, options, paths, log, text, outcome, language)
+      const settled = yield* settle(channel, options, paths, log, text, outcome, language, progress)
       yield* progress({ _tag: "ended", exitCode: settled.code, current: settled.message.split("\n")[0] ?? "" })
       if (settled.code === 1) {
         yield* Ref.set(channel.error, Option.some(settled.message))
@@ -214,15 +214,17 @@ const settle = (
   log: RunLog,
   text: ReturnType<typeof messages>,
   outcome: MainOutcome,
-  language: Language
-): Effect.Effect<{ code: ExitCode; message: string; failed: ReadonlyArray<FailedFile> }> =>
+  language: Language,
+  progress: (event: ProgressEvent) => Effect.Effect<void, never, FileSystem.FileSystem>
+): Effect.Effect<{ code: ExitCode; message: string; failed: ReadonlyArray<FailedFile> }, never, FileSystem.FileSystem> =>
   Effect.gen(function* () {
     const gram = (changes: RoundChanges, round?: GramRoundHook) => {
       const update = round !== undefined ? round.finish(changes) : options.updateGram?.(paths, changes)
       return update === undefined
         ? Effect.void
         : Effect.gen(function* () {
-            yield* SubscriptionRef.update(channel.progress, (p) => ({ ...p, current: text.updatingGram }))
+            // P1: `current` says what is happening (also in progress.json, where a reader sees it).
+            yield* progress({ _tag: "current", current: text.updatingGram })
             const started = yield* Clock.currentTimeMillis
             yield* update.pipe(
               Effect.flatMap((summary) =>
