@@ -307,6 +307,7 @@ export const extractWorkbook = <E>(
     const sharedStrings = new SharedStringsReader(budget)
     const sharedStringsPart = internal.find((r) => r.type === "sharedStrings")
     if (sharedStringsPart !== undefined) yield* pkg.readXml(sharedStringsPart.target, sharedStrings)
+    sharedStrings.strings.pack()
     const context = { sharedStrings: sharedStrings.strings, formats: styles.formats(), date1904: book.date1904 }
 
     for (const sheet of book.sheets) {
