@@ -11,19 +11,19 @@
  * @module
  */
 import { basename } from "node:path"
-import { Effect } from "effect"
+import { Cause, Effect, Exit, Option } from "effect"
 import type { Extraction } from "@sagasu/domain"
 import { extractDocument } from "./extract/_document.ts"
 import { defaultLimits, LineBudget, type ExtractLimits } from "./extract/_limits.ts"
 import { findMainPart } from "./extract/_main_part.ts"
-import { readSnapshot } from "./extract/_read_file.ts"
+import { openSnapshot, readSnapshot } from "./extract/_read_file.ts"
 import { inspectOle2 } from "./extract/_ole2.ts"
 import { OpcPackage } from "./extract/_opc.ts"
 import { extractPresentation } from "./extract/_presentation.ts"
 import { collectingSink, emitLines, type ExtractionSink } from "./extract/_sink.ts"
 import { sniffContainer } from "./extract/_sniff.ts"
 import { defaultSheetStreaming, extractWorkbook, type SheetStreaming } from "./extract/_workbook.ts"
-import { ZipArchive } from "./extract/_zip.ts"
+import { bytesSource, ZipArchive, type ZipSource } from "./extract/_zip.ts"
 import { ExtractError } from "./extract/extract_error.ts"
 
 export { ExtractError } from "./extract/extract_error.ts"
@@ -86,7 +86,7 @@ const streamingOf = (options: ExtractFileOptions | undefined): SheetStreaming =>
 const fail = (reason: ExtractError["reason"], detail: string) => Effect.fail(new ExtractError({ reason, detail }))
 
 const extractPackage = <E>(
-  bytes: Uint8Array,
+  bytes: ZipSource,
   fileName: string,
   sink: ExtractionSink<E>,
   options: ExtractFileOptions | undefined
@@ -112,6 +112,45 @@ const extractPackage = <E>(
     }
   }).pipe(Effect.withSpan("Extract.package"))
 
+/** Bytes {@link sniffContainer} looks at. */
+const headBytes = 4096
+
+/**
+ * Extracts a file from its first bytes `head`, its bytes as a zip `source`,
+ * and `whole`, its bytes in full for the containers that are not zips (read
+ * only then). Never dies: an unexpected exception becomes `corrupt`.
+ */
+const extractContainer = <E>(
+  head: Uint8Array,
+  source: ZipSource,
+  whole: Effect.Effect<Uint8Array, ExtractError>,
+  fileName: string,
+  sink: ExtractionSink<E>,
+  options: ExtractFileOptions | undefined
+): Effect.Effect<void, ExtractError | E> =>
+  Effect.suspend(() => {
+    const container = sniffContainer(head)
+    switch (container._tag) {
+      case "empty":
+        return fail("empty-file", "zero bytes")
+      case "ole2":
+        return Effect.flatMap(whole, (bytes) => {
+          const verdict = inspectOle2(bytes)
+          return fail(verdict._tag === "legacy" ? "needs-office" : verdict._tag, verdict.detail)
+        })
+      case "legacy":
+        return fail("needs-office", container.detail)
+      case "other":
+        return fail("not-office", container.detail)
+      case "zip":
+        return extractPackage(source, fileName, sink, options)
+    }
+  }).pipe(
+    Effect.catchAllDefect((defect) =>
+      fail("corrupt", `unexpected failure: ${defect instanceof Error ? defect.message : String(defect)}`)
+    )
+  )
+
 /**
  * Extracts the text of a file already in memory into `sink`, part by part
  * (see {@link extractFileTo}). `fileName` only breaks ties for a package
@@ -127,28 +166,7 @@ export const extractBufferTo = <E>(
   sink: ExtractionSink<E>,
   options?: ExtractFileOptions
 ): Effect.Effect<void, ExtractError | E> =>
-  Effect.suspend(() => {
-    const container = sniffContainer(bytes)
-    switch (container._tag) {
-      case "empty":
-        return fail("empty-file", "zero bytes")
-      case "ole2": {
-        const verdict = inspectOle2(bytes)
-        return fail(verdict._tag === "legacy" ? "needs-office" : verdict._tag, verdict.detail)
-      }
-      case "legacy":
-        return fail("needs-office", container.detail)
-      case "other":
-        return fail("not-office", container.detail)
-      case "zip":
-        return extractPackage(bytes, fileName, sink, options)
-    }
-  }).pipe(
-    Effect.catchAllDefect((defect) =>
-      fail("corrupt", `unexpected failure: ${defect instanceof Error ? defect.message : String(defect)}`)
-    ),
-    Effect.withSpan("Extract.extractBufferTo")
-  )
+  extractContainer(bytes, bytesSource(bytes), Effect.succeed(bytes), fileName, sink, options).pipe(Effect.withSpan("Extract.extractBufferTo"))
 
 /**
  * Extracts the text of a file already in memory and holds it whole: `{parts}`
@@ -184,12 +202,32 @@ export const extractFile = (path: string, options?: ExtractFileOptions): Effect.
  * Reads the file at `path` and hands its text to `sink` while reading it
  * (W1): each part (sheet, document body, slide deck) is begun, filled and
  * ended in order, the parts and lines being those {@link extractFile} gives.
- * With a sink that does not keep its lines, a big sheet streams in batches
+ * A zip is read from disk part by part as it is inflated, never whole; with
+ * a sink that does not keep its lines a big sheet streams in batches
  * (`sheetBatchLines`), so memory stays bounded by about one batch plus the
  * shared-string table, and `maxLines` applies per part only: the sink bounds
- * the total (a staging folder by its bytes). Fails like {@link extractFile},
- * or with the sink's error; a part may have been begun and partly filled
- * when it fails.
+ * the total (a staging folder by its bytes). Fails like {@link extractFile}
+ * (a file that changed while it was read is `unreadable`, whatever else went
+ * wrong), or with the sink's error; a part may have been begun and partly
+ * filled when it fails.
  */
 export const extractFileTo = <E>(path: string, sink: ExtractionSink<E>, options?: ExtractFileOptions): Effect.Effect<void, ExtractError | E> =>
-  Effect.flatMap(readWhole(path, options), (bytes) => extractBufferTo(bytes, basename(path), sink, options))
+  Effect.acquireUseRelease(
+    Effect.try({
+      try: () => openSnapshot(path, options?.maxFileBytes ?? defaultLimits.maxFileBytes),
+      catch: (e) => (e instanceof ExtractError ? e : new ExtractError({ reason: "unreadable", detail: String(e) }))
+    }),
+    (file) =>
+      Effect.gen(function* () {
+        const { source } = file
+        const head = yield* Effect.try({ try: () => source.read(0, Math.min(headBytes, source.size)), catch: (e) => e as ExtractError })
+        const whole = Effect.try({ try: () => source.read(0, source.size), catch: (e) => e as ExtractError })
+        const outcome = yield* Effect.exit(extractContainer(head, source, whole, basename(path), sink, options))
+        // A file saved while it was read gives a torn mix: unreadable (retried on the next run), whatever
+        // the extraction made of it; only the sink's own failure (the work folder's) goes first.
+        const sinkFailed = Exit.isFailure(outcome) && Option.exists(Cause.failureOption(outcome.cause), (e) => !(e instanceof ExtractError))
+        if (!sinkFailed) yield* Effect.try({ try: () => file.verify(), catch: (e) => e as ExtractError })
+        return yield* outcome
+      }),
+    (file) => Effect.sync(() => file.close())
+  ).pipe(Effect.withSpan("Extract.extractFileTo"))

@@ -11,6 +11,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { collectingSink, type ExtractError, extractBuffer, extractFileTo, type ExtractFileOptions, type ExtractionSink } from "./extract.ts"
+import { writeZip } from "./extract/_test_containers.ts"
 import { relationships, sharedStrings, workbookFiles, worksheet, zipOf } from "./extract/_test_packages.ts"
 
 /** Row `r` of `cols` inline-string cells `<sheet>-<col><r>`. */
@@ -144,5 +145,45 @@ describe("limits when parts stream (BUG-10, issue 9)", () => {
       const r = yield* streamed(file, { maxLines: 100, sheetBatchLines: 1 })
       expect(Either.isRight(r.result)).toBe(true)
       expect(texts(r.extraction.parts[0]?.lines)).toEqual(Array.from({ length: 10 }, (_, i) => `A${i + 1}=項目-A${i + 1}`))
+    }))
+})
+
+describe("extractFileTo() reads the zip from disk as it goes (issue 9: the file is never held whole)", () => {
+  it.scoped("a zip cut anywhere, or with zip64 records and data descriptors, reads from disk as it does from memory", () =>
+    Effect.gen(function* () {
+      const files = Object.entries(workbookFiles({ sheets: [{ name: "S", xml: worksheet(rows("切", 1, 400)) }] }))
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-stream-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true })))
+      const variants = [writeZip(files.map(([name, data]) => ({ name, data, dataDescriptor: true })), { zip64: true }), yield* Effect.promise(() => zipOf(Object.fromEntries(files)))]
+      for (const [v, bytes] of variants.entries()) {
+        for (let cut = 1; cut <= bytes.length; cut += Math.ceil(bytes.length / 60)) {
+          const file = path.join(dir, `${v}-${cut}.xlsx`)
+          fs.writeFileSync(file, bytes.subarray(0, cut))
+          const fromDisk = yield* streamed(file)
+          const fromMemory = yield* whole(file)
+          if (Either.isRight(fromMemory)) {
+            expect(Either.isRight(fromDisk.result), `${v} cut at ${cut}`).toBe(true)
+            expect(fromDisk.extraction).toEqual(fromMemory.right)
+          } else {
+            expect(Either.isLeft(fromDisk.result) && fromDisk.result.left, `${v} cut at ${cut}`).toEqual(fromMemory.left)
+          }
+        }
+        const file = path.join(dir, `${v}-whole.xlsx`)
+        fs.writeFileSync(file, bytes)
+        expect((yield* streamed(file)).extraction.parts[0]?.lines).toHaveLength(1200)
+      }
+    }))
+
+  it.scoped("a file saved again while it is being read fails unreadable (retried on the next run), not with what was read", () =>
+    Effect.gen(function* () {
+      const file = yield* workbookFile(workbookFiles({ sheets: [{ name: "一", xml: worksheet(rows("一", 1, 100)) }, { name: "二", xml: worksheet(rows("二", 1, 100)) }] }))
+      const sink = collectingSink({ keepsLines: false })
+      const saving: ExtractionSink<never> = {
+        ...sink,
+        beginPart: (head) => Effect.zipRight(Effect.sync(() => head.name === "二" && fs.appendFileSync(file, "PK\x03\x04 more")), sink.beginPart(head))
+      }
+      const error = yield* Effect.flip(extractFileTo(file, saving))
+      expect(error.reason).toBe("unreadable")
+      expect(error.detail).toMatch(/^the file changed while it was being read \(\d+ → \d+ bytes\); it is retried on the next run$/)
     }))
 })
