@@ -4,8 +4,10 @@ import { SharedStringTable } from "./_shared_strings.ts"
 describe("SharedStringTable (issue 9: the table of a 100 MB workbook packed)", () => {
   it("gives back every string by index, across blocks, before and after packing", () => {
     const table = new SharedStringTable()
-    // Strings of 0 to 2,999 characters: ~4.5 million characters, about 70 blocks, with empty strings at block edges.
-    const strings = Array.from({ length: 3000 }, (_, i) => (i % 7 === 0 ? "" : `${i}番目:` + "あa".repeat(i >> 1)))
+    // Latin-1 and wider strings interleaved in uneven runs (two pools, a bit per string), empty ones among
+    // them, 0 to 2,999 characters long: ~3 million characters, blocks of both pools.
+    const strings = Array.from({ length: 3000 }, (_, i) =>
+      i % 7 === 0 ? "" : i % 5 < 2 ? `code-${i}-` + "x".repeat(i) : i % 5 === 2 ? `café ${i}` : `${i}番目:` + "あa".repeat(i >> 1))
     strings.forEach((s) => table.push(s))
     expect(table.length).toBe(3000)
     // The last few are still pending (not yet a full block).
