@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { bodyTsvFileName, formatBodyTsv, parseBodyTsv, partNameOfTsvFileName } from "./body_tsv.ts"
+import { bodyTsvFileName, formatBodyTsv, formatBodyTsvHeader, formatBodyTsvLines, parseBodyTsv, partNameOfTsvFileName } from "./body_tsv.ts"
 import type { BodyPart } from "./extraction.ts"
 
 describe("body-index TSV (SPEC §5)", () => {
@@ -13,6 +13,15 @@ describe("body-index TSV (SPEC §5)", () => {
     const text = formatBodyTsv(part)
     expect(text).toBe("cell\ttext\tstate=hidden\nA1\t見積\\t番号\nB2\t二行\\n目\n")
     expect(parseBodyTsv(text)).toEqual({ locator: "cell", state: "hidden", lines: part.lines })
+  })
+
+  it("writes the same text in batches as in one piece (W1: a sheet's TSV is written while it is read)", () => {
+    const lines = [{ loc: "A1", text: "見積" }, { loc: "A2", text: "a\\b" }, { loc: "A3", text: "" }, { loc: "B3", text: "\r" }]
+    const part: BodyPart = { name: "S", locator: "cell", state: "visible", lines }
+    const batched = formatBodyTsvHeader(part) + formatBodyTsvLines(lines.slice(0, 1)) + formatBodyTsvLines([]) + formatBodyTsvLines(lines.slice(1))
+    expect(batched).toBe("cell\ttext\nA1\t見積\nA2\ta\\\\b\nA3\t\nB3\t\\r\n")
+    expect(batched).toBe(formatBodyTsv(part))
+    expect(formatBodyTsvHeader({ name: "S", locator: "slide", state: "veryHidden" })).toBe("slide\ttext\tstate=veryHidden\n")
   })
 
   it.each([

@@ -34,11 +34,28 @@ export function partNameOfTsvFileName(fileName: string): string {
   return base.replace(/%([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
 }
 
+/** What a TSV's header says of its part: a {@link BodyPart} without its lines. */
+export type BodyPartHead = Omit<BodyPart, "lines">
+
+/** The header line of a part's TSV, ending in `\n`: `cell\ttext` or `cell\ttext\tstate=hidden`. */
+export function formatBodyTsvHeader(head: BodyPartHead): string {
+  return `${head.locator}\ttext${head.state === "visible" ? "" : `\tstate=${head.state}`}\n`
+}
+
+/**
+ * The body lines of a TSV, one per line, each ending in `\n`: a part's TSV is
+ * its {@link formatBodyTsvHeader} followed by this for all its lines, in one
+ * piece or in consecutive batches (the text is the same either way, W1).
+ */
+export function formatBodyTsvLines(lines: ReadonlyArray<BodyLine>): string {
+  let text = ""
+  for (const line of lines) text += formatTsvLine([line.loc, line.text]) + "\n"
+  return text
+}
+
 /** The whole TSV text of a part: the header line, then one line per body line, each ending in `\n`. */
 export function formatBodyTsv(part: BodyPart): string {
-  let text = `${part.locator}\ttext${part.state === "visible" ? "" : `\tstate=${part.state}`}\n`
-  for (const line of part.lines) text += formatTsvLine([line.loc, line.text]) + "\n"
-  return text
+  return formatBodyTsvHeader(part) + formatBodyTsvLines(part.lines)
 }
 
 /** A parsed body-index TSV. */

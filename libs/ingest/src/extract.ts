@@ -11,21 +11,23 @@
  * @module
  */
 import { basename } from "node:path"
-import { Effect } from "effect"
+import { Cause, Effect, Exit, Option } from "effect"
 import type { Extraction } from "@sagasu/domain"
 import { extractDocument } from "./extract/_document.ts"
 import { defaultLimits, LineBudget, type ExtractLimits } from "./extract/_limits.ts"
 import { findMainPart } from "./extract/_main_part.ts"
-import { readSnapshot } from "./extract/_read_file.ts"
+import { openSnapshot, readSnapshot } from "./extract/_read_file.ts"
 import { inspectOle2 } from "./extract/_ole2.ts"
 import { OpcPackage } from "./extract/_opc.ts"
 import { extractPresentation } from "./extract/_presentation.ts"
+import { collectingSink, emitLines, type ExtractionSink } from "./extract/_sink.ts"
 import { sniffContainer } from "./extract/_sniff.ts"
-import { extractWorkbook } from "./extract/_workbook.ts"
-import { ZipArchive } from "./extract/_zip.ts"
+import { defaultSheetStreaming, extractWorkbook, type SheetStreaming } from "./extract/_workbook.ts"
+import { bytesSource, ZipArchive, type ZipSource } from "./extract/_zip.ts"
 import { ExtractError } from "./extract/extract_error.ts"
 
 export { ExtractError } from "./extract/extract_error.ts"
+export { collectingSink, type CollectingSink, type ExtractionSink } from "./extract/_sink.ts"
 
 /**
  * Limits of one extraction; a file that reaches one fails with `too-large`
@@ -41,18 +43,30 @@ export interface ExtractFileOptions {
   readonly maxInflatedBytes?: number
   /** Highest declared compression ratio (inflated ÷ compressed) of a part of 1 MiB or more. Default 1000. */
   readonly maxCompressionRatio?: number
-  /** Most lines (cells, paragraphs) of text for this file. Default 5,000,000. */
+  /**
+   * Most lines (cells, paragraphs) of text in one part: a sheet, a
+   * document's body, a presentation's slides. When the whole extraction is
+   * held in memory ({@link extractBuffer}, {@link extractFile}) also the most
+   * over the file. Default 5,000,000.
+   */
   readonly maxLines?: number
   /**
-   * Most characters of text held for this file: the shared-string table plus
-   * every line. This is what bounds memory (a 200 MB sharedStrings part is
-   * streamed; only its text is kept). Default 128 Mi characters.
+   * Most characters of text held at once for this file: the shared-string
+   * table plus the lines not yet handed on (every line, when the extraction
+   * is held in memory). This is what bounds memory (a 200 MB sharedStrings
+   * part is streamed; only its text is kept). Default 128 Mi characters.
    */
   readonly maxTextChars?: number
   /** Deepest XML element nesting in a part. Default 1000. */
   readonly maxXmlDepth?: number
   /** Largest file {@link extractFile} reads (it is read whole). Default 1 GiB. */
   readonly maxFileBytes?: number
+  /**
+   * Cells per batch when a big sheet streams to a sink that does not keep
+   * its lines ({@link extractFileTo}); a sheet streams once it holds more
+   * than 8 batches of cells (or 1 Mi characters). Default 1,024.
+   */
+  readonly sheetBatchLines?: number
 }
 
 const limitsOf = (options: ExtractFileOptions | undefined): ExtractLimits => ({
@@ -64,74 +78,156 @@ const limitsOf = (options: ExtractFileOptions | undefined): ExtractLimits => ({
   maxFileBytes: options?.maxFileBytes ?? defaultLimits.maxFileBytes
 })
 
+const streamingOf = (options: ExtractFileOptions | undefined): SheetStreaming =>
+  options?.sheetBatchLines === undefined
+    ? defaultSheetStreaming
+    : { ...defaultSheetStreaming, batchLines: options.sheetBatchLines, holdLines: 8 * options.sheetBatchLines }
+
 const fail = (reason: ExtractError["reason"], detail: string) => Effect.fail(new ExtractError({ reason, detail }))
 
-const extractPackage = Effect.fn("Extract.package")(function* (bytes: Uint8Array, fileName: string, limits: ExtractLimits) {
-  const zip = yield* Effect.try({
-    try: () => new ZipArchive(bytes, { maxInflatedBytes: limits.maxInflatedBytes, maxRatio: limits.maxRatio }),
-    catch: (e) => (e instanceof ExtractError ? e : new ExtractError({ reason: "corrupt", detail: String(e) }))
-  })
-  const pkg = new OpcPackage(zip, { maxXmlDepth: limits.maxXmlDepth })
-  const main = yield* findMainPart(pkg, fileName)
-  const budget = new LineBudget(limits.maxLines, limits.maxTextChars)
-  switch (main.kind) {
-    case "spreadsheet":
-      return yield* extractWorkbook(pkg, main.part, budget)
-    case "document":
-      return yield* extractDocument(pkg, main.part, budget)
-    case "presentation":
-      return yield* extractPresentation(pkg, main.part, budget)
-  }
-})
+const extractPackage = <E>(
+  bytes: ZipSource,
+  fileName: string,
+  sink: ExtractionSink<E>,
+  options: ExtractFileOptions | undefined
+): Effect.Effect<void, ExtractError | E> =>
+  Effect.gen(function* () {
+    const limits = limitsOf(options)
+    const zip = yield* Effect.try({
+      try: () => new ZipArchive(bytes, { maxInflatedBytes: limits.maxInflatedBytes, maxRatio: limits.maxRatio }),
+      catch: (e) => (e instanceof ExtractError ? e : new ExtractError({ reason: "corrupt", detail: String(e) }))
+    })
+    const pkg = new OpcPackage(zip, { maxXmlDepth: limits.maxXmlDepth })
+    const main = yield* findMainPart(pkg, fileName)
+    // Lines held in memory are also counted over the file; lines that stream to disk are bounded by what the sink takes.
+    const budget = new LineBudget(limits.maxLines, limits.maxTextChars, sink.keepsLines ? limits.maxLines : Infinity)
+    if (main.kind === "spreadsheet") return yield* extractWorkbook(pkg, main.part, budget, sink, streamingOf(options))
+    // A document or a presentation is one part, read whole, then handed on.
+    budget.startPart()
+    const { parts } = main.kind === "document" ? yield* extractDocument(pkg, main.part, budget) : yield* extractPresentation(pkg, main.part, budget)
+    for (const part of parts) {
+      yield* sink.beginPart(part)
+      yield* emitLines(sink, budget, part.lines)
+      yield* sink.endPart
+    }
+  }).pipe(Effect.withSpan("Extract.package"))
+
+/** Bytes {@link sniffContainer} looks at. */
+const headBytes = 4096
 
 /**
- * Extracts the text of a file already in memory. `fileName` only breaks ties
- * for a package without relationships; the content decides everything else.
- * Fails with {@link ExtractError}: `empty-file`, `encrypted`, `needs-office`,
- * `not-office`, `corrupt`, `too-large`. Never dies: an unexpected exception
- * becomes `corrupt` with its message.
+ * Extracts a file from its first bytes `head`, its bytes as a zip `source`,
+ * and `whole`, its bytes in full for the containers that are not zips (read
+ * only then). Never dies: an unexpected exception becomes `corrupt`.
  */
-export const extractBuffer: (
-  bytes: Uint8Array,
+const extractContainer = <E>(
+  head: Uint8Array,
+  source: ZipSource,
+  whole: Effect.Effect<Uint8Array, ExtractError>,
   fileName: string,
-  options?: ExtractFileOptions
-) => Effect.Effect<Extraction, ExtractError> = Effect.fn("Extract.extractBuffer")(
-  function* (bytes: Uint8Array, fileName: string, options?: ExtractFileOptions) {
-    const container = sniffContainer(bytes)
+  sink: ExtractionSink<E>,
+  options: ExtractFileOptions | undefined
+): Effect.Effect<void, ExtractError | E> =>
+  Effect.suspend(() => {
+    const container = sniffContainer(head)
     switch (container._tag) {
       case "empty":
-        return yield* fail("empty-file", "zero bytes")
-      case "ole2": {
-        const verdict = inspectOle2(bytes)
-        return yield* fail(verdict._tag === "legacy" ? "needs-office" : verdict._tag, verdict.detail)
-      }
+        return fail("empty-file", "zero bytes")
+      case "ole2":
+        return Effect.flatMap(whole, (bytes) => {
+          const verdict = inspectOle2(bytes)
+          return fail(verdict._tag === "legacy" ? "needs-office" : verdict._tag, verdict.detail)
+        })
       case "legacy":
-        return yield* fail("needs-office", container.detail)
+        return fail("needs-office", container.detail)
       case "other":
-        return yield* fail("not-office", container.detail)
+        return fail("not-office", container.detail)
       case "zip":
-        return yield* extractPackage(bytes, fileName, limitsOf(options))
+        return extractPackage(source, fileName, sink, options)
     }
-  },
-  Effect.catchAllDefect((defect) =>
-    fail("corrupt", `unexpected failure: ${defect instanceof Error ? defect.message : String(defect)}`)
+  }).pipe(
+    Effect.catchAllDefect((defect) =>
+      fail("corrupt", `unexpected failure: ${defect instanceof Error ? defect.message : String(defect)}`)
+    )
   )
-)
+
+/**
+ * Extracts the text of a file already in memory into `sink`, part by part
+ * (see {@link extractFileTo}). `fileName` only breaks ties for a package
+ * without relationships; the content decides everything else. Fails with
+ * {@link ExtractError} (`empty-file`, `encrypted`, `needs-office`,
+ * `not-office`, `corrupt`, `too-large`) or with the sink's own error; what
+ * the sink was given before a failure is the caller's to throw away. Never
+ * dies: an unexpected exception becomes `corrupt` with its message.
+ */
+export const extractBufferTo = <E>(
+  bytes: Uint8Array,
+  fileName: string,
+  sink: ExtractionSink<E>,
+  options?: ExtractFileOptions
+): Effect.Effect<void, ExtractError | E> =>
+  extractContainer(bytes, bytesSource(bytes), Effect.succeed(bytes), fileName, sink, options).pipe(Effect.withSpan("Extract.extractBufferTo"))
+
+/**
+ * Extracts the text of a file already in memory and holds it whole: `{parts}`
+ * as {@link extractFile} describes. Lines count against `maxLines` per part
+ * and over the file. Fails with {@link ExtractError} like
+ * {@link extractBufferTo}; never dies.
+ */
+export const extractBuffer = (bytes: Uint8Array, fileName: string, options?: ExtractFileOptions): Effect.Effect<Extraction, ExtractError> =>
+  Effect.suspend(() => {
+    const sink = collectingSink()
+    return Effect.map(extractBufferTo(bytes, fileName, sink, options), () => sink.extraction())
+  })
+
+const readWhole = (path: string, options?: ExtractFileOptions) =>
+  Effect.tryPromise({
+    try: () => readSnapshot(path, options?.maxFileBytes ?? defaultLimits.maxFileBytes),
+    catch: (e) =>
+      e instanceof ExtractError ? e : new ExtractError({ reason: "unreadable", detail: e instanceof Error ? e.message : String(e) })
+  })
 
 /**
  * Reads the file at `path` and extracts its text: `{parts}` with one part
  * per sheet (`locator: "cell"`, lines `{loc: "A1", text}`), or one part
  * `document` (`"paragraph"`: `"12"`, `"header"`, `"footnote:3"`, …) or
- * `slides` (`"slide"`: `"3"`, `"3 notes"`). Fails with {@link ExtractError};
- * `unreadable` when the file cannot be read or changes while it is read,
- * `too-large` over `maxFileBytes`.
+ * `slides` (`"slide"`: `"3"`, `"3 notes"`), held whole in memory. Fails with
+ * {@link ExtractError}; `unreadable` when the file cannot be read or changes
+ * while it is read, `too-large` over `maxFileBytes`.
  */
-export const extractFile: (path: string, options?: ExtractFileOptions) => Effect.Effect<Extraction, ExtractError> =
-  Effect.fn("Extract.extractFile")(function* (path: string, options?: ExtractFileOptions) {
-    const bytes = yield* Effect.tryPromise({
-      try: () => readSnapshot(path, options?.maxFileBytes ?? defaultLimits.maxFileBytes),
-      catch: (e) =>
-        e instanceof ExtractError ? e : new ExtractError({ reason: "unreadable", detail: e instanceof Error ? e.message : String(e) })
-    })
-    return yield* extractBuffer(bytes, basename(path), options)
-  })
+export const extractFile = (path: string, options?: ExtractFileOptions): Effect.Effect<Extraction, ExtractError> =>
+  Effect.flatMap(readWhole(path, options), (bytes) => extractBuffer(bytes, basename(path), options))
+
+/**
+ * Reads the file at `path` and hands its text to `sink` while reading it
+ * (W1): each part (sheet, document body, slide deck) is begun, filled and
+ * ended in order, the parts and lines being those {@link extractFile} gives.
+ * A zip is read from disk part by part as it is inflated, never whole; with
+ * a sink that does not keep its lines a big sheet streams in batches
+ * (`sheetBatchLines`), so memory stays bounded by about one batch plus the
+ * shared-string table, and `maxLines` applies per part only: the sink bounds
+ * the total (a staging folder by its bytes). Fails like {@link extractFile}
+ * (a file that changed while it was read is `unreadable`, whatever else went
+ * wrong), or with the sink's error; a part may have been begun and partly
+ * filled when it fails.
+ */
+export const extractFileTo = <E>(path: string, sink: ExtractionSink<E>, options?: ExtractFileOptions): Effect.Effect<void, ExtractError | E> =>
+  Effect.acquireUseRelease(
+    Effect.try({
+      try: () => openSnapshot(path, options?.maxFileBytes ?? defaultLimits.maxFileBytes),
+      catch: (e) => (e instanceof ExtractError ? e : new ExtractError({ reason: "unreadable", detail: String(e) }))
+    }),
+    (file) =>
+      Effect.gen(function* () {
+        const { source } = file
+        const head = yield* Effect.try({ try: () => source.read(0, Math.min(headBytes, source.size)), catch: (e) => e as ExtractError })
+        const whole = Effect.try({ try: () => source.read(0, source.size), catch: (e) => e as ExtractError })
+        const outcome = yield* Effect.exit(extractContainer(head, source, whole, basename(path), sink, options))
+        // A file saved while it was read gives a torn mix: unreadable (retried on the next run), whatever
+        // the extraction made of it; only the sink's own failure (the work folder's) goes first.
+        const sinkFailed = Exit.isFailure(outcome) && Option.exists(Cause.failureOption(outcome.cause), (e) => !(e instanceof ExtractError))
+        if (!sinkFailed) yield* Effect.try({ try: () => file.verify(), catch: (e) => e as ExtractError })
+        return yield* outcome
+      }),
+    (file) => Effect.sync(() => file.close())
+  ).pipe(Effect.withSpan("Extract.extractFileTo"))

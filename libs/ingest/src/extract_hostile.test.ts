@@ -11,7 +11,7 @@ import { Effect, Either, Exit } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { ExtractError, extractBuffer, extractFile, type ExtractFileOptions } from "./extract.ts"
+import { collectingSink, ExtractError, extractBuffer, extractFile, extractFileTo, type ExtractFileOptions } from "./extract.ts"
 import { readSnapshot } from "./extract/_read_file.ts"
 import { deflateRepeated, writeZip, type RawZipEntry } from "./extract/_test_containers.ts"
 import { documentFiles, sharedStrings, workbookFiles, worksheet, xmlns, zipOf } from "./extract/_test_packages.ts"
@@ -204,7 +204,7 @@ describe("a file that changes while being read", () => {
       })
     ))
 
-  it.effect("extraction during repeated rewrites gives text or a clean failure, never a crash", () =>
+  it.effect("extraction during repeated rewrites gives text or a clean failure, never a crash, read whole or from disk", () =>
     withDir((dir) =>
       Effect.gen(function* () {
         const file = path.join(dir, "更新中.xlsx")
@@ -228,6 +228,12 @@ describe("a file that changes while being read", () => {
           if (Exit.isFailure(exit)) {
             const error = yield* failureOf(extractFile(file))
             if (error !== undefined) expect(["unreadable", "corrupt"]).toContain(error.reason)
+          }
+          // Read from disk piece by piece, as a plain worker does (issue 9): the same contract.
+          const streamed = yield* Effect.exit(extractFileTo(file, collectingSink({ keepsLines: false })))
+          if (Exit.isFailure(streamed)) {
+            const error = yield* Effect.flip(extractFileTo(file, collectingSink({ keepsLines: false }))).pipe(Effect.option)
+            if (error._tag === "Some") expect(["unreadable", "corrupt"]).toContain(error.value.reason)
           }
         }
         stop = true

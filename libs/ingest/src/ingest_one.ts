@@ -7,45 +7,98 @@
  * @module
  */
 import { type IngestResult, fileFormatOf } from "@sagasu/domain"
-import { stageExtraction } from "@sagasu/store"
+import { openStagingFolder, stagingWriteFailedReason } from "@sagasu/store"
 import { FileSystem } from "@effect/platform"
+import type { PlatformError } from "@effect/platform/Error"
 import { Effect } from "effect"
 import * as path from "node:path"
-import { extractFile } from "./extract.ts"
+import { ExtractError, extractFileTo, type ExtractFileOptions, type ExtractionSink } from "./extract.ts"
 
 /** Name of the file that marks a staging folder as complete (R7: only complete folders are published). */
 export const stagingCompleteMark = ".complete"
 
 /**
- * Ingests `source` into `staging` without Office (W2). Needs-Office content
- * comes back as `reroute` with the owner's application; any other failure as
- * `failed` with the extractor's reason. Never fails.
+ * The most UTF-8 bytes of TSV one source file may stage, 1 GiB: the bound on
+ * a file's output now that `maxLines` counts per sheet (BUG-10). A 93 MB
+ * workbook of ten full sheets, 13 million cells, stages 0.29 GB.
  */
-export const ingestPlain = Effect.fn("Ingest.ingestPlain")(function* (source: string, staging: string) {
+export const defaultMaxStagedBytes = 1024 ** 3
+
+/** Options of {@link ingestPlain}. */
+export interface IngestPlainOptions {
+  /** Limits of the extraction (`maxLines` applies per sheet / part here). */
+  readonly extract?: ExtractFileOptions
+  /** Most UTF-8 bytes of TSV the file may stage; past it the file fails `too-large`. Default {@link defaultMaxStagedBytes}. */
+  readonly maxStagedBytes?: number
+}
+
+/**
+ * Ingests `source` into the staging folder `staging` without Office (W1, W2):
+ * each part's TSV is written while the part is read, so that a worker holds
+ * about one batch of a big sheet rather than the whole workbook, and
+ * `.complete` is written last (C2, R7). Returns `done` with the TSV count;
+ * needs-Office content comes back as `reroute` with the owner's application;
+ * any other extraction failure as `failed` with the extractor's reason (a
+ * file past `maxStagedBytes` as `too-large`), a write failure of the work
+ * folder as `failed` with `stagingWriteFailedReason` (R18). A file that is
+ * not `done` leaves no staging folder (what was written of it is removed).
+ * Never fails.
+ */
+export const ingestPlain = Effect.fn("Ingest.ingestPlain")(function* (source: string, staging: string, options?: IngestPlainOptions) {
   const fs = yield* FileSystem.FileSystem
   const started = Date.now()
-  const extracted = yield* extractFile(source).pipe(Effect.either)
-  if (extracted._tag === "Left") {
-    const e = extracted.left
-    const reason = `${e.reason}: ${e.detail}`
-    if (e.reason === "needs-office") {
-      const app = fileFormatOf(path.basename(source))?.app ?? appOfDetail(e.detail)
-      return { status: "reroute", tsvCount: 0, reason, app, log: [reason] } satisfies IngestResult
-    }
-    return { status: "failed", tsvCount: 0, reason, log: [e.message] } satisfies IngestResult
-  }
-  const parts = extracted.right.parts
-  const staged = yield* stageExtraction(staging, extracted.right).pipe(
-    Effect.zipLeft(fs.writeFileString(path.join(staging, stagingCompleteMark), "")),
+  const maxStagedBytes = options?.maxStagedBytes ?? defaultMaxStagedBytes
+  let lines = 0
+  let partLines = 0
+  const staged = yield* Effect.scoped(
+    Effect.gen(function* () {
+      const folder = yield* openStagingFolder(staging)
+      const sink: ExtractionSink<PlatformError> = {
+        keepsLines: false,
+        beginPart: (head) => {
+          partLines = 0
+          return folder.beginPart(head)
+        },
+        appendLines: (batch) =>
+          Effect.flatMap(folder.appendLines(batch), () => {
+            lines += batch.length
+            partLines += batch.length
+            return folder.bytes() > maxStagedBytes
+              ? Effect.fail(new ExtractError({ reason: "too-large", detail: `staged TSVs: more than ${maxStagedBytes} bytes of text` }))
+              : Effect.void
+          }),
+        restartPart: Effect.map(folder.restartPart, () => {
+          lines -= partLines
+          partLines = 0
+        }),
+        endPart: folder.endPart
+      }
+      yield* extractFileTo(source, sink, options?.extract)
+      yield* folder.endPart
+      return folder.tsvCount()
+    })
+  ).pipe(
+    // C2, R7: the TSVs are closed; the mark goes last.
+    Effect.tap(() => fs.writeFileString(path.join(staging, stagingCompleteMark), "")),
     Effect.either
   )
-  if (staged._tag === "Left") {
-    const reason = `unreadable: the TSVs could not be written to the work folder (${staged.left.message})`
+  if (staged._tag === "Right") {
+    const log = [`${staged.right} part(s), ${lines} line(s), ${Date.now() - started} ms`]
+    return { status: "done", tsvCount: staged.right, reason: "", log } satisfies IngestResult
+  }
+  // Nothing of a file that is not done may stay where it could be taken for its TSVs.
+  yield* fs.remove(staging, { recursive: true, force: true }).pipe(Effect.ignore)
+  const e = staged.left
+  if (!(e instanceof ExtractError)) {
+    const reason = `${stagingWriteFailedReason} (${e.message})`
     return { status: "failed", tsvCount: 0, reason, log: [reason] } satisfies IngestResult
   }
-  const lines = parts.reduce((n, p) => n + p.lines.length, 0)
-  const log = [`${parts.length} part(s), ${lines} line(s), ${Date.now() - started} ms`]
-  return { status: "done", tsvCount: staged.right, reason: "", log } satisfies IngestResult
+  const reason = `${e.reason}: ${e.detail}`
+  if (e.reason === "needs-office") {
+    const app = fileFormatOf(path.basename(source))?.app ?? appOfDetail(e.detail)
+    return { status: "reroute", tsvCount: 0, reason, app, log: [reason] } satisfies IngestResult
+  }
+  return { status: "failed", tsvCount: 0, reason, log: [e.message] } satisfies IngestResult
 })
 
 // An OLE2 file behind an unknown name: the extractor's detail names the stream it found.

@@ -6,8 +6,9 @@
  * @module
  */
 import { FileSystem } from "@effect/platform"
-import { type Extraction, bodyTsvFileName, formatBodyTsv } from "@sagasu/domain"
-import { Effect } from "effect"
+import type { PlatformError } from "@effect/platform/Error"
+import { type BodyLine, type BodyPartHead, type Extraction, bodyTsvFileName, formatBodyTsvHeader, formatBodyTsvLines } from "@sagasu/domain"
+import { Effect, Exit, Scope } from "effect"
 import * as path from "node:path"
 import { crashPoint } from "./crash_point.ts"
 import type { WorkPaths } from "./work_folder.ts"
@@ -18,20 +19,107 @@ export function bodyFolderOf(paths: WorkPaths, index: string, relPath: string): 
 }
 
 /**
- * Writes the TSVs of an extraction into an empty staging folder `dir`
- * (created), one `<n>_<name>.tsv` per part in order.
+ * A staging folder filled one part at a time while its source file is read
+ * (W1), so that a worker holds a bounded batch of lines, never a whole
+ * workbook. Parts get `<n>_<name>.tsv` in the order they begin (n from 1);
+ * each TSV is its header line followed by the lines appended, byte for byte
+ * what {@link stageExtraction} writes for the same parts. The folder holds no
+ * `.complete` mark: whoever fills it writes that last, so a folder left by a
+ * failure or a killed worker is never published (C2, R7).
  */
-export const stageExtraction = Effect.fn("Store.stageExtraction")(function* (dir: string, extraction: Extraction) {
+export interface StagingFolder {
+  /** The staging folder's path. */
+  readonly dir: string
+  /** Ends the current part, if any, and starts the TSV of the next one with its header line. */
+  readonly beginPart: (head: BodyPartHead) => Effect.Effect<void, PlatformError>
+  /** Appends lines to the current part's TSV; succeeds with the UTF-8 bytes written. Dies before any {@link beginPart}. */
+  readonly appendLines: (lines: ReadonlyArray<BodyLine>) => Effect.Effect<number, PlatformError>
+  /** Cuts the current part's TSV back to its header line: the part is being read again from its start. */
+  readonly restartPart: Effect.Effect<void, PlatformError>
+  /** Ends (closes) the current part's TSV; nothing when no part is open. */
+  readonly endPart: Effect.Effect<void>
+  /** TSVs begun so far. */
+  readonly tsvCount: () => number
+  /** UTF-8 bytes in the folder's TSVs so far, header lines included. */
+  readonly bytes: () => number
+}
+
+const utf8 = new TextEncoder()
+
+/**
+ * Empties (or creates) the staging folder `dir` and opens it for writing
+ * part by part (see {@link StagingFolder}). The TSV being written is closed
+ * when the scope closes, however it ends; the folder itself stays for the
+ * caller to complete or remove. Fails with the file system's error (disk
+ * full, permissions): a fault of the work folder, see
+ * {@link stagingWriteFailedReason}.
+ */
+export const openStagingFolder = Effect.fn("Store.openStagingFolder")(function* (dir: string) {
   const fs = yield* FileSystem.FileSystem
   yield* fs.remove(dir, { recursive: true, force: true })
   yield* fs.makeDirectory(dir, { recursive: true })
   let n = 0
-  for (const part of extraction.parts) {
-    n++
-    yield* fs.writeFileString(path.join(dir, bodyTsvFileName(n, part.name)), formatBodyTsv(part))
-  }
-  return n
+  let total = 0
+  let current: { readonly scope: Scope.CloseableScope; readonly file: FileSystem.File; headerBytes: number; lineBytes: number } | undefined
+  const endPart = Effect.suspend(() => {
+    const part = current
+    current = undefined
+    return part === undefined ? Effect.void : Scope.close(part.scope, Exit.void)
+  })
+  yield* Effect.addFinalizer(() => endPart)
+  const beginPart = (head: BodyPartHead) =>
+    Effect.gen(function* () {
+      yield* endPart
+      n++
+      const scope = yield* Scope.make()
+      const file = yield* fs.open(path.join(dir, bodyTsvFileName(n, head.name)), { flag: "w" }).pipe(
+        Scope.extend(scope),
+        Effect.tapError(() => Scope.close(scope, Exit.void))
+      )
+      current = { scope, file, headerBytes: 0, lineBytes: 0 }
+      const header = utf8.encode(formatBodyTsvHeader(head))
+      yield* file.writeAll(header)
+      current.headerBytes = header.length
+      total += header.length
+    })
+  const appendLines = (lines: ReadonlyArray<BodyLine>) =>
+    Effect.gen(function* () {
+      const part = current
+      if (part === undefined) return yield* Effect.dieMessage("StagingFolder.appendLines: no part begun")
+      if (lines.length === 0) return 0
+      const chunk = utf8.encode(formatBodyTsvLines(lines))
+      yield* part.file.writeAll(chunk)
+      part.lineBytes += chunk.length
+      total += chunk.length
+      return chunk.length
+    })
+  const restartPart = Effect.gen(function* () {
+    const part = current
+    if (part === undefined) return yield* Effect.dieMessage("StagingFolder.restartPart: no part begun")
+    yield* part.file.truncate(part.headerBytes)
+    yield* part.file.seek(part.headerBytes, "start")
+    total -= part.lineBytes
+    part.lineBytes = 0
+  })
+  return { dir, beginPart, appendLines, restartPart, endPart, tsvCount: () => n, bytes: () => total } satisfies StagingFolder
 })
+
+/**
+ * Writes the TSVs of an extraction held in memory into an empty staging
+ * folder `dir` (created), one `<n>_<name>.tsv` per part in order, and
+ * succeeds with the number of TSVs. The Office owners' path; a plain worker
+ * streams through {@link openStagingFolder} instead. No `.complete` mark
+ * (the caller writes it last, R7).
+ */
+export const stageExtraction = Effect.fn("Store.stageExtraction")(function* (dir: string, extraction: Extraction) {
+  const folder = yield* openStagingFolder(dir)
+  for (const part of extraction.parts) {
+    yield* folder.beginPart(part)
+    yield* folder.appendLines(part.lines)
+  }
+  yield* folder.endPart
+  return folder.tsvCount()
+}, Effect.scoped)
 
 /**
  * The longest path, in bytes, this system takes (PATH_MAX less the NUL): 4095

@@ -1,12 +1,12 @@
 import { NodeContext } from "@effect/platform-node"
 import { FileSystem } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
-import { type IngestRow, defaultSettings } from "@sagasu/domain"
+import { type BodyPart, type IngestRow, defaultSettings } from "@sagasu/domain"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { bodyFolderOf, publishFolder, removeBodyFolder, stageExtraction } from "./body_index.ts"
+import { bodyFolderOf, openStagingFolder, publishFolder, removeBodyFolder, stageExtraction } from "./body_index.ts"
 import { appendIngestRows, readIngestList, rewriteIngestList } from "./ingest_list_store.ts"
 import { scanBodyIndex } from "./search_scan.ts"
 import { formatSettings, readSettings } from "./settings_store.ts"
@@ -123,5 +123,58 @@ describe("body index (C2) and scanning search", () => {
       const fsys = yield* FileSystem.FileSystem
       expect(yield* fsys.exists(path.join(paths.index, "共有", "見積"))).toBe(false)
       expect(yield* scanBodyIndex(paths, "A-1234")).toEqual([])
+    }).pipe(Effect.provide(NodeContext.layer)))
+})
+
+describe("staging folder written part by part (W1, issue 9)", () => {
+  const parts: ReadonlyArray<BodyPart> = [
+    { name: "見積書", locator: "cell", state: "visible", lines: [{ loc: "A1", text: "見積\t番号" }, { loc: "B2", text: "二行\n目" }, { loc: "C3", text: "a\\b" }] },
+    { name: "空", locator: "cell", state: "hidden", lines: [] },
+    { name: "a/b:c", locator: "cell", state: "veryHidden", lines: [{ loc: "A1", text: "最後" }] }
+  ]
+  const filesOf = (dir: string) => Object.fromEntries(fs.readdirSync(dir).sort().map((n) => [n, fs.readFileSync(path.join(dir, n), "utf8")]))
+
+  it.effect("writes in batches, with a part read again from its start, the same files and bytes as stageExtraction", () =>
+    Effect.gen(function* () {
+      const root = tempDir()
+      yield* stageExtraction(path.join(root, "whole"), { parts })
+      const streamed = path.join(root, "streamed")
+      fs.mkdirSync(streamed)
+      fs.writeFileSync(path.join(streamed, "stale.tsv"), "from an earlier attempt")
+      const counts = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const folder = yield* openStagingFolder(streamed)
+          const [first, empty, last] = parts
+          if (first === undefined || empty === undefined || last === undefined) throw new Error("fixture")
+          yield* folder.beginPart(first)
+          expect(yield* folder.appendLines([{ loc: "Z9", text: "捨てる行" }])).toBe(Buffer.byteLength("Z9\t捨てる行\n"))
+          yield* folder.restartPart
+          for (const line of first.lines) yield* folder.appendLines([line])
+          yield* folder.beginPart(empty)
+          yield* folder.beginPart(last)
+          yield* folder.appendLines([])
+          yield* folder.appendLines(last.lines)
+          yield* folder.endPart
+          return [folder.tsvCount(), folder.bytes()] as const
+        })
+      )
+      expect(filesOf(streamed)).toEqual(filesOf(path.join(root, "whole")))
+      expect(Object.keys(filesOf(streamed))).toEqual(["1_見積書.tsv", "2_空.tsv", "3_a%2Fb%3Ac.tsv"])
+      const bytes = Object.values(filesOf(streamed)).reduce((n, text) => n + Buffer.byteLength(text), 0)
+      expect(counts).toEqual([3, bytes])
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.effect("fails with the file system's error when a TSV cannot be created", () =>
+    Effect.gen(function* () {
+      const dir = path.join(tempDir(), "staging")
+      const error = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const folder = yield* openStagingFolder(dir)
+          // A folder where the TSV should go: the open fails as a full disk or a permission would.
+          fs.mkdirSync(path.join(dir, "1_S.tsv"))
+          return yield* Effect.flip(folder.beginPart({ name: "S", locator: "cell", state: "visible" }))
+        })
+      )
+      expect(error._tag).toBe("SystemError")
     }).pipe(Effect.provide(NodeContext.layer)))
 })

@@ -20,9 +20,15 @@ export interface StoredCell {
   readonly style: number
 }
 
+/** The shared-string table of a workbook, by 0-based index. */
+export interface SharedStrings {
+  /** The string at `index`; `undefined` when the table has no such index (negative, fractional, past its end). */
+  get(index: number): string | undefined
+}
+
 /** What the workbook contributes to a cell's text. */
 export interface CellContext {
-  readonly sharedStrings: ReadonlyArray<string>
+  readonly sharedStrings: SharedStrings
   /** The number format of each cell format, by `cellXfs` index; `undefined` for General. */
   readonly formats: ReadonlyArray<NumberFormat | undefined>
   /** The workbook counts date serials from 1904 (`workbookPr date1904`). */
@@ -95,7 +101,7 @@ export function cellText(cell: StoredCell, context: CellContext): string {
   switch (cell.type) {
     case "s": {
       const index = Number(cell.value)
-      return asText(Number.isInteger(index) ? (context.sharedStrings[index] ?? "") : "")
+      return asText(Number.isInteger(index) ? (context.sharedStrings.get(index) ?? "") : "")
     }
     case "inlineStr":
       return asText(cell.inline !== "" ? cell.inline : decodeXString(cell.value))

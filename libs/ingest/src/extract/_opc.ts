@@ -109,10 +109,14 @@ export class OpcPackage {
     return Effect.flatMap(this.entry(part), (entry) => rootElementOf(this.source(entry), part))
   }
 
-  /** Parses a part with `visitor` as it inflates; `corrupt` when it is missing or malformed. */
-  readXml(part: string, visitor: XmlVisitor): Effect.Effect<void, ExtractError> {
+  /**
+   * Parses a part with `visitor` as it inflates; `corrupt` when it is missing
+   * or malformed. `afterChunk` runs between pieces of the part (see
+   * `ParseXmlOptions.afterChunk`) and its failure ends the parse.
+   */
+  readXml<E = never>(part: string, visitor: XmlVisitor, afterChunk?: Effect.Effect<void, E>): Effect.Effect<void, ExtractError | E> {
     return Effect.flatMap(this.entry(part), (entry) =>
-      parseXml(this.source(entry), part, visitor, { maxDepth: this.maxXmlDepth })
+      parseXml(this.source(entry), part, visitor, { maxDepth: this.maxXmlDepth, ...(afterChunk !== undefined ? { afterChunk } : {}) })
     )
   }
 

@@ -1,15 +1,17 @@
 /**
- * Reading a source file whole, consistently: a file that is being saved while
- * we read it (Excel writes in place on some shares) would give a zip whose
- * directory and data come from different versions. The size and modification
- * time are taken before and after the read through one open handle; any
- * change fails the file as `unreadable` (the next run retries it) rather
- * than indexing a torn mix.
+ * Reading a source file consistently, whole or piece by piece: a file that is
+ * being saved while we read it (Excel writes in place on some shares) would
+ * give a zip whose directory and data come from different versions. The size
+ * and modification time are taken before and after the read through one open
+ * handle; any change fails the file as `unreadable` (the next run retries it)
+ * rather than indexing a torn mix.
  *
  * @module
  */
+import { fstatSync, openSync, closeSync, readSync } from "node:fs"
 import { open } from "node:fs/promises"
 import { ExtractError } from "./extract_error.ts"
+import type { ZipSource } from "./_zip.ts"
 
 /** Test seam: runs between the read and the second look at the file. */
 export interface ReadSnapshotHooks {
@@ -51,5 +53,85 @@ export async function readSnapshot(path: string, maxBytes: number, hooks?: ReadS
     throw e instanceof ExtractError ? e : unreadable(e instanceof Error ? e.message : String(e))
   } finally {
     await handle.close().catch(() => undefined)
+  }
+}
+
+/**
+ * A source file open for reading piece by piece ({@link openSnapshot}): a
+ * plain worker reads a workbook's parts from it as it inflates them instead
+ * of holding the whole file (issue 9).
+ */
+export interface FileSnapshot {
+  /** The file's bytes as they are read; `read` throws `unreadable` on an I/O error. */
+  readonly source: ZipSource
+  /** Throws `unreadable` when the file changed (size, modification time, or grew) since it was opened. */
+  readonly verify: () => void
+  /** Closes the file; once only. */
+  readonly close: () => void
+}
+
+/**
+ * Opens the file at `path` for reading piece by piece, with the same checks
+ * as {@link readSnapshot}: `too-large` over `maxBytes` (before anything is
+ * read), `unreadable` for I/O errors and a non-regular file. Reads are
+ * synchronous (a plain worker thread does nothing else meanwhile); call
+ * `verify` after the last read, `close` in any case.
+ */
+export function openSnapshot(path: string, maxBytes: number): FileSnapshot {
+  const unreadable = (e: unknown) => new ExtractError({ reason: "unreadable", detail: e instanceof Error ? e.message : String(e) })
+  let fd: number
+  try {
+    fd = openSync(path, "r")
+  } catch (e) {
+    throw unreadable(e)
+  }
+  try {
+    const before = fstatSync(fd)
+    if (!before.isFile()) throw unreadable(`${path} is not a regular file`)
+    if (before.size > maxBytes) {
+      throw new ExtractError({ reason: "too-large", detail: `the file has ${before.size} bytes; the limit is ${maxBytes}` })
+    }
+    const read = (start: number, end: number): Uint8Array => {
+      const bytes = Buffer.allocUnsafe(Math.max(0, end - start))
+      let have = 0
+      try {
+        while (have < bytes.length) {
+          const n = readSync(fd, bytes, have, bytes.length - have, start + have)
+          if (n === 0) break
+          have += n
+        }
+      } catch (e) {
+        throw unreadable(e)
+      }
+      return bytes.subarray(0, have)
+    }
+    const verify = () => {
+      let after
+      let beyond
+      try {
+        after = fstatSync(fd)
+        // One byte past the end tells a file that grew since it was opened.
+        beyond = readSync(fd, Buffer.alloc(1), 0, 1, before.size)
+      } catch (e) {
+        throw unreadable(e)
+      }
+      if (beyond > 0 || after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
+        throw unreadable(`the file changed while it was being read (${before.size} → ${after.size} bytes); it is retried on the next run`)
+      }
+    }
+    let closed = false
+    const close = () => {
+      if (closed) return
+      closed = true
+      try {
+        closeSync(fd)
+      } catch {
+        // Nothing was written through it.
+      }
+    }
+    return { source: { size: before.size, read }, verify, close }
+  } catch (e) {
+    closeSync(fd)
+    throw e instanceof ExtractError ? e : unreadable(e)
   }
 }

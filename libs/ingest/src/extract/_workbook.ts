@@ -11,14 +11,17 @@
  * @module
  */
 import { Effect } from "effect"
-import type { BodyLine, BodyPart, Extraction, PartState } from "@sagasu/domain"
+import type { BodyLine, PartState } from "@sagasu/domain"
+import type { CellContext } from "./_cell_text.ts"
 import { DrawingTextReader } from "./_drawing_text.ts"
+import type { ExtractError } from "./extract_error.ts"
 import type { LineBudget } from "./_limits.ts"
 import type { OpcPackage, Relationship } from "./_opc.ts"
 import { ChartTextReader, CommentsReader, SheetDrawingReader, ThreadedCommentsReader, type CellComment } from "./_sheet_extras.ts"
 import { SharedStringsReader } from "./_shared_strings.ts"
+import { emitLines, type ExtractionSink } from "./_sink.ts"
 import { StylesReader } from "./_styles.ts"
-import { parseReference, WorksheetReader } from "./_worksheet.ts"
+import { hidesCells, lineOfCell, MergeFilter, parseReference, WorksheetReader } from "./_worksheet.ts"
 import { attribute, ns, type XmlTag, type XmlVisitor } from "./_xml.ts"
 
 interface SheetEntry {
@@ -108,7 +111,7 @@ const sheetExtras = Effect.fn("Extract.sheetExtras")(function* (
   pkg: OpcPackage,
   rels: ReadonlyArray<Relationship>,
   reader: WorksheetReader,
-  cells: ReadonlyArray<BodyLine>,
+  shownAt: (ref: string) => string,
   budget: LineBudget
 ) {
   const lines: Array<BodyLine> = []
@@ -135,10 +138,8 @@ const sheetExtras = Effect.fn("Extract.sheetExtras")(function* (
   }
   for (const c of [...notes, ...threaded].sort(byCell)) push(`${c.ref} comment`, c.text)
 
-  // Only a sheet with hyperlinks needs its cells by address (a map of every cell costs as much as reading a small sheet).
-  const cellTexts = reader.hyperlinks.length === 0 ? undefined : new Map(cells.map((l) => [l.loc, l.text]))
   for (const link of reader.hyperlinks) {
-    const shown = cellTexts?.get(link.ref.toUpperCase()) ?? ""
+    const shown = shownAt(link.ref.toUpperCase())
     const external = link.id === undefined ? undefined : rels.find((r) => r.id === link.id)
     const target = external?.external === true ? external.target : link.location
     for (const text of [link.display, target]) {
@@ -153,49 +154,176 @@ const sheetExtras = Effect.fn("Extract.sheetExtras")(function* (
   return lines
 })
 
+/** The text each cell shows, by upper-case address, from a sheet's lines; only a sheet with hyperlinks needs it. */
+const shownIn = (lines: ReadonlyArray<BodyLine>, reader: WorksheetReader): ((ref: string) => string) => {
+  if (reader.hyperlinks.length === 0) return () => ""
+  const texts = new Map(lines.map((l) => [l.loc, l.text]))
+  return (ref) => texts.get(ref) ?? ""
+}
+
+/** How the cells of a sheet are handed to a sink that does not keep them (W1). */
+export interface SheetStreaming {
+  /** Cells per batch once a sheet streams. */
+  readonly batchLines: number
+  /** A sheet is held whole, as it always was, until it holds more than this many cells with text … */
+  readonly holdLines: number
+  /** … or more than this many characters of them. */
+  readonly holdChars: number
+}
+
 /**
- * Extracts a workbook whose main part is `workbookPart`. A sheet whose part
- * is missing gives a part without lines, so that part numbers still match
- * sheet positions; a chart sheet gives the text of its chart.
+ * The default {@link SheetStreaming}: a sheet of up to 8,192 cells (and 1 Mi
+ * characters) is held whole; a bigger one streams, handed on after each
+ * piece (64 KiB) of its XML once at least 1,024 cells wait. Small batches
+ * die young in the garbage collector's nursery instead of piling up in the
+ * old generation (issue 9: the worker's heap stays near its live set).
  */
-export const extractWorkbook = Effect.fn("Extract.workbook")(function* (
+export const defaultSheetStreaming: SheetStreaming = { batchLines: 1_024, holdLines: 8_192, holdChars: 1024 ** 2 }
+
+/**
+ * The lines of one worksheet (cells, then its extras) handed to the sink's
+ * current part. A sheet is held whole until it passes
+ * `streaming.holdLines`/`holdChars`; from then on its cells go to the sink in
+ * batches while the part is read, so that memory stays bounded however big
+ * the sheet is (W1, issue 9). The merged areas and hyperlinks of a sheet
+ * come after its cells in the file, and cells out of row-major order must be
+ * sorted whole: a sheet that streamed and turns out to have an area hiding
+ * cells, a hyperlink or cells out of order is read a second time, its lines
+ * given so far dropped (`restartPart`), now knowing its areas and links; out
+ * of order, it is then held whole and sorted. The lines are exactly those
+ * the sheet gives when held whole.
+ */
+const worksheetLines = <E>(
+  pkg: OpcPackage,
+  sheetPart: string,
+  rels: ReadonlyArray<Relationship>,
+  context: CellContext,
+  budget: LineBudget,
+  sink: ExtractionSink<E>,
+  streaming: SheetStreaming
+): Effect.Effect<void, ExtractError | E> =>
+  Effect.gen(function* () {
+    const reader = new WorksheetReader(context, budget, sheetPart)
+    const drop = (from: WorksheetReader) => budget.release(charsOfCells(from.takeCells()))
+    let streamed = false
+    const handOn = (last: boolean) =>
+      Effect.suspend(() => {
+        if (!reader.ordered) {
+          // Cells out of order are sorted whole: a sheet that already streamed is read again (below).
+          if (streamed) {
+            drop(reader)
+            reader.stopCollecting()
+          }
+          return Effect.void
+        }
+        if (!streamed && (sink.keepsLines || (reader.heldCells <= streaming.holdLines && reader.heldChars <= streaming.holdChars))) return Effect.void
+        if (streamed && !last && reader.heldCells < streaming.batchLines) return Effect.void
+        streamed = true
+        return emitLines(sink, budget, reader.takeCells().map(lineOfCell))
+      })
+    yield* pkg.readXml(sheetPart, reader, handOn(false))
+
+    if (!streamed) {
+      const lines = reader.lines()
+      const extras = yield* sheetExtras(pkg, rels, reader, shownIn(lines, reader), budget)
+      yield* emitLines(sink, budget, lines)
+      return yield* emitLines(sink, budget, extras)
+    }
+    if (reader.ordered && !reader.areas.some(hidesCells) && reader.hyperlinks.length === 0) {
+      yield* handOn(true)
+      return yield* emitLines(sink, budget, yield* sheetExtras(pkg, rels, reader, () => "", budget))
+    }
+
+    // Read again, knowing what the first reading learnt only at its end.
+    drop(reader)
+    yield* sink.restartPart
+    budget.restartPart()
+    const again = new WorksheetReader(context, budget, sheetPart)
+    if (!reader.ordered) {
+      // Bounded like any sheet held whole: maxLines per part and maxTextChars.
+      yield* pkg.readXml(sheetPart, again)
+      const lines = again.lines()
+      const extras = yield* sheetExtras(pkg, rels, again, shownIn(lines, again), budget)
+      yield* emitLines(sink, budget, lines)
+      return yield* emitLines(sink, budget, extras)
+    }
+    const merged = new MergeFilter(reader.areas)
+    const linked = new Set(reader.hyperlinks.map((h) => h.ref.toUpperCase()))
+    const shown = new Map<string, string>()
+    const handOnKnowing = (last: boolean) =>
+      Effect.suspend(() => {
+        if (!last && again.heldCells < streaming.batchLines) return Effect.void
+        const lines: Array<BodyLine> = []
+        let hidden = 0
+        for (const cell of again.takeCells()) {
+          if (!merged.keeps(cell)) {
+            hidden += cell.text.length
+            continue
+          }
+          const line = lineOfCell(cell)
+          if (linked.has(line.loc)) shown.set(line.loc, line.text)
+          lines.push(line)
+        }
+        budget.release(hidden)
+        return emitLines(sink, budget, lines)
+      })
+    yield* pkg.readXml(sheetPart, again, handOnKnowing(false))
+    yield* handOnKnowing(true)
+    yield* emitLines(sink, budget, yield* sheetExtras(pkg, rels, again, (ref) => shown.get(ref) ?? "", budget))
+  })
+
+const charsOfCells = (cells: ReadonlyArray<{ readonly text: string }>): number => {
+  let n = 0
+  for (const c of cells) n += c.text.length
+  return n
+}
+
+/**
+ * Extracts a workbook whose main part is `workbookPart` into `sink`: one
+ * part per sheet, in workbook order, each begun, filled and ended before the
+ * next is read (W1), so that with a staging folder as the sink a worker holds
+ * at most about one batch of a big sheet (see `worksheetLines`). Lines are
+ * counted per sheet against the budget. A sheet whose part is missing gives
+ * a part without lines, so that part numbers still match sheet positions; a
+ * chart sheet gives the text of its chart.
+ */
+export const extractWorkbook = <E>(
   pkg: OpcPackage,
   workbookPart: string,
-  budget: LineBudget
-) {
-  const book = new WorkbookReader()
-  yield* pkg.readXml(workbookPart, book)
-  const relationships = yield* pkg.relationships(workbookPart)
-  const internal = relationships.filter((r) => !r.external && pkg.has(r.target))
-  const byId = new Map(internal.map((r) => [r.id, r]))
+  budget: LineBudget,
+  sink: ExtractionSink<E>,
+  streaming: SheetStreaming = defaultSheetStreaming
+): Effect.Effect<void, ExtractError | E> =>
+  Effect.gen(function* () {
+    const book = new WorkbookReader()
+    yield* pkg.readXml(workbookPart, book)
+    const relationships = yield* pkg.relationships(workbookPart)
+    const internal = relationships.filter((r) => !r.external && pkg.has(r.target))
+    const byId = new Map(internal.map((r) => [r.id, r]))
 
-  const styles = new StylesReader()
-  const stylesPart = internal.find((r) => r.type === "styles")
-  if (stylesPart !== undefined) yield* pkg.readXml(stylesPart.target, styles)
-  const sharedStrings = new SharedStringsReader(budget)
-  const sharedStringsPart = internal.find((r) => r.type === "sharedStrings")
-  if (sharedStringsPart !== undefined) yield* pkg.readXml(sharedStringsPart.target, sharedStrings)
-  const context = { sharedStrings: sharedStrings.strings, formats: styles.formats(), date1904: book.date1904 }
+    const styles = new StylesReader()
+    const stylesPart = internal.find((r) => r.type === "styles")
+    if (stylesPart !== undefined) yield* pkg.readXml(stylesPart.target, styles)
+    const sharedStrings = new SharedStringsReader(budget)
+    const sharedStringsPart = internal.find((r) => r.type === "sharedStrings")
+    if (sharedStringsPart !== undefined) yield* pkg.readXml(sharedStringsPart.target, sharedStrings)
+    sharedStrings.strings.pack()
+    const context = { sharedStrings: sharedStrings.strings, formats: styles.formats(), date1904: book.date1904 }
 
-  const parts: Array<BodyPart> = []
-  for (const sheet of book.sheets) {
-    const part = byId.get(sheet.relationshipId)
-    let lines: Array<BodyLine> = []
-    // Sheets reach hundreds of thousands of lines: concat, never push(...lines) (the call stack caps spread arguments).
-    if (part !== undefined) {
-      const rels = yield* pkg.relationships(part.target)
-      if (part.type === "chartsheet") {
-        for (const r of rels) {
-          if (r.type === "drawing" && !r.external && pkg.has(r.target)) lines = lines.concat(yield* drawingLines(pkg, r.target, budget))
+    for (const sheet of book.sheets) {
+      const part = byId.get(sheet.relationshipId)
+      budget.startPart()
+      yield* sink.beginPart({ name: sheet.name, locator: "cell", state: sheet.state })
+      if (part !== undefined) {
+        const rels = yield* pkg.relationships(part.target)
+        if (part.type === "chartsheet") {
+          for (const r of rels) {
+            if (r.type === "drawing" && !r.external && pkg.has(r.target)) yield* emitLines(sink, budget, yield* drawingLines(pkg, r.target, budget))
+          }
+        } else {
+          yield* worksheetLines(pkg, part.target, rels, context, budget, sink, streaming)
         }
-      } else {
-        const reader = new WorksheetReader(context, budget, part.target)
-        yield* pkg.readXml(part.target, reader)
-        lines = [...reader.lines()]
-        lines = lines.concat(yield* sheetExtras(pkg, rels, reader, lines, budget))
       }
+      yield* sink.endPart
     }
-    parts.push({ name: sheet.name, locator: "cell", state: sheet.state, lines })
-  }
-  return { parts } satisfies Extraction
-})
+  }).pipe(Effect.withSpan("Extract.workbook"))

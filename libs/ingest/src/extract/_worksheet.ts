@@ -11,14 +11,15 @@ import type { LineBudget } from "./_limits.ts"
 import { RichStringReader } from "./_rich_string.ts"
 import { attribute, ns, type XmlTag, type XmlVisitor } from "./_xml.ts"
 
-interface Cell {
+/** A cell with text, 1-based. */
+export interface Cell {
   readonly row: number
   readonly col: number
   readonly text: string
 }
 
 /** A merged area, 1-based and inclusive. */
-interface Area {
+export interface Area {
   readonly top: number
   readonly left: number
   readonly bottom: number
@@ -58,44 +59,76 @@ function parseArea(ref: string): Area | undefined {
   }
 }
 
+/**
+ * Keeps a merged area's top-left cell and drops the other cells inside it,
+ * for cells given in row-major order, one at a time: a sheet's cells can be
+ * filtered while they stream (W1) as well as all at once.
+ */
+export class MergeFilter {
+  private readonly byTop: ReadonlyArray<Area>
+  private next = 0
+  private active: Array<Area> = []
+  private activeRow = 0
+
+  constructor(areas: ReadonlyArray<Area>) {
+    this.byTop = [...areas].sort((a, b) => a.top - b.top)
+  }
+
+  /** True when `cell` is not hidden by a merged area; cells must come in row-major order. */
+  keeps(cell: Cell): boolean {
+    // Sweep down the rows keeping the areas that span the current row: each cell is checked against those only.
+    if (cell.row !== this.activeRow) {
+      this.activeRow = cell.row
+      this.active = this.active.filter((a) => a.bottom >= cell.row)
+      for (; this.next < this.byTop.length && (this.byTop[this.next]?.top ?? Infinity) <= cell.row; this.next++) {
+        const area = this.byTop[this.next]
+        if (area !== undefined && area.bottom >= cell.row) this.active.push(area)
+      }
+    }
+    return !this.active.some(
+      (a) => cell.col >= a.left && cell.col <= a.right && !(cell.row === a.top && cell.col === a.left)
+    )
+  }
+}
+
+/** True when an area hides some cell (it spans more than one). */
+export const hidesCells = (a: Area): boolean => a.bottom > a.top || a.right > a.left
+
 /** Drops every cell inside a merged area except its top-left one; `cells` are in row-major order. */
 function dropMergedCells(cells: ReadonlyArray<Cell>, areas: ReadonlyArray<Area>): ReadonlyArray<Cell> {
   if (areas.length === 0) return cells
-  // Sweep down the rows keeping the areas that span the current row: each cell is checked against those only.
-  const byTop = [...areas].sort((a, b) => a.top - b.top)
-  let next = 0
-  let active: Array<Area> = []
-  let activeRow = 0
-  return cells.filter((cell) => {
-    if (cell.row !== activeRow) {
-      activeRow = cell.row
-      active = active.filter((a) => a.bottom >= cell.row)
-      for (; next < byTop.length && (byTop[next]?.top ?? Infinity) <= cell.row; next++) {
-        const area = byTop[next]
-        if (area !== undefined && area.bottom >= cell.row) active.push(area)
-      }
-    }
-    return !active.some(
-      (a) => cell.col >= a.left && cell.col <= a.right && !(cell.row === a.top && cell.col === a.left)
-    )
-  })
+  const filter = new MergeFilter(areas)
+  return cells.filter((cell) => filter.keeps(cell))
 }
+
+/** The body line of a cell: `{loc: "A1", text}`. */
+export const lineOfCell = (c: Cell): BodyLine => ({ loc: `${columnName(c.col)}${c.row}`, text: c.text })
 
 /**
  * Reads one worksheet (or macro sheet: same schema) part. Rows and cells
  * without an `r` attribute follow the previous one (trait `ns-prefixed-xml`
  * files such as 59746_NoRowNums.xlsx omit them).
+ *
+ * The cells with text are collected in {@link cells} in file order; a reader
+ * that streams a sheet takes them out as they come ({@link takeCells}) while
+ * {@link ordered} holds, and {@link areas} and {@link hyperlinks} are known
+ * only once the part has been read (they follow the cells in the file).
  */
 export class WorksheetReader implements XmlVisitor {
   /** Hyperlinks as the sheet declares them: the cell, the relationship of an external target, an in-book location, a display text. */
   readonly hyperlinks: Array<{ readonly ref: string; readonly id: string | undefined; readonly location: string | undefined; readonly display: string | undefined }> = []
   /** Header and footer texts, codes removed: `[locator, text]`. */
   readonly headerFooter: Array<readonly [string, string]> = []
+  /** The merged areas as the sheet declares them (after its cells). */
+  readonly areas: Array<Area> = []
   private headerFooterElement: string | undefined
   private headerFooterText = ""
-  private readonly cells: Array<Cell> = []
-  private readonly areas: Array<Area> = []
-  private ordered = true
+  private cells: Array<Cell> = []
+  private cellChars = 0
+  private collecting = true
+  private ordered_ = true
+  private lastRow = 0
+  private lastCol = 0
   private row = 0
   private col = 0
   private cell: { type: string; style: number; row: number; col: number } | undefined
@@ -187,10 +220,14 @@ export class WorksheetReader implements XmlVisitor {
       const { type, style, row, col } = this.cell
       const text = cellText({ type, style, value: this.value, inline: this.inline.take() }, this.context)
       if (text !== "") {
-        const last = this.cells.at(-1)
-        if (last !== undefined && (row < last.row || (row === last.row && col <= last.col))) this.ordered = false
+        if (row < this.lastRow || (row === this.lastRow && col <= this.lastCol)) this.ordered_ = false
+        this.lastRow = row
+        this.lastCol = col
         this.budget.take(this.partName, text.length)
-        this.cells.push({ row, col, text })
+        if (this.collecting) {
+          this.cells.push({ row, col, text })
+          this.cellChars += text.length
+        }
       }
       this.cell = undefined
     }
@@ -202,10 +239,38 @@ export class WorksheetReader implements XmlVisitor {
     else if (this.headerFooterElement !== undefined) this.headerFooterText += text
   }
 
-  /** The sheet's lines, `{loc: "A1", text}`, row-major, merged areas once. */
+  /** True while every cell with text came after the previous one in row-major order (no two at one address). */
+  get ordered(): boolean {
+    return this.ordered_
+  }
+
+  /** Cells with text collected and not yet taken. */
+  get heldCells(): number {
+    return this.cells.length
+  }
+
+  /** Characters of the cells collected and not yet taken. */
+  get heldChars(): number {
+    return this.cellChars
+  }
+
+  /** Takes the cells collected so far, in file order; the reader keeps collecting from empty. */
+  takeCells(): ReadonlyArray<Cell> {
+    const cells = this.cells
+    this.cells = []
+    this.cellChars = 0
+    return cells
+  }
+
+  /** Stops collecting cells (the rest of the part is read for its areas, links and order only). */
+  stopCollecting(): void {
+    this.collecting = false
+  }
+
+  /** The sheet's lines, `{loc: "A1", text}`, row-major, merged areas once: the cells not taken, which is all of them unless the sheet streamed. */
   lines(): ReadonlyArray<BodyLine> {
     const cells = this.ordered ? this.cells : [...this.cells].sort((a, b) => a.row - b.row || a.col - b.col)
-    return dropMergedCells(cells, this.areas).map((c) => ({ loc: `${columnName(c.col)}${c.row}`, text: c.text }))
+    return dropMergedCells(cells, this.areas).map(lineOfCell)
   }
 }
 

@@ -179,18 +179,30 @@ export type PartBytes = AsyncIterable<Uint8Array>
 export const defaultMaxXmlDepth = 1000
 
 /** How a part is parsed. */
-export interface ParseXmlOptions {
+export interface ParseXmlOptions<E = never> {
   /** Deepest element nesting; deeper is `too-large` (the parser's own stack would grow without bound). */
   readonly maxDepth?: number
+  /**
+   * Runs after each piece of text has gone through the visitor (about 64 KiB
+   * of the part at a time): where a visitor's collected lines are handed on
+   * while the part is still being read (W1); what the last piece leaves is
+   * the caller's to take after the parse. Its failure ends the parse.
+   */
+  readonly afterChunk?: Effect.Effect<void, E>
 }
 
 /**
  * Feeds the part's text to `write` in pieces of at most {@link chunkBytes}
  * bytes, decoded with the part's own encoding (found in its first bytes), and
  * releases the inflater however the loop ends (`return()` on interruption or
- * failure). `write` may throw to stop early.
+ * failure). `write` may throw to stop early. `after` runs after each piece.
  */
-const feed = (source: PartBytes, partName: string, write: (text: string) => void): Effect.Effect<void, ExtractError> =>
+const feed = <E = never>(
+  source: PartBytes,
+  partName: string,
+  write: (text: string) => void,
+  after: Effect.Effect<void, E> = Effect.void as Effect.Effect<void, E>
+): Effect.Effect<void, ExtractError | E> =>
   Effect.suspend(() => {
     const iterator = source[Symbol.asyncIterator]()
     const next = Effect.tryPromise({ try: () => iterator.next(), catch: (e) => corrupt(partName, e) })
@@ -212,7 +224,10 @@ const feed = (source: PartBytes, partName: string, write: (text: string) => void
       head = []
       const decoder = decoderFor(first)
       const write1 = (bytes: Uint8Array) =>
-        Effect.try({ try: () => write(decoder.decode(bytes, { stream: true })), catch: (e) => corrupt(partName, e) })
+        Effect.zipRight(
+          Effect.try({ try: () => write(decoder.decode(bytes, { stream: true })), catch: (e) => corrupt(partName, e) }),
+          after
+        )
       const writeAll = Effect.fn(function* (bytes: Uint8Array) {
         for (let at = 0; at < bytes.length; at += chunkBytes) {
           yield* write1(bytes.subarray(at, at + chunkBytes))
@@ -241,12 +256,12 @@ const refuseDoctype = (partName: string) => () => {
  * fetches an external entity. Nesting deeper than `maxDepth` is `too-large`.
  * An {@link ExtractError} thrown by the visitor passes through unchanged.
  */
-export const parseXml = Effect.fn("Extract.parseXml")(function* (
+export const parseXml = <E = never>(
   source: PartBytes,
   partName: string,
   visitor: XmlVisitor,
-  options?: ParseXmlOptions
-) {
+  options?: ParseXmlOptions<E>
+): Effect.Effect<void, ExtractError | E> => Effect.gen(function* () {
   const maxDepth = options?.maxDepth ?? defaultMaxXmlDepth
   const filter = new CompatibilityFilter(visitor)
   const parser = new SaxesParser({ xmlns: true, position: false })
@@ -264,9 +279,9 @@ export const parseXml = Effect.fn("Extract.parseXml")(function* (
   })
   parser.on("text", (text) => filter.text(text))
   parser.on("cdata", (text) => filter.text(text))
-  yield* feed(source, partName, (text) => void parser.write(text))
+  yield* feed(source, partName, (text) => void parser.write(text), options?.afterChunk)
   yield* Effect.try({ try: () => parser.close(), catch: (e) => corrupt(partName, e) })
-})
+}).pipe(Effect.withSpan("Extract.parseXml"))
 
 /** Stops the parser once the root element is seen. */
 class RootFound {

@@ -1,6 +1,6 @@
 /**
- * A read-only zip archive over an in-memory file, with the limits that keep a
- * zip bomb from exhausting memory (BUG-26).
+ * A read-only zip archive over a file in memory or read piece by piece from
+ * disk, with the limits that keep a zip bomb from exhausting memory (BUG-26).
  *
  * Why not jszip: it has no public way to read an entry's declared size or
  * CRC before inflating, it inflates a whole entry in JavaScript before
@@ -67,9 +67,34 @@ export function decodeEntryName(bytes: Uint8Array, flags: number): string {
 const inputSlice = 1 << 14
 /** Parts declared at most this large are inflated whole, in one call; larger ones stream (their memory stays a few chunks). */
 const wholeInflateBytes = 4 << 20
+/** Bytes of inflated data per chunk handed on (zlib's chunk size when streaming). */
+const inflatedPiece = 1 << 16
 
+/** Bytes of compressed input read from the source at a time. */
+const readBlock = 1 << 18
 /** Bytes of a stored (uncompressed) entry handed out per chunk. */
 const storedSlice = 1 << 20
+
+/**
+ * Random access to the bytes of an archive: a file held in memory
+ * ({@link bytesSource}), or an open file read piece by piece as entries are
+ * inflated, so that a worker never holds the whole file (issue 9).
+ */
+export interface ZipSource {
+  /** Bytes in the archive. */
+  readonly size: number
+  /**
+   * The bytes from `start` to `end` (exclusive), fewer only where the source
+   * ends early (a file that shrank). Throws an {@link ExtractError}
+   * (`unreadable`) when they cannot be read.
+   */
+  read(start: number, end: number): Uint8Array
+}
+
+/** A {@link ZipSource} over bytes in memory (views, no copies). */
+export function bytesSource(bytes: Uint8Array): ZipSource {
+  return { size: bytes.length, read: (start, end) => bytes.subarray(start, end) }
+}
 
 /**
  * A zip archive read from its central directory. Throws {@link ExtractError}
@@ -78,14 +103,14 @@ const storedSlice = 1 << 20
  */
 export class ZipArchive {
   readonly entries: ReadonlyArray<ZipEntry>
-  private readonly bytes: Uint8Array
+  private readonly source: ZipSource
   private readonly limits: ZipLimits
   private inflated = 0
 
-  constructor(bytes: Uint8Array, limits: ZipLimits) {
-    this.bytes = bytes
+  constructor(source: Uint8Array | ZipSource, limits: ZipLimits) {
+    this.source = source instanceof Uint8Array ? bytesSource(source) : source
     this.limits = limits
-    this.entries = readCentralDirectory(bytes)
+    this.entries = readCentralDirectory(this.source)
   }
 
   /**
@@ -122,7 +147,7 @@ export class ZipArchive {
   async *chunks(entry: ZipEntry): AsyncGenerator<Uint8Array, void, undefined> {
     this.admit(entry)
     const { name, uncompressedSize } = entry
-    const data = this.compressedData(entry)
+    const [start, end] = this.compressedRange(entry)
     let total = 0
     let crc = 0
     const take = (out: Uint8Array) => {
@@ -135,14 +160,18 @@ export class ZipArchive {
       crc = crc32(out, crc)
     }
     if (entry.method === 0) {
-      for (let at = 0; at < data.length; at += storedSlice) {
-        const out = data.subarray(at, at + storedSlice)
+      for (let at = start; at < end; at += storedSlice) {
+        const out = this.source.read(at, Math.min(at + storedSlice, end))
+        if (out.length < Math.min(storedSlice, end - at)) throw corrupt(`${name}: data runs past the end of the file (truncated?)`)
         take(out)
         yield out
       }
-    } else if (uncompressedSize <= wholeInflateBytes) {
+    } else if (uncompressedSize <= wholeInflateBytes && end - start <= wholeInflateBytes) {
       // A part of a few MB inflates in one native call on this thread: the stream machinery (a
       // thread-pool round trip and several promises per 64 KB) costs more than inflating it.
+      // Both sizes are bounded, so a lying compressed size cannot make this read large.
+      const data = this.source.read(start, end)
+      if (data.length < end - start) throw corrupt(`${name}: data runs past the end of the file (truncated?)`)
       let out: Buffer
       try {
         out = inflateRawSync(data, { maxOutputLength: Math.max(uncompressedSize, 1) })
@@ -150,13 +179,12 @@ export class ZipArchive {
         if (e instanceof RangeError) throw corrupt(`${name}: inflates beyond its declared ${uncompressedSize} bytes`)
         throw corrupt(`${name}: ${e instanceof Error ? e.message : String(e)}`)
       }
-      if (out.length > 0) {
-        take(out)
-        yield out
-      }
+      take(out)
+      // Handed on in the streaming path's piece size, so readers batch their output the same way.
+      for (let at = 0; at < out.length; at += inflatedPiece) yield out.subarray(at, at + inflatedPiece)
     } else {
-      const inflater = createInflateRaw({ chunkSize: 1 << 16 })
-      const source = Readable.from(slices(data, inputSlice), { objectMode: false })
+      const inflater = createInflateRaw({ chunkSize: inflatedPiece })
+      const source = Readable.from(slices(this.source, start, end, name), { objectMode: false })
       source.on("error", (e) => inflater.destroy(e))
       source.pipe(inflater)
       try {
@@ -187,23 +215,37 @@ export class ZipArchive {
     return Buffer.concat(parts)
   }
 
-  private compressedData(entry: ZipEntry): Uint8Array {
-    const view = viewOf(this.bytes)
+  /** Where an entry's compressed data lies in the archive: `[start, end)`, after its local header. */
+  private compressedRange(entry: ZipEntry): readonly [number, number] {
     const at = entry.localHeaderOffset
-    if (at + 30 > this.bytes.length || view.getUint32(at, true) !== sig.local) {
+    const header = viewAt(this.source, at, 30)
+    if (header === undefined || header.getUint32(0, true) !== sig.local) {
       throw corrupt(`${entry.name}: local header not found`)
     }
-    const start = at + 30 + view.getUint16(at + 26, true) + view.getUint16(at + 28, true)
+    const start = at + 30 + header.getUint16(26, true) + header.getUint16(28, true)
     const end = start + entry.compressedSize
-    if (end > this.bytes.length) throw corrupt(`${entry.name}: data runs past the end of the file (truncated?)`)
-    return this.bytes.subarray(start, end)
+    if (end > this.source.size) throw corrupt(`${entry.name}: data runs past the end of the file (truncated?)`)
+    return [start, end]
   }
 }
 
 const viewOf = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength)
 
-function* slices(data: Uint8Array, size: number): Generator<Uint8Array> {
-  for (let at = 0; at < data.length; at += size) yield data.subarray(at, at + size)
+/** A view of `length` bytes of `source` at `start`; `undefined` when the source does not hold them all. */
+function viewAt(source: ZipSource, start: number, length: number): DataView | undefined {
+  if (start < 0 || start + length > source.size) return undefined
+  const bytes = source.read(start, start + length)
+  return bytes.length === length ? viewOf(bytes) : undefined
+}
+
+/** The bytes from `start` to `end` of `source` in slices of {@link inputSlice}, read {@link readBlock} at a time. */
+function* slices(source: ZipSource, start: number, end: number, name: string): Generator<Uint8Array> {
+  for (let at = start; at < end; ) {
+    const block = source.read(at, Math.min(at + readBlock, end))
+    if (block.length === 0) throw corrupt(`${name}: data runs past the end of the file (truncated?)`)
+    for (let i = 0; i < block.length; i += inputSlice) yield block.subarray(i, i + inputSlice)
+    at += block.length
+  }
 }
 
 function findEndOfCentralDirectory(bytes: Uint8Array, view: DataView): number {
@@ -215,26 +257,35 @@ function findEndOfCentralDirectory(bytes: Uint8Array, view: DataView): number {
   throw corrupt("no zip central directory (truncated or not a complete zip)")
 }
 
-function readCentralDirectory(bytes: Uint8Array): ReadonlyArray<ZipEntry> {
-  const view = viewOf(bytes)
-  if (bytes.length < 22) throw corrupt("too short to be a zip archive")
-  const eocd = findEndOfCentralDirectory(bytes, view)
-  let count = view.getUint16(eocd + 10, true)
-  let size = view.getUint32(eocd + 12, true)
-  let offset = view.getUint32(eocd + 16, true)
-  const loc = eocd - 20
-  if ((count === 0xffff || size === 0xffffffff || offset === 0xffffffff) && loc >= 0 && view.getUint32(loc, true) === sig.locator64) {
-    const at = Number(view.getBigUint64(loc + 8, true))
-    if (at + 56 > bytes.length || view.getUint32(at, true) !== sig.eocd64) throw corrupt("broken zip64 end record")
-    count = Number(view.getBigUint64(at + 32, true))
-    size = Number(view.getBigUint64(at + 40, true))
-    offset = Number(view.getBigUint64(at + 48, true))
+function readCentralDirectory(source: ZipSource): ReadonlyArray<ZipEntry> {
+  const size = source.size
+  if (size < 22) throw corrupt("too short to be a zip archive")
+  // Only the end of the archive, then its central directory, are read here.
+  const tailStart = Math.max(0, size - 22 - 0xffff)
+  const tail = source.read(tailStart, size)
+  const tailView = viewOf(tail)
+  const eocdInTail = findEndOfCentralDirectory(tail, tailView)
+  const eocd = tailStart + eocdInTail
+  let count = tailView.getUint16(eocdInTail + 10, true)
+  let directorySize = tailView.getUint32(eocdInTail + 12, true)
+  let offset = tailView.getUint32(eocdInTail + 16, true)
+  const locator = count === 0xffff || directorySize === 0xffffffff || offset === 0xffffffff ? viewAt(source, eocd - 20, 20) : undefined
+  if (locator !== undefined && locator.getUint32(0, true) === sig.locator64) {
+    const record = viewAt(source, Number(locator.getBigUint64(8, true)), 56)
+    if (record === undefined || record.getUint32(0, true) !== sig.eocd64) throw corrupt("broken zip64 end record")
+    count = Number(record.getBigUint64(32, true))
+    directorySize = Number(record.getBigUint64(40, true))
+    offset = Number(record.getBigUint64(48, true))
   }
   // Data prepended to the archive (self-extractors) shifts every offset by the same amount;
   // the directory then sits right before the end record instead of where it says.
-  const declaredFits = offset + 4 <= bytes.length && view.getUint32(offset, true) === sig.central
-  const shift = declaredFits || eocd - size < 0 ? 0 : eocd - size - offset
-  let p = offset + shift
+  const declaredFits = viewAt(source, offset, 4)?.getUint32(0, true) === sig.central
+  const shift = declaredFits || eocd - directorySize < 0 ? 0 : eocd - directorySize - offset
+  const first = offset + shift
+  // The directory and whatever follows it up to the end of the file: its entries are read from here.
+  const bytes = count > 0 && first >= 0 && first < size ? source.read(first, size) : new Uint8Array()
+  const view = viewOf(bytes)
+  let p = 0
   const entries: Array<ZipEntry> = []
   for (let i = 0; i < count; i++) {
     if (p + 46 > bytes.length || view.getUint32(p, true) !== sig.central) throw corrupt("broken zip central directory")
