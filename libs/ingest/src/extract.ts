@@ -8,6 +8,11 @@
  *
  * The format is found from the bytes, never from the name (BUG-14).
  *
+ * A plain worker uses {@link extractFileTo}: the parts go to a sink (its
+ * staging folder) while the file is read from disk, a big sheet in batches
+ * (W1, issue 9). {@link extractFile} and {@link extractBuffer} hold the
+ * whole {@link Extraction} in memory (the Office owners, tests).
+ *
  * @module
  */
 import { basename } from "node:path"
@@ -59,7 +64,7 @@ export interface ExtractFileOptions {
   readonly maxTextChars?: number
   /** Deepest XML element nesting in a part. Default 1000. */
   readonly maxXmlDepth?: number
-  /** Largest file {@link extractFile} reads (it is read whole). Default 1 GiB. */
+  /** Largest file {@link extractFile} (which reads it whole) or {@link extractFileTo} (part by part) reads. Default 1 GiB. */
   readonly maxFileBytes?: number
   /**
    * Cells per batch when a big sheet streams to a sink that does not keep

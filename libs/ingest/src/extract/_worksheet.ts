@@ -126,7 +126,7 @@ export class WorksheetReader implements XmlVisitor {
   private cells: Array<Cell> = []
   private cellChars = 0
   private collecting = true
-  private ordered_ = true
+  private inOrder = true
   private lastRow = 0
   private lastCol = 0
   private row = 0
@@ -220,7 +220,7 @@ export class WorksheetReader implements XmlVisitor {
       const { type, style, row, col } = this.cell
       const text = cellText({ type, style, value: this.value, inline: this.inline.take() }, this.context)
       if (text !== "") {
-        if (row < this.lastRow || (row === this.lastRow && col <= this.lastCol)) this.ordered_ = false
+        if (row < this.lastRow || (row === this.lastRow && col <= this.lastCol)) this.inOrder = false
         this.lastRow = row
         this.lastCol = col
         this.budget.take(this.partName, text.length)
@@ -241,7 +241,7 @@ export class WorksheetReader implements XmlVisitor {
 
   /** True while every cell with text came after the previous one in row-major order (no two at one address). */
   get ordered(): boolean {
-    return this.ordered_
+    return this.inOrder
   }
 
   /** Cells with text collected and not yet taken. */
