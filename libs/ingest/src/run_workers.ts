@@ -9,7 +9,7 @@
 import { CommandExecutor, FileSystem } from "@effect/platform"
 import { type IngestResult, type Settings } from "@sagasu/domain"
 import { NodeContext } from "@effect/platform-node"
-import { type WorkPaths, openGramRound, stageExtraction, updateGramIndexesOfRound, workPaths } from "@sagasu/store"
+import { type WorkPaths, openGramRound, stageExtraction, stagingWriteFailedReason, updateGramIndexesOfRound, workPaths } from "@sagasu/store"
 import { Duration, Effect, Layer, Option } from "effect"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -55,7 +55,7 @@ export const standardWorkersLayer = (
               Effect.catchAll((e) =>
                 Effect.succeed<IngestResult>({
                   status: "failed", tsvCount: 0,
-                  reason: `unreadable: the TSVs could not be written to the work folder (${e.message})`, log: []
+                  reason: `${stagingWriteFailedReason} (${e.message})`, log: [] // R18: a work-folder fault, not the file's
                 })
               )
             )
