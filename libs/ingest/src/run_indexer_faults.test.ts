@@ -99,7 +99,17 @@ describe("runIndexer(): faults found by the chaos campaign", { timeout: 60_000 }
       const profile = pathToFileURL(path.join(f.paths.tmp, "office", "document", "profile-1")).href
       const orphan: ChildProcess = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "--", `-env:UserInstallation=${profile}`], { stdio: "ignore" })
       yield* Effect.addFinalizer(() => Effect.sync(() => orphan.exitCode === null && orphan.kill("SIGKILL")))
-      yield* Effect.promise(() => new Promise((r) => setTimeout(r, 300)))
+      // Until its exec is done (a fixed wait was too short on a loaded machine: the run looked
+      // before the process had its command line, then waited for it).
+      const started = Date.now()
+      const execDone = () => {
+        try {
+          return fs.readFileSync(`/proc/${orphan.pid}/cmdline`, "utf8").includes("-env:UserInstallation=")
+        } catch {
+          return false
+        }
+      }
+      while (!execDone() && Date.now() - started < 10_000) yield* Effect.sleep("20 millis")
       const r = yield* run(f)
       expect(r.code).toBe(0)
       yield* Effect.promise(() => new Promise((r) => setTimeout(r, 100)))

@@ -65,15 +65,33 @@ export function findLeftoverProcesses(paths: WorkPaths): ReadonlyArray<LeftoverP
  */
 export const endLeftoverProcesses = (paths: WorkPaths): Effect.Effect<ReadonlyArray<LeftoverProcess>> =>
   Effect.gen(function* () {
-    const found = findLeftoverProcesses(paths)
-    for (const p of found) {
-      try {
-        process.kill(p.pid, "SIGKILL")
-      } catch {
-        // gone already
+    const kill = (list: ReadonlyArray<LeftoverProcess>) => {
+      for (const p of list) {
+        try {
+          process.kill(p.pid, "SIGKILL")
+        } catch {
+          // gone already
+        }
       }
     }
-    // soffice.bin is reaped by init: wait (briefly) until none is alive, so its pipe is closed.
-    for (let i = 0; i < 100 && findLeftoverProcesses(paths).length > 0; i++) yield* Effect.sleep("20 millis")
+    const found = [...findLeftoverProcesses(paths)]
+    kill(found)
+    // soffice.bin is reaped by init: wait (briefly, at most 2 s by the clock however slow a
+    // look at /proc is) until none is alive, so its pipe is closed. One that shows up only
+    // now (started just before, its exec finished after the first look) is ended too.
+    const until = Date.now() + 2_000
+    const seen = new Set(found.map((p) => p.pid))
+    for (;;) {
+      const alive = findLeftoverProcesses(paths)
+      if (alive.length === 0 || Date.now() > until) break
+      kill(alive)
+      for (const p of alive) {
+        if (!seen.has(p.pid)) {
+          seen.add(p.pid)
+          found.push(p)
+        }
+      }
+      yield* Effect.sleep("20 millis")
+    }
     return found
   }).pipe(Effect.withSpan("Store.endLeftoverProcesses"))
