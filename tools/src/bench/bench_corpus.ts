@@ -11,18 +11,8 @@
 import { type Locator, bodyTsvFileName, escapeTsvField, formatBodyTsv, normalizeForSearch } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { prng } from "../make_tree.ts"
 
-/** A seeded generator (mulberry32): the same corpus on every machine. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const companies = [
   "サンプル商事", "山田製作所", "東都物産", "ミライ電機", "さくら食品", "北斗システムズ", "大和運輸", "青葉建設", "ひかり印刷",
@@ -104,7 +94,7 @@ export function generateBenchCorpus(
   dirs: { indexDir: string; mirrorDir: string; groongaLoad: string },
   seed = 20240601
 ): BenchCorpus {
-  const random = seeded(seed)
+  const random = prng(seed)
   const sample: Array<string> = []
   const load = fs.openSync(dirs.groongaLoad, "w")
   fs.writeSync(load, "load --table Lines\n[\n")

@@ -26,6 +26,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { crc32, deflateRawSync } from "node:zlib"
+import { prng } from "../make_tree.ts"
 
 /** Bump when the bytes the generator writes change: cached trees of another version are made again. */
 export const generatorVersion = 4
@@ -66,17 +67,6 @@ export interface IngestTree {
   readonly files: ReadonlyArray<IngestTreeFile>
 }
 
-/** mulberry32: a small, fast, seedable PRNG (not for security). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 // ---------------------------------------------------------------- text
 

@@ -31,7 +31,8 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
-import { generateBenchCorpus, seeded } from "./bench_corpus.ts"
+import { prng } from "../make_tree.ts"
+import { generateBenchCorpus } from "./bench_corpus.ts"
 
 const args = process.argv.slice(2)
 const flag = (name: string) => args.includes(`--${name}`)
@@ -127,7 +128,7 @@ interface Q {
   readonly script: Script
   readonly intent: "hit" | "miss"
 }
-const random = seeded(200)
+const random = prng(200)
 const isJa = (s: string) => [...s].every((c) => c.charCodeAt(0) > 0x7f && !/\s/.test(c))
 const isAscii = (s: string) => /^[\x21-\x7e]+$/.test(s)
 const queries: Array<Q> = []
