@@ -46,12 +46,13 @@ import {
   crashPoint,
   describeOrigin,
   endLeftoverProcesses,
+  ensureFreshLog,
   hasLegacyLayoutMarks,
   isStagingWriteFailure,
   longestPathBytes,
   maxPathBytes,
   openRunLog,
-  publishFolder,
+  publishSourceFolder,
   readIngestList,
   readJournal,
   readPendingRemove,
@@ -80,16 +81,20 @@ export interface RoundChanges {
 }
 
 /**
- * R16 overlapped with ingesting (issue 9): opened when the workers start, told
- * of every folder as it is published, finished at the end of a run that was
- * neither stopped nor lost a folder (instead of {@link RunIndexerOptions.updateGram}),
- * discarded as soon as the run will not get there. The store's `openGramRound`.
+ * R16 overlapped with ingesting (issue 9) and the 2-gram index kept live (S1):
+ * opened when the workers start, told after every folder is published (the
+ * store noted it in the fresh log before), finished at the end of a run that
+ * was neither stopped nor lost a folder (instead of
+ * {@link RunIndexerOptions.updateGram}), closed as soon as the run will not
+ * get there — which makes what it built live and leaves the rest in the fresh
+ * tail, so a stop hides nothing. The store's `openGramRound`.
  */
 export interface GramRoundHook {
-  readonly published: (ref: { readonly index: string; readonly path: string }) => Effect.Effect<void>
+  /** Called after each publish (the store noted the folder in the fresh log before it). */
+  readonly noted: Effect.Effect<void>
   /** Its result, when a {@link GramUpdateSummary}, goes to the log. */
   readonly finish: (changes: RoundChanges) => Effect.Effect<unknown, unknown>
-  readonly discard: Effect.Effect<void>
+  readonly close: Effect.Effect<void>
 }
 
 /** Options of {@link runIndexer}. */
@@ -302,6 +307,11 @@ const runMain = (
     const notRemoved = yield* removeOldSystemIndex(paths)
     if (notRemoved !== undefined) yield* log.write(text.oldSystemIndexNotRemoved(notRemoved), "warn")
 
+    // S1: the fresh log every publish and removal is noted in (made now, before the first run, or
+    // after an older version: then it names the whole body index until the round has built it).
+    const freshLog = yield* ensureFreshLog(paths).pipe(Effect.either)
+    if (freshLog._tag === "Left") yield* log.write(text.gramFailed(freshLog.left.message), "warn")
+
     // C1, W3: a killed run's LibreOffice keeps running and would capture this run's (same profile).
     for (const p of yield* endLeftoverProcesses(paths)) yield* log.write(`ended a process an interrupted run left: ${p.pid} ${p.command.slice(0, 160)}`, "warn")
     // R7: finish what the previous run left: removals, then unpublished staged folders.
@@ -313,7 +323,7 @@ const runMain = (
     for (const s of recovery.publish) {
       const staged = path.join(paths.root, s.staging)
       if (fs.existsSync(path.join(staged, stagingCompleteMark))) {
-        const published = yield* publishFolder(staged, bodyFolderOf(paths, s.index, s.path)).pipe(Effect.either)
+        const published = yield* publishSourceFolder(paths, s.index, s.path, staged).pipe(Effect.either)
         if (published._tag === "Left") {
           inFlight.add(fileKey(s.index, s.path))
           yield* log.write(`not recovered: ${s.index}/${s.path} is ingested again (${describeIoError(published.left.message)})`, "warn")
@@ -590,8 +600,9 @@ const dispatchLoop = (
       }
       const canDispatch = !state.stopped && Option.isNone(state.folderLost) && Option.isNone(state.workFolderError)
       if (!canDispatch && state.round !== undefined) {
-        // R16 will not run (stopped, folder lost, work folder full): leave the CPU to the files in flight.
-        yield* state.round.discard
+        // R16 will not run (stopped, folder lost, work folder full): what the round built goes live,
+        // the rest stays in the fresh tail (S1); the CPU is left to the files in flight.
+        yield* state.round.close
         state.round = undefined
       }
       const pick = canDispatch ? pickNextDispatch(notDispatched, freeSlots()) : undefined
@@ -715,11 +726,12 @@ const publishStaged = (paths: WorkPaths, staged: ReadonlyArray<StagedFile>, stat
     staged,
     (s) =>
       Effect.gen(function* () {
-        yield* publishFolder(path.join(paths.root, s.staging), bodyFolderOf(paths, s.index, s.path)).pipe(Effect.mapError(ioFailure))
+        // S1: noted in the fresh log first, so it is found at once whatever happens next.
+        yield* publishSourceFolder(paths, s.index, s.path, path.join(paths.root, s.staging)).pipe(Effect.mapError(ioFailure))
         crashPoint("publish.before-journal")
         yield* appendJournal(paths, [{ _tag: "published", index: s.index, path: s.path }]).pipe(Effect.mapError(ioFailure))
         state.published.push({ index: s.index, path: s.path })
-        if (state.round !== undefined) yield* state.round.published({ index: s.index, path: s.path })
+        if (state.round !== undefined) yield* state.round.noted
       }),
     { discard: true }
   )

@@ -11,6 +11,7 @@ import { type BodyLine, type BodyPartHead, type Extraction, bodyTsvFileName, for
 import { Effect, Exit, Scope } from "effect"
 import * as path from "node:path"
 import { crashPoint } from "./crash_point.ts"
+import { noteFresh } from "./gram/fresh.ts"
 import type { WorkPaths } from "./work_folder.ts"
 
 /** The body-index folder of a source file; `relPath` uses `/` separators. */
@@ -199,4 +200,21 @@ export const removeBodyFolder = Effect.fn("Store.removeBodyFolder")(function* (
     yield* fs.remove(dir, { recursive: true })
     dir = path.dirname(dir)
   }
+})
+
+/**
+ * Publishes the staged folder `staged` as the body-index folder of the
+ * source file `index`/`relPath` ({@link publishFolder}, C2), after noting it
+ * in the fresh log so that search finds it within seconds, whatever happens
+ * next (S1). Fails with the platform's error, or a GramIndexError when the
+ * note cannot be written (then nothing is published).
+ */
+export const publishSourceFolder = Effect.fn("Store.publishSourceFolder")(function* (
+  paths: WorkPaths,
+  index: string,
+  relPath: string,
+  staged: string
+) {
+  yield* noteFresh(paths, [{ op: "+", index, path: relPath }])
+  yield* publishFolder(staged, bodyFolderOf(paths, index, relPath))
 })

@@ -35,5 +35,6 @@ export {
   type UpdateGramOptions,
   updateGramIndexesOfRound
 } from "./gram/update.ts"
-export { type GramRound, openGramRound } from "./gram/round.ts"
+export { type GramRound, type GramRoundOptions, defaultRoundBuilderBytes, openGramRound } from "./gram/round.ts"
 export { GramIndexError } from "./gram/manifest.ts"
+export { type FreshEntry, ensureFreshLog, noteFresh } from "./gram/fresh.ts"

@@ -10,6 +10,7 @@ import { Effect } from "effect"
 import * as fs from "node:fs"
 import { writeFileAtomic } from "./_atomic.ts"
 import { removeBodyFolder } from "./body_index.ts"
+import { noteFresh } from "./gram/fresh.ts"
 import type { WorkPaths } from "./work_folder.ts"
 
 /** A source file whose body-index folder is to be removed. */
@@ -35,13 +36,16 @@ export const readPendingRemove = (paths: WorkPaths): Effect.Effect<Array<Removal
 
 /**
  * Removes the body-index folders of `removals`, recording them in
- * `pending_remove.tsv` first and clearing the record after (R14).
+ * `pending_remove.tsv` first and clearing the record after (R14), and
+ * noting them in the fresh log before (S1: a search stops showing them at
+ * once, whether or not the 2-gram index is brought in line yet).
  */
 export const removeBodyFolders = Effect.fn("Store.removeBodyFolders")(function* (
   paths: WorkPaths,
   removals: ReadonlyArray<Removal>
 ) {
   if (removals.length === 0) return
+  yield* noteFresh(paths, removals.map((r) => ({ op: "-" as const, index: r.index, path: r.path })))
   yield* writeFileAtomic(paths.pendingRemove, removals.map((r) => formatTsvLine([r.index, r.path]) + "\n").join(""))
   for (const r of removals) yield* removeBodyFolder(paths, r.index, r.path)
   yield* Effect.sync(() => fs.rmSync(paths.pendingRemove, { force: true }))

@@ -32,7 +32,7 @@ export interface SearchResult {
 
 const open = (paths: WorkPaths) =>
   Effect.try({
-    try: () => GramSearcher.open(paths.gram),
+    try: () => GramSearcher.open(paths),
     catch: (e) =>
       e instanceof GramIndexError
         ? e

@@ -171,7 +171,7 @@ v8.setFlagsFromString("--expose-gc")
 const gc = vm.runInNewContext("gc") as () => void
 gc()
 t = performance.now()
-const opened = GramSearcher.open(paths.gram)
+const opened = GramSearcher.open(paths)
 const openMs = performance.now() - t
 if (opened === undefined) throw new Error("no gram index")
 const searcher = opened
@@ -217,7 +217,7 @@ const addKey = (d: SetDigest, key: string) => {
 const sagasuDigest = (q: Q): SetDigest => {
   const d = emptyDigest()
   searcher.forEachMatch(`"${q.text}"`, {}, (m) => {
-    addKey(d, `${m.doc.path}/${m.part.file.replace(/\.tsv$/, ".txt")}:${m.line + 1}`)
+    addKey(d, `${m.path}/${m.part.file.replace(/\.tsv$/, ".txt")}:${m.line + 1}`)
     return true
   })
   return d

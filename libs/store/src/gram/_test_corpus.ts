@@ -20,7 +20,8 @@ import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { bodyFolderOf, publishFolder, removeBodyFolder, stageExtraction } from "../body_index.ts"
+import { publishSourceFolder, stageExtraction } from "../body_index.ts"
+import { removeBodyFolders } from "../pending_remove.ts"
 import { formatSettings } from "../settings_store.ts"
 import { type WorkPaths, initWorkFolder } from "../work_folder.ts"
 import { queryWithOptions } from "./searcher.ts"
@@ -32,15 +33,15 @@ export const makeWork = (): Promise<WorkPaths> =>
   run(initWorkFolder(fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-gram-")), formatSettings(defaultSettings)))
 
 let staging = 0
-/** Publishes `parts` as the body-index folder of `index`/`relPath`, as an indexing run does (C2). */
+/** Publishes `parts` as the body-index folder of `index`/`relPath`, as an indexing run does (C2, S1: noted in the fresh log first). */
 export const publish = (paths: WorkPaths, index: string, relPath: string, parts: ReadonlyArray<BodyPart>) =>
   run(Effect.gen(function* () {
     const dir = path.join(paths.publish, "t", `w${staging++}`)
     yield* stageExtraction(dir, { parts })
-    yield* publishFolder(dir, bodyFolderOf(paths, index, relPath))
+    yield* publishSourceFolder(paths, index, relPath, dir)
   }))
 
-export const remove = (paths: WorkPaths, index: string, relPath: string) => run(removeBodyFolder(paths, index, relPath))
+export const remove = (paths: WorkPaths, index: string, relPath: string) => run(removeBodyFolders(paths, [{ index, path: relPath }]))
 
 /** A part of `locator` kind with lines `texts` at locations 1, 2, … (A1, A2, … for cells). */
 export const part = (name: string, locator: Locator, texts: ReadonlyArray<string>): BodyPart => ({

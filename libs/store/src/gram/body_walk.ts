@@ -11,10 +11,9 @@
  *
  * @module
  */
-import { type Locator, type PartState, parseBodyTsv } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import type { PartInput, TsvInput } from "./segment_builder.ts"
+import type { TsvSource } from "./segment_builder.ts"
 
 /** A source file's folder in the body index. */
 export interface BodyFolder {
@@ -27,6 +26,11 @@ export interface BodyFolder {
   readonly mtimeMs: number
   /** TSV names in part order (`2_…` before `10_…`). */
   readonly files: ReadonlyArray<string>
+}
+
+/** The part of a fingerprint that tells one published folder from another: `ino:mtimeMs` of the folder. */
+export function folderIdentityOf(info: { readonly ino: number | bigint; readonly mtimeMs: number }): string {
+  return `${info.ino}:${info.mtimeMs}`
 }
 
 // `2_b.tsv` before `10_a.tsv`: parts in workbook order.
@@ -84,7 +88,7 @@ function folderOf(index: string, relPath: string, dir: string, names: ReadonlyAr
   files.sort(byNumber)
   const info = fs.statSync(dir, { throwIfNoEntry: false })
   if (info === undefined) return undefined
-  return { index, path: relPath, dir, fingerprint: `${info.ino}:${info.mtimeMs}:${files.join("/")}`, mtimeMs: info.mtimeMs, files }
+  return { index, path: relPath, dir, fingerprint: `${folderIdentityOf(info)}:${files.join("/")}`, mtimeMs: info.mtimeMs, files }
 }
 
 /**
@@ -106,39 +110,34 @@ export function bodyFolderAt(indexRoot: string, index: string, relPath: string):
 }
 
 /**
- * Reads the TSVs of a source-file folder as texts in part order, or
- * `undefined` when the folder or a TSV vanished meanwhile. Throws on other
- * I/O errors.
+ * The TSVs of a source-file folder as sources a {@link DocFeed} reads a
+ * block at a time (each read opens, reads and closes the file, so that an
+ * abandoned feed holds nothing open). A read throws ENOENT when the folder
+ * was replaced or removed meanwhile.
  */
-export function readBodyTsvs(folder: BodyFolder): Array<TsvInput> | undefined {
-  const tsvs: Array<TsvInput> = []
-  for (const file of folder.files) {
-    try {
-      tsvs.push({ file, text: fs.readFileSync(path.join(folder.dir, file), "utf8") })
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined
-      throw e
+export function tsvSourcesOf(folder: BodyFolder): Array<TsvSource> {
+  return folder.files.map((file) => ({
+    file,
+    read: (position: number, length: number) => {
+      const fd = fs.openSync(path.join(folder.dir, file), "r")
+      try {
+        const buf = new Uint8Array(length)
+        let done = 0
+        while (done < length) {
+          const n = fs.readSync(fd, buf, done, length - done, position + done)
+          if (n === 0) break
+          done += n
+        }
+        return done === length ? buf : buf.subarray(0, done)
+      } finally {
+        fs.closeSync(fd)
+      }
     }
-  }
-  return tsvs
+  }))
 }
 
-/**
- * Reads the TSVs of a source-file folder as parts in order, or `undefined`
- * when the folder or a TSV vanished meanwhile. Throws on other I/O errors.
- */
-export function readBodyFolder(folder: BodyFolder): Array<PartInput> | undefined {
-  const parts: Array<PartInput> = []
-  for (const file of folder.files) {
-    let text: string
-    try {
-      text = fs.readFileSync(path.join(folder.dir, file), "utf8")
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined
-      throw e
-    }
-    const tsv = parseBodyTsv(text)
-    parts.push({ file, locator: tsv.locator as Locator, state: tsv.state as PartState, lines: tsv.lines })
-  }
-  return parts
+/** Whether `e` says a file or folder is not there (any more). */
+export function isMissing(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code
+  return code === "ENOENT" || code === "ENOTDIR"
 }

@@ -1,22 +1,26 @@
 /**
- * The gram index's manifest and error (ARCHITECTURE.md "2-gram index": a new
- * immutable segment per run + deletions; a manifest file names the live
- * segments and is replaced atomically).
+ * The gram index's manifest and error (ARCHITECTURE.md "2-gram index":
+ * immutable segments + deletions; a manifest file names the live segments
+ * and the fresh log, and is replaced atomically).
  *
  * ```
- * gram/manifest.json            { format, normalizer, generation, segments: [oldest … newest] }
- * gram/<seg>.docs.json          the segment's source files (fingerprint, parts, first line)
+ * gram/manifest.json            { format, normalizer, generation, segments: [oldest … newest], fresh, freshFrom }
+ * gram/<seg>.docs               the segment's source files (doc_table.ts: fingerprint, parts, first line)
  * gram/<seg>.dict               sorted 2-gram keys: 20-byte entries (key f64, offset f64, df u32)
  * gram/<seg>.dix                every 128th key of .dict (read whole when the segment opens)
  * gram/<seg>.post               posting lists: varint deltas of line ids
- * gram/<seg>.text               the lines store: `escaped loc \t text` per line, UTF-8, back to back
- * gram/<seg>.offs               u32 byte offsets into .text, one per line plus the end
+ * gram/<seg>.offs               u32 per line: the byte offset of its row in its body-index TSV
  * gram/<seg>.del-<gen>.json     source files of the segment deleted since (doc numbers)
+ * gram/fresh-<n>.log            the fresh log (fresh_log.ts): folders published or removed,
+ *                               of which those from byte `freshFrom` on are in no segment yet
  * ```
  *
- * Files are never changed once written; a reader that read a manifest sees
- * exactly the segments it names. Files no manifest names are removed at the
- * start of the next update.
+ * Format 2 keeps no copy of the text: a line is read from its row in the
+ * body index (issue 20). Segment files are never changed once written; a
+ * reader that read a manifest sees exactly the segments it names, and the
+ * fresh log's tail tells it which source files to take from the body index
+ * instead (S1). Files no manifest names are removed at the start of the next
+ * update, or by a round some seconds after it stopped naming them.
  *
  * @module
  */
@@ -26,7 +30,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 
 /** The layout of the files of this version; another value means "rebuild". */
-export const gramFormat = 1
+export const gramFormat = 2
 
 /**
  * A gram-index operation failed:
@@ -66,17 +70,24 @@ export const SegmentEntry = Schema.Struct({
 })
 export type SegmentEntry = typeof SegmentEntry.Type
 
-/** The manifest: segments oldest first; `generation` grows by one per written manifest. */
+/**
+ * The manifest: segments oldest first; `generation` grows by one per written
+ * manifest; `fresh` names the fresh log (`""`: none yet) and `freshFrom` is
+ * the byte offset in it from which its entries are in no segment (S1). A
+ * manifest of another `format` decodes too, so that it reads as "rebuild".
+ */
 export const Manifest = Schema.Struct({
-  format: Schema.Literal(gramFormat),
+  format: Schema.Number,
   normalizer: Schema.String,
   generation: Schema.Number,
-  segments: Schema.Array(SegmentEntry)
+  segments: Schema.Array(SegmentEntry),
+  fresh: Schema.optionalWith(Schema.String, { default: () => "" }),
+  freshFrom: Schema.optionalWith(Schema.Number, { default: () => 0 })
 })
 export type Manifest = typeof Manifest.Type
 
 /** The manifest of an index with no segments. */
-export const emptyManifest: Manifest = { format: gramFormat, normalizer: searchNormalizerId, generation: 0, segments: [] }
+export const emptyManifest: Manifest = { format: gramFormat, normalizer: searchNormalizerId, generation: 0, segments: [], fresh: "", freshFrom: 0 }
 
 /** Path of the manifest inside `gramDir`. */
 export const manifestPath = (gramDir: string) => path.join(gramDir, "manifest.json")
@@ -107,9 +118,17 @@ export function isCurrentManifest(m: Manifest): boolean {
   return m.format === gramFormat && m.normalizer === searchNormalizerId
 }
 
+/** The files of a segment, by extension (format 2: no lines store; the body index holds the text). */
+export const segmentExtensions: ReadonlyArray<string> = [".docs", ".dict", ".dix", ".post", ".offs"]
+
+/** The files a manifest names besides its segments' (names inside the gram folder). */
+export function filesOfManifest(m: Manifest): Array<string> {
+  return m.fresh === "" ? [] : [m.fresh]
+}
+
 /** The files a segment entry consists of (names inside the gram folder). */
 export function filesOfSegment(entry: SegmentEntry): Array<string> {
-  const files = [".docs.json", ".dict", ".dix", ".post", ".text", ".offs"].map((ext) => entry.id + ext)
+  const files = segmentExtensions.map((ext) => entry.id + ext)
   if (entry.deleted !== "") files.push(entry.deleted)
   return files
 }

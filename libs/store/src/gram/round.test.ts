@@ -1,19 +1,20 @@
-import { Effect, Exit } from "effect"
+import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "../work_folder.ts"
 import { bruteForce, loadBodyIndex, makeWork, part, publish, randomParts, remove, run, seeded } from "./_test_corpus.ts"
+import { readFreshTailSync } from "./fresh_log.ts"
 import { readManifestSync } from "./manifest.ts"
-import { type GramRound, openGramRound } from "./round.ts"
+import { type GramRound, type GramRoundOptions, openGramRound } from "./round.ts"
 import { GramSearcher } from "./searcher.ts"
-import { type RoundChanges, type UpdateGramOptions, updateGramIndexesOfRound } from "./update.ts"
+import type { RoundChanges } from "./update.ts"
 
 const none: RoundChanges = { published: [], removed: [] }
 const queries = ["見積", "見", "請求", "サンプル", "a-1234", "😀", "2024", "データ", "株式会社", "total", "ガイド", "商事 山田"]
 
 const texts = (paths: WorkPaths, query: string) => {
-  const s = GramSearcher.open(paths.gram)
+  const s = GramSearcher.open(paths)
   if (s === undefined) return []
   try {
     return s.search(query, { limit: 1000 }).map((h) => `${h.path}:${h.text}`)
@@ -22,141 +23,148 @@ const texts = (paths: WorkPaths, query: string) => {
   }
 }
 
-const agreesWithBody = (paths: WorkPaths) => {
+// Every query gives what a brute-force scan of the body index gives (S1: whatever the round did so far).
+const agreesWithBody = (paths: WorkPaths, label: string, asked: ReadonlyArray<string> = queries) => {
   const body = loadBodyIndex(paths)
-  const s = GramSearcher.open(paths.gram)
+  const s = GramSearcher.open(paths)
   try {
-    for (const q of queries) {
+    for (const q of asked) {
       const got = (s?.search(q, { limit: 100_000 }) ?? []).map((h) => `${h.index}|${h.path}|${h.part}|${h.loc}|${h.text}`).sort()
-      expect(got, q).toEqual(bruteForce(body, q))
+      expect(got, `${label}: ${q}`).toEqual(bruteForce(body, q))
     }
   } finally {
     s?.close()
   }
 }
 
-// Files of the gram folder that the manifest does not name.
-const unnamed = (paths: WorkPaths) => {
-  const live = readManifestSync(paths.gram)?.segments.flatMap((s) => [s.id + ".", s.deleted]) ?? []
-  return fs.readdirSync(paths.gram).filter((n) => n !== "manifest.json" && !live.some((l) => l !== "" && n.startsWith(l)))
+// The fresh tail's entries (what no live segment holds yet).
+const tailLength = (paths: WorkPaths) => {
+  const m = readManifestSync(paths.gram)
+  return m === undefined ? -1 : (readFreshTailSync(paths.gram, m.fresh, m.freshFrom)?.entries.length ?? -1)
 }
 
-// Publishes like a run (awaiting each publish) and tells the round, inside one scope.
+// Publishes and removes like a run (each change noted in the fresh log, then the round pinged), inside one scope.
 const inRound = <A>(
   paths: WorkPaths,
-  options: UpdateGramOptions,
-  body: (round: GramRound, published: (index: string, rel: string, parts: Parameters<typeof publish>[3]) => Effect.Effect<void>) => Effect.Effect<A, unknown>
+  options: GramRoundOptions,
+  body: (round: GramRound, change: {
+    readonly publish: (index: string, rel: string, parts: Parameters<typeof publish>[3]) => Effect.Effect<void>
+    readonly remove: (index: string, rel: string) => Effect.Effect<void>
+  }) => Effect.Effect<A, unknown>
 ) =>
   run(Effect.scoped(Effect.gen(function* () {
     const round = yield* openGramRound(paths, options)
-    const published = (index: string, rel: string, parts: Parameters<typeof publish>[3]) =>
-      Effect.promise(() => publish(paths, index, rel, parts)).pipe(Effect.zipRight(round.published({ index, path: rel })))
-    return yield* body(round, published)
+    return yield* body(round, {
+      publish: (index, rel, parts) => Effect.promise(() => publish(paths, index, rel, parts)).pipe(Effect.zipRight(round.noted)),
+      remove: (index, rel) => Effect.promise(() => remove(paths, index, rel)).pipe(Effect.zipRight(round.noted))
+    })
   })))
 
-describe("openGramRound(): the 2-gram update overlapped with ingesting (R16, issue 9)", () => {
-  it("builds while files are published, shows nothing before finish, then answers as the body index does", async () => {
+describe("openGramRound(): the 2-gram index kept live while a run ingests (R16, S1)", () => {
+  it("makes published files live segments as it goes; at every point a search equals the body index", async () => {
     const paths = await makeWork()
-    await publish(paths, "共有", "base.xlsx", [part("s", "cell", ["見積 基本"])])
-    await publish(paths, "共有", "gone.xlsx", [part("s", "cell", ["見積 消える"])])
-    await run(updateGramIndexesOfRound(paths, none))
-    const generation = readManifestSync(paths.gram)?.generation
     const random = seeded(21)
-    const files = Array.from({ length: 14 }, (_, i) => `r/file${i}.${["xlsx", "docx", "pptx"][i % 3]}`)
-    const summary = await inRound(paths, { builderMemoryBytes: 3000, maxSegments: 4 }, (round, published) =>
+    await publish(paths, "共有", "base.xlsx", [part("s", "cell", ["見積 基本"])])
+    const generations: Array<number> = []
+    await inRound(paths, { flushIntervalMs: 0, mergeFactor: 3 }, (round, change) =>
       Effect.gen(function* () {
-        for (const f of files) yield* published("共有", f, randomParts(random))
-        yield* published("共有", "base.xlsx", [part("s", "cell", ["見積 基本 改"])])
-        yield* Effect.promise(() => remove(paths, "共有", "gone.xlsx"))
-        // Let the background fiber catch up and write segments (tiny budget).
-        yield* Effect.sleep("200 millis")
-        expect(readManifestSync(paths.gram)?.generation).toBe(generation)
-        expect(texts(paths, "見積").sort()).toEqual(["base.xlsx:見積 基本", "gone.xlsx:見積 消える"])
-        expect(fs.readdirSync(paths.gram).some((n) => n.includes("-p"))).toBe(true)
-        return yield* round.finish({
-          published: [...files, "base.xlsx"].map((p) => ({ index: "共有", path: p })),
-          removed: [{ index: "共有", path: "gone.xlsx" }]
-        })
+        for (let i = 0; i < 24; i++) {
+          const rel = `f${i % 9}.xlsx`
+          if (i % 7 === 6) yield* change.remove("共有", rel)
+          else yield* change.publish("共有", rel, randomParts(random))
+          // Right after the change: the fresh tail answers for it.
+          agreesWithBody(paths, `after change ${i}`)
+          if (i % 3 === 2) {
+            yield* round.awaitLive
+            expect(tailLength(paths), `tail after ${i}`).toBe(0)
+            agreesWithBody(paths, `live after ${i}`)
+            generations.push(readManifestSync(paths.gram)?.generation ?? -1)
+          }
+        }
+        // Merged as it goes: never more segments than a few per size class.
+        expect(readManifestSync(paths.gram)?.segments.length).toBeLessThanOrEqual(6)
+        yield* round.finish(none)
       }))
-    expect(summary).toMatchObject({ indexed: 15, prebuilt: 15, removed: 1, repaired: 0, rebuilt: false })
-    expect(readManifestSync(paths.gram)?.segments.length).toBeLessThanOrEqual(4)
-    expect(texts(paths, "基本")).toEqual(["base.xlsx:見積 基本 改"])
-    agreesWithBody(paths)
+    expect(new Set(generations).size).toBe(generations.length)
+    expect(tailLength(paths)).toBe(0)
+    expect(readManifestSync(paths.gram)?.segments.length).toBeLessThanOrEqual(8)
+    agreesWithBody(paths, "after finish")
   })
 
-  it("reads a folder again when it changed after the round read it, and takes what the run did not tell it", async () => {
+  it("a closed round (a stopped run) makes what it built live and leaves the rest in the tail: nothing published is hidden", async () => {
     const paths = await makeWork()
-    await inRound(paths, {}, (round, published) =>
+    await publish(paths, "共有", "old.xlsx", [part("s", "cell", ["見積 旧"])])
+    await inRound(paths, { flushIntervalMs: 60_000 }, (round, change) =>
       Effect.gen(function* () {
-        yield* published("共有", "a.xlsx", [part("s", "cell", ["見積 一回目"])])
-        yield* published("共有", "b.xlsx", [part("s", "cell", ["請求 B"])])
-        yield* Effect.sleep("100 millis")
-        // Published again without telling the round (a repair), and one it never heard of.
-        yield* Effect.promise(() => publish(paths, "共有", "a.xlsx", [part("s", "cell", ["見積 二回目"])]))
-        yield* Effect.promise(() => publish(paths, "共有", "c.xlsx", [part("s", "cell", ["見積 C"])]))
-        const summary = yield* round.finish(none)
-        expect(summary).toMatchObject({ indexed: 3, prebuilt: 1, rebuilt: true })
+        for (let i = 0; i < 5; i++) yield* change.publish("共有", `n${i}.xlsx`, [part("s", "cell", [`見積 新${i}`])])
+        yield* change.remove("共有", "old.xlsx")
+        yield* round.close
       }))
-    expect(texts(paths, "見積").sort()).toEqual(["a.xlsx:見積 二回目", "c.xlsx:見積 C"])
-    expect(texts(paths, "請求")).toEqual(["b.xlsx:請求 B"])
-    agreesWithBody(paths)
+    expect(texts(paths, "見積").sort()).toEqual(["n0.xlsx:見積 新0", "n1.xlsx:見積 新1", "n2.xlsx:見積 新2", "n3.xlsx:見積 新3", "n4.xlsx:見積 新4"])
+    agreesWithBody(paths, "after close")
+    const m = readManifestSync(paths.gram)
+    // Whatever the round had consumed is in a segment; the rest is still in the tail.
+    expect((m?.segments.reduce((n, s) => n + s.docs, 0) ?? 0) + tailLength(paths)).toBeGreaterThanOrEqual(6)
   })
 
-  it("a round never finished (a stopped run) leaves the gram index as it was and removes its files; the next update catches up", async () => {
+  it("a file published twice within one interval is found once, in its new version", async () => {
     const paths = await makeWork()
-    await publish(paths, "共有", "a.xlsx", [part("s", "cell", ["見積 A"])])
-    await run(updateGramIndexesOfRound(paths, none))
-    const before = fs.readFileSync(path.join(paths.gram, "manifest.json"), "utf8")
-    await inRound(paths, { builderMemoryBytes: 1 }, (_round, published) =>
+    await inRound(paths, { flushIntervalMs: 60_000 }, (round, change) =>
       Effect.gen(function* () {
-        for (let i = 0; i < 5; i++) yield* published("共有", `n${i}.xlsx`, [part("s", "cell", [`見積 新${i}`])])
-        yield* Effect.sleep("100 millis")
-        expect(fs.readdirSync(paths.gram).some((n) => n.includes("-p"))).toBe(true)
+        yield* change.publish("共有", "a.xlsx", [part("s", "cell", ["見積 一"])])
+        yield* round.awaitLive.pipe(Effect.timeoutOption(50))
+        yield* change.publish("共有", "a.xlsx", [part("s", "cell", ["見積 二"])])
+        yield* round.close
       }))
-    expect(fs.readFileSync(path.join(paths.gram, "manifest.json"), "utf8")).toBe(before)
-    expect(unnamed(paths)).toEqual([])
-    expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 A"])
-    expect(await run(updateGramIndexesOfRound(paths, none))).toMatchObject({ indexed: 5, repaired: 5 })
-    expect(texts(paths, "見積")).toHaveLength(6)
-    agreesWithBody(paths)
+    expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 二"])
   })
 
-  it("a round whose background work failed is dropped; the final update reads everything (and reports its own failure)", async () => {
+  it("a file larger than the builder's budget spans live segments and is found whole", async () => {
     const paths = await makeWork()
-    await publish(paths, "共有", "a.xlsx", [part("s", "cell", ["見積 A"])])
-    await run(updateGramIndexesOfRound(paths, none))
-    const exit = await run(Effect.exit(Effect.scoped(Effect.gen(function* () {
-      const round = yield* openGramRound(paths, {})
-      yield* Effect.promise(() => publish(paths, "共有", "b.xlsx", [part("s", "cell", ["見積 B"])]))
-      const bad = path.join(paths.index, "共有", "b.xlsx", "9_loop.tsv")
-      fs.symlinkSync(bad, bad)
-      yield* round.published({ index: "共有", path: "b.xlsx" })
-      return yield* round.finish({ published: [{ index: "共有", path: "b.xlsx" }], removed: [] })
-    }))))
-    expect(Exit.isFailure(exit)).toBe(true)
-    expect(JSON.stringify(exit)).toContain("body-index-unreadable")
-    expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 A"])
-    expect(unnamed(paths)).toEqual([])
-    fs.unlinkSync(path.join(paths.index, "共有", "b.xlsx", "9_loop.tsv"))
-    await run(updateGramIndexesOfRound(paths, none))
-    expect(texts(paths, "見積").sort()).toEqual(["a.xlsx:見積 A", "b.xlsx:見積 B"])
+    const lines = Array.from({ length: 30_000 }, (_, i) => `行 ${i} 見積`)
+    await inRound(paths, { flushIntervalMs: 0, builderMemoryBytes: 200_000 }, (round, change) =>
+      Effect.gen(function* () {
+        yield* change.publish("共有", "big.xlsx", [part("s", "cell", lines)])
+        yield* round.awaitLive
+        const s = GramSearcher.open(paths)
+        try {
+          expect(s?.stats.segments).toBeGreaterThan(1)
+        } finally {
+          s?.close()
+        }
+        expect(texts(paths, '"行 2999 見積"')).toEqual(["big.xlsx:行 2999 見積"])
+        expect(texts(paths, '"行 29999 見積"')).toEqual(["big.xlsx:行 29999 見積"])
+        agreesWithBody(paths, "spanning", ['"行 1"', "29"])
+        yield* round.finish(none)
+      }))
+    expect(texts(paths, '"行 0 見積"')).toEqual(["big.xlsx:行 0 見積"])
+    agreesWithBody(paths, "after finish", ['"行 1"', "29"])
+  })
+
+  it("catches up at open with a tail a killed run left", async () => {
+    const paths = await makeWork()
+    // A killed run: published and noted, never built.
+    for (let i = 0; i < 4; i++) await publish(paths, "共有", `k${i}.xlsx`, [part("s", "cell", [`見積 ${i}`])])
+    expect(tailLength(paths)).toBe(4)
+    await inRound(paths, { flushIntervalMs: 0 }, (round) => round.awaitLive)
+    expect(tailLength(paths)).toBe(0)
+    expect(texts(paths, "見積").sort()).toEqual(["k0.xlsx:見積 0", "k1.xlsx:見積 1", "k2.xlsx:見積 2", "k3.xlsx:見積 3"])
   })
 
   it("ranks the round's files newest first, like an update at the end", async () => {
     const paths = await makeWork()
     const set = (rel: string, seconds: number) => fs.utimesSync(path.join(paths.index, "共有", rel), seconds, seconds)
-    await inRound(paths, {}, (round, published) =>
+    await inRound(paths, {}, (round) =>
       Effect.gen(function* () {
         // Told oldest first, as a run publishes.
         for (const [rel, t] of [["a.xlsx", 1_000_000], ["b.xlsx", 2_000_000], ["c.xlsx", 3_000_000]] as const) {
           yield* Effect.promise(() => publish(paths, "共有", rel, [part("s", "cell", [`見積 ${rel}`])]))
           set(rel, t)
-          yield* round.published({ index: "共有", path: rel })
+          yield* round.noted
         }
         yield* round.finish(none)
       }))
     expect(texts(paths, "見積")).toEqual(["c.xlsx:見積 c.xlsx", "b.xlsx:見積 b.xlsx", "a.xlsx:見積 a.xlsx"])
-    const round = readManifestSync(paths.gram)
-    expect(round?.segments).toHaveLength(1)
+    expect(readManifestSync(paths.gram)?.segments).toHaveLength(1)
   })
 })

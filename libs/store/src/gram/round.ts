@@ -1,123 +1,202 @@
 /**
- * The 2-gram update overlapped with ingesting (R16; issue 9). An indexing
- * run opens a round when it starts handing files to the workers and tells it
- * of every folder it publishes; the round reads that folder's TSVs and
- * tokenises them on the commander's thread while the workers extract (the
- * thread is idle about half the time then), in steps of a few milliseconds
- * so that results and a GUI's requests still get their turn. A segment that
- * reaches the memory budget is written to the gram folder at once, named by
- * no manifest. At the end of a run that was neither stopped nor lost a
- * folder, {@link GramRound.finish} writes the last segment and runs the
- * usual update, which takes these segments as the newest ones for every
- * source file whose folder is still the one that was read (else it reads
- * the folder again), so only the merge and the manifest write are left.
+ * The 2-gram round: R16 overlapped with ingesting, and the fresh tail kept
+ * short (S1). An indexing run opens a round when it starts handing files to
+ * the workers; the commander notes every folder it publishes or removes in
+ * the fresh log (fresh.ts) and pings the round, which reads the log's new
+ * entries, tokenises the folders on the commander's thread in steps of a
+ * few milliseconds (results and a GUI's requests get their turn between
+ * them), and every `flushIntervalMs` (or when its builder is full) writes
+ * what it built as a segment and replaces the manifest: the segment is live,
+ * older versions of its files are deleted, and `freshFrom` moves past the
+ * entries it covers. So a search sees a published file at once through the
+ * fresh tail, and within seconds through a segment.
  *
- * Nothing a round writes is visible before that manifest write: a run that
- * is stopped, loses a folder or fails discards the round's files (the scope
- * closing does it), and a killed run leaves them to the garbage collection
- * of the next update, which also repairs what the killed run published
- * (per-folder fingerprints). Only the commander writes (W1).
+ * Small segments are merged as the round goes (four of a size into one, in
+ * steps), so a long first run keeps a bounded number of them. At the end of
+ * a completed run {@link GramRound.finish} catches up and runs the usual
+ * update (fingerprint walk, merge policy, a new empty log). A run that will
+ * not finish (stopped, a folder lost, an error) calls {@link GramRound.close}:
+ * what was built is made live, the rest stays in the tail — a stop never
+ * hides a published file (S1); it only skips the final merge (R16).
+ *
+ * A killed run leaves a manifest that names what was flushed and a tail
+ * naming the rest, so the next process finds everything; files written and
+ * never named are removed by the next update's garbage collection. Only the
+ * commander writes (W1).
  *
  * @module
  */
-import { Effect, Fiber, Queue, type Scope } from "effect"
+import { Clock, Duration, Effect, Fiber, Queue, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "../work_folder.ts"
-import { bodyFolderAt, readBodyTsvs } from "./body_walk.ts"
-import { GramIndexError, isCurrentManifest, readManifestSync, writeAllSync } from "./manifest.ts"
-import { SegmentBuilder, type SegmentFile, type WrittenSegment } from "./segment_builder.ts"
+import { bodyFolderAt, docKey, isMissing, tsvSourcesOf } from "./body_walk.ts"
+import { ensureFreshLogSync } from "./fresh.ts"
+import { type FreshEntry, readFreshTailSync } from "./fresh_log.ts"
+import {
+  GramIndexError,
+  type Manifest,
+  type SegmentEntry,
+  filesOfSegment,
+  isCurrentManifest,
+  writeAllSync,
+  writeManifestSync
+} from "./manifest.ts"
+import { DocFeed, SegmentBuilder, type SegmentFile, type WrittenSegment } from "./segment_builder.ts"
+import { SegmentReader } from "./segment_reader.ts"
 import {
   type GramUpdateSummary,
   type RoundChanges,
-  type SourceRef,
   type UpdateGramOptions,
+  applyDeletions,
   collectGarbage,
-  defaultBuilderMemoryBytes,
+  letOthersRun,
+  mergeGroup,
   updateGramIndexes
 } from "./update.ts"
 
 /** An open round; see the module doc. */
 export interface GramRound {
-  /** A folder of the body index was published: its grams are built in the background. */
-  readonly published: (ref: SourceRef) => Effect.Effect<void>
   /**
-   * R16: finishes what was built meanwhile and brings the gram index in line
-   * with the body index, like `updateGramIndexesOfRound(paths, changes)`.
-   * Call once, after the last publish. When the background work failed, its
-   * segments are dropped and everything is read here.
+   * The changes noted in the fresh log so far are done (the folders are
+   * published or removed): build them in the background. The round never
+   * reads an entry before it is told so, because the note comes before the
+   * change it names.
+   */
+  readonly noted: Effect.Effect<void>
+  /**
+   * R16: finishes what was noted and brings the gram index in line with the
+   * body index, like `updateGramIndexesOfRound(paths, changes)`. Call once,
+   * after the last publish.
    */
   readonly finish: (changes: RoundChanges) => Effect.Effect<GramUpdateSummary, GramIndexError>
-  /** Stops the background work and removes what it wrote (also done when the scope closes, unless finished). */
-  readonly discard: Effect.Effect<void>
+  /** Stops the background work and makes what it built live; the rest stays in the fresh tail (also done when the scope closes, unless finished). */
+  readonly close: Effect.Effect<void>
+  /**
+   * Waits until everything noted so far is in live segments (the manifest's
+   * `freshFrom` at the log's end), or the round stopped or failed. For tests
+   * and benchmarks; a run never waits for it.
+   */
+  readonly awaitLive: Effect.Effect<void>
 }
 
-// Lets the event loop run (worker results, a GUI's requests) between two steps of work.
-const letOthersRun = Effect.async<void>((resume) => {
-  const handle = setImmediate(() => resume(Effect.void))
-  return Effect.sync(() => clearImmediate(handle))
-})
+/** Options of {@link openGramRound}: the final update's, and how fresh the segments are kept. */
+export interface GramRoundOptions extends UpdateGramOptions {
+  /** Make what was built live at most this long after the first file of it was noted (default 2,000 ms). */
+  readonly flushIntervalMs?: number
+  /** Merge this many neighbouring round segments into one when the round has more than twice as many (default 4). */
+  readonly mergeFactor?: number
+}
 
-const segmentExtensions = [".docs.json", ".dict", ".dix", ".post", ".text", ".offs"]
+const MiB = 1024 * 1024
+
+/** The round's builder budget when the options do not set one: small, so that the whole run stays small (issue 20). */
+export const defaultRoundBuilderBytes = 96 * MiB
 
 // Bytes written between two steps (page-cache writes of a few milliseconds).
 const WRITE_PIECE = 8 * 1024 * 1024
 
+// Segments a merge replaced are removed this long after (a search that read the previous manifest may still open them).
+const RETIRE_AFTER_MS = 30_000
+
 /**
- * Opens a round for the gram folder of `paths` (see the module doc); the
- * options are those of the final update (`builderMemoryBytes` bounds what
- * the round holds in memory). Removes the files a killed run left in the
- * gram folder. The round's background fiber lives in the scope.
+ * Opens a round for the gram folder of `paths` (see the module doc). The
+ * work folder must have a current manifest with a fresh log (`ensureFreshLog`,
+ * which the run calls first); without one the round only waits for
+ * {@link GramRound.finish}. The round's background fiber lives in the scope.
  */
 export const openGramRound = (
   paths: WorkPaths,
-  options: UpdateGramOptions = {}
+  options: GramRoundOptions = {}
 ): Effect.Effect<GramRound, never, Scope.Scope> =>
   Effect.gen(function* () {
     const gramDir = paths.gram
-    const limit = options.builderMemoryBytes ?? defaultBuilderMemoryBytes
-    let generation = 0
+    const limit = options.builderMemoryBytes ?? defaultRoundBuilderBytes
+    const flushInterval = options.flushIntervalMs ?? 2000
+    const factor = Math.max(2, options.mergeFactor ?? 4)
+    let manifest: Manifest | undefined
     try {
-      const manifest = readManifestSync(gramDir)
-      if (manifest !== undefined && isCurrentManifest(manifest)) {
-        generation = manifest.generation
-        collectGarbage(gramDir, manifest)
+      // A work folder without a current manifest gets one whose tail names the whole body index.
+      const read = ensureFreshLogSync(gramDir, paths.index)
+      if (isCurrentManifest(read) && read.fresh !== "") {
+        manifest = read
+        collectGarbage(gramDir, read)
       }
     } catch {
-      // Damaged: the final update rebuilds and collects.
-    }
-    // Named apart from the final update's `g<generation>-<n>` segments.
-    const prefix = `g${String(generation + 1).padStart(6, "0")}-p${process.pid}-`
-    const state = {
-      builder: new SegmentBuilder(),
-      written: [] as Array<WrittenSegment>,
-      // Every segment begun, written or not.
-      ids: [] as Array<string>,
-      failed: false,
-      // Finished (its segments are in a manifest or were handed to the update) or discarded.
-      closed: false
-    }
-    const removeFiles = () => {
-      for (const id of state.ids) {
-        for (const ext of segmentExtensions) {
-          try {
-            fs.rmSync(path.join(gramDir, id + ext), { force: true })
-          } catch {
-            // left to the next update's garbage collection
-          }
-        }
-      }
-      state.ids = []
-      state.written = []
-      state.builder = new SegmentBuilder()
+      // Cannot be written (disk full, permissions): the final update reports it.
     }
 
-    const attempt = <A>(reason: "body-index-unreadable" | "write-failed", file: string, f: () => A) =>
+    const attempt = <A>(reason: "body-index-unreadable" | "write-failed" | "index-unreadable", file: string, f: () => A) =>
       Effect.try({
         try: f,
         catch: (e) =>
           e instanceof GramIndexError ? e : new GramIndexError({ reason, path: file, detail: e instanceof Error ? e.message : String(e) })
       })
+
+    // Open readers of the manifest's segments, by id, and every live piece of every source file.
+    const readers = new Map<string, SegmentReader>()
+    const live = new Map<string, Array<{ readonly id: string; readonly doc: number }>>()
+    const addLive = (id: string, reader: SegmentReader) => {
+      for (let d = 0; d < reader.docs.length; d++) {
+        if (reader.isDeleted(d)) continue
+        const key = docKey(reader.docs.index(d), reader.docs.path(d))
+        const list = live.get(key)
+        if (list === undefined) live.set(key, [{ id, doc: d }])
+        else list.push({ id, doc: d })
+      }
+    }
+    const dropLive = (ids: ReadonlySet<string>) => {
+      for (const [key, list] of live) {
+        const kept = list.filter((p) => !ids.has(p.id))
+        if (kept.length === 0) live.delete(key)
+        else if (kept.length !== list.length) live.set(key, kept)
+      }
+    }
+    const openReader = (entry: SegmentEntry) =>
+      attempt("index-unreadable", path.join(gramDir, entry.id), () => SegmentReader.open(gramDir, entry, paths.index))
+    const closeAll = () => {
+      for (const r of readers.values()) r.close()
+      readers.clear()
+      live.clear()
+    }
+
+    const state = {
+      failed: manifest === undefined,
+      closed: false,
+      builder: new SegmentBuilder(),
+      // The feed under way: its key, and the pieces of it already in live segments.
+      feed: undefined as { readonly feed: DocFeed; readonly key: string; readonly entryStart: number } | undefined,
+      cutPieces: [] as Array<{ readonly id: string; readonly doc: number; readonly key: string }>,
+      // Keys fed into the builder since the last flush (a second version waits for a flush first).
+      builderKeys: new Set<string>(),
+      // Keys whose entries were consumed since the last flush: their older versions go.
+      consumed: new Set<string>(),
+      // How far the log was consumed (entries done) and read.
+      pos: manifest?.freshFrom ?? 0,
+      queue: [] as Array<{ readonly entry: FreshEntry; readonly start: number; readonly end: number }>,
+      readTo: manifest?.freshFrom ?? 0,
+      // How far the log holds changes that are done: what was there at open (a previous run's), then
+      // what the commander says at each ping.
+      safeTo: 0,
+      // When the first unflushed work was done (ms), or undefined.
+      dirtySince: undefined as number | undefined,
+      // Segments of this round (ids), newest last; and replaced ones to remove later.
+      own: [] as Array<string>,
+      retired: [] as Array<{ readonly files: ReadonlyArray<string>; readonly at: number }>,
+      serial: 0,
+      built: 0
+    }
+    if (manifest !== undefined) {
+      const opened = yield* Effect.forEach(manifest.segments, (s) => openReader(s).pipe(Effect.map((r) => [s.id, r] as const))).pipe(Effect.either)
+      if (opened._tag === "Left") state.failed = true
+      else for (const [id, r] of opened.right) {
+        readers.set(id, r)
+        addLive(id, r)
+      }
+    }
+    const prefix = `r${process.pid}-${Date.now().toString(36)}-`
+    const logSize = () => (manifest === undefined ? 0 : fs.statSync(path.join(gramDir, manifest.fresh), { throwIfNoEntry: false })?.size ?? 0)
+    state.safeTo = logSize()
 
     // A segment file written in pieces between which others run, flushed to disk by the thread pool.
     const writeDurably = (file: SegmentFile) =>
@@ -143,91 +222,324 @@ export const openGramRound = (
         (fd) => Effect.sync(() => fs.closeSync(fd))
       )
 
-    const spill = Effect.gen(function* () {
-      const id = `${prefix}${state.ids.length}`
-      state.ids.push(id)
-      yield* attempt("write-failed", gramDir, () => fs.mkdirSync(gramDir, { recursive: true }))
-      const steps = state.builder.segmentSteps(id)
-      for (;;) {
-        const step = yield* attempt("write-failed", path.join(gramDir, id), () => steps.next())
-        if (step.done === true) {
-          state.written.push(step.value)
-          break
-        }
-        if (step.value !== undefined) yield* writeDurably(step.value)
-        yield* letOthersRun
-      }
-      state.builder = new SegmentBuilder()
-    })
-
-    const feed = (ref: SourceRef) =>
+    const writeBuilder = (id: string) =>
       Effect.gen(function* () {
-        const folder = yield* attempt("body-index-unreadable", paths.index, () => bodyFolderAt(paths.index, ref.index, ref.path))
-        if (folder === undefined) return // nothing to read (no TSV, or gone): the final update sees it
-        const tsvs = yield* attempt("body-index-unreadable", folder.dir, () => readBodyTsvs(folder))
-        if (tsvs === undefined) return
-        const doc = { index: folder.index, path: folder.path, fingerprint: folder.fingerprint, mtimeMs: folder.mtimeMs }
-        const steps = state.builder.feedDoc(doc, tsvs)
+        const steps = state.builder.segmentSteps(id)
         for (;;) {
-          const step = yield* attempt("write-failed", folder.dir, () => steps.next())
-          if (step.done === true) break
+          const step = yield* attempt("write-failed", path.join(gramDir, id), () => steps.next())
+          if (step.done === true) return step.value
+          if (step.value !== undefined) yield* writeDurably(step.value)
           yield* letOthersRun
         }
-        if (state.builder.memoryBytes >= limit) yield* spill
       })
 
-    const queue = yield* Queue.unbounded<SourceRef | undefined>()
+    const replaceManifest = (next: Manifest) => attempt("write-failed", gramDir, () => writeManifestSync(gramDir, next))
+
+    const removeRetired = (now: number, all: boolean) => {
+      state.retired = state.retired.filter((r) => {
+        if (!all && now - r.at < RETIRE_AFTER_MS) return true
+        for (const f of r.files) {
+          try {
+            fs.rmSync(path.join(gramDir, f), { force: true })
+          } catch {
+            // the next update's garbage collection
+          }
+        }
+        return false
+      })
+    }
+
+    // Makes what the builder holds live, deletes the older versions of what was consumed, and
+    // moves freshFrom to `state.pos` (R16 live, S1).
+    const flush = Effect.gen(function* () {
+      if (manifest === undefined) return
+      let written: WrittenSegment | undefined
+      if (state.builder.docCount > 0) written = yield* writeBuilder(`${prefix}${state.serial++}`)
+      // From here to the end the manifest and what the round knows of it change together.
+      yield* Effect.uninterruptible(
+        Effect.gen(function* () {
+          const m: Manifest = manifest!
+          const generation = m.generation + 1
+          // Older versions of consumed files go, but the pieces of the current versions.
+          const keep = new Set(state.cutPieces.map((p) => `${p.id}#${p.doc}`))
+          const doomed = new Map<string, Set<number>>()
+          for (const key of state.consumed) {
+            for (const p of live.get(key) ?? []) {
+              if (keep.has(`${p.id}#${p.doc}`)) continue
+              const set = doomed.get(p.id) ?? new Set<number>()
+              set.add(p.doc)
+              doomed.set(p.id, set)
+            }
+          }
+          const entries = m.segments
+          const byIndex = new Map<number, Set<number>>()
+          entries.forEach((e, i) => {
+            const set = doomed.get(e.id)
+            if (set !== undefined) byIndex.set(i, set)
+          })
+          const list = entries.map((e) => readers.get(e.id)!)
+          const kept = yield* attempt("write-failed", gramDir, () => applyDeletions(gramDir, entries, list, byIndex, generation))
+          const segments = written === undefined ? kept : [...kept, { ...written.segment, deleted: "", deletedDocs: 0, deletedLines: 0 }]
+          const next: Manifest = { ...m, generation, segments, freshFrom: state.pos }
+          yield* replaceManifest(next)
+          manifest = next
+          // Readers follow the manifest: changed ones reopened, dropped ones closed.
+          const changed = new Set<string>()
+          for (const e of entries) {
+            const after = segments.find((x) => x.id === e.id)
+            if (after === undefined || after.deleted !== e.deleted) changed.add(e.id)
+          }
+          dropLive(changed)
+          for (const id of changed) {
+            readers.get(id)?.close()
+            readers.delete(id)
+          }
+          for (const x of segments) {
+            if (readers.has(x.id)) continue
+            const r = yield* openReader(x)
+            readers.set(x.id, r)
+            addLive(x.id, r)
+          }
+          const now = yield* Clock.currentTimeMillis
+          for (const e of entries) if (!segments.some((x) => x.id === e.id)) state.retired.push({ files: filesOfSegment(e), at: now })
+          // Only the pieces of a feed still under way need keeping from now on.
+          const feeding = state.feed?.key
+          state.cutPieces = state.cutPieces.filter((p) => p.key === feeding)
+          if (written !== undefined) {
+            state.own.push(written.segment.id)
+            if (feeding !== undefined) {
+              for (const p of live.get(feeding) ?? []) if (p.id === written.segment.id) state.cutPieces.push({ ...p, key: feeding })
+            }
+          }
+          state.consumed.clear()
+          state.builderKeys.clear()
+          state.builder = new SegmentBuilder()
+          state.dirtySince = undefined
+          removeRetired(now, false)
+        })
+      )
+      if (state.cutPieces.length === 0) yield* mergeOwn
+    })
+
+    // Keeps the round's own segments (the newest, contiguous at the manifest's end) at most
+    // 2 × factor: merges the `factor` neighbours with the fewest live lines, in steps. The smallest
+    // merge first, so each line is rewritten about log_factor(n) times over a run.
+    const mergeOwn = Effect.gen(function* () {
+      for (;;) {
+        if (manifest === undefined) return
+        const m: Manifest = manifest
+        const start = m.segments.findIndex((s) => state.own.includes(s.id))
+        if (start < 0) return
+        const own = m.segments.slice(start)
+        if (own.length <= 2 * factor || !own.every((s) => state.own.includes(s.id))) return
+        let best = 0
+        let bestLines = Infinity
+        for (let i = 0; i + factor <= own.length; i++) {
+          const lines = own.slice(i, i + factor).reduce((n, s) => n + s.lines - s.deletedLines, 0)
+          if (lines < bestLines) {
+            best = i
+            bestLines = lines
+          }
+        }
+        const members = own.slice(best, best + factor)
+        const merged = yield* mergeGroup(gramDir, paths.index, members, `${prefix}${state.serial++}`)
+        yield* Effect.uninterruptible(
+          Effect.gen(function* () {
+            const at = start + best
+            const segments = [...m.segments.slice(0, at), merged, ...m.segments.slice(at + members.length)]
+            const next: Manifest = { ...m, generation: m.generation + 1, segments }
+            yield* replaceManifest(next)
+            manifest = next
+            const ids = new Set(members.map((g) => g.id))
+            dropLive(ids)
+            for (const x of ids) {
+              readers.get(x)?.close()
+              readers.delete(x)
+            }
+            const r = yield* openReader(merged)
+            readers.set(merged.id, r)
+            addLive(merged.id, r)
+            state.own = [...state.own.filter((o) => !ids.has(o)), merged.id]
+            const now = yield* Clock.currentTimeMillis
+            for (const g of members) state.retired.push({ files: filesOfSegment(g), at: now })
+          })
+        )
+      }
+    })
+
+    const markDirty = Effect.gen(function* () {
+      if (state.dirtySince === undefined) state.dirtySince = yield* Clock.currentTimeMillis
+    })
+
+    const flushIfDue = Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis
+      const due = state.dirtySince !== undefined && now - state.dirtySince >= flushInterval
+      if (due || state.builder.memoryBytes >= limit) {
+        state.feed?.feed.cut(state.builder)
+        yield* flush
+      }
+    })
+
+    // Reads the log's new entries into the queue.
+    const readNew = Effect.gen(function* () {
+      if (manifest === undefined) return
+      const tail = yield* attempt("index-unreadable", path.join(gramDir, manifest.fresh), () => readFreshTailSync(gramDir, manifest!.fresh, state.readTo, state.safeTo))
+      if (tail === undefined) return
+      let start = state.readTo
+      tail.entries.forEach((entry, i) => {
+        const end = tail.ends[i] ?? start
+        state.queue.push({ entry, start, end })
+        start = end
+      })
+      state.readTo = tail.end
+    })
+
+    // Consumes one queued entry: a publish is fed block by block (cut and flushed when due).
+    const consume = (item: { readonly entry: FreshEntry; readonly start: number; readonly end: number }) =>
+      Effect.gen(function* () {
+        const { entry } = item
+        const key = docKey(entry.index, entry.path)
+        // A second version of a file in one builder would be found twice: make the first live first.
+        if (state.builderKeys.has(key)) yield* flush
+        if (entry.op === "+") {
+          const folder = yield* attempt("body-index-unreadable", paths.index, () => bodyFolderAt(paths.index, entry.index, entry.path))
+          if (folder !== undefined) {
+            const feed = new DocFeed({ index: folder.index, path: folder.path, fingerprint: folder.fingerprint, mtimeMs: folder.mtimeMs }, tsvSourcesOf(folder))
+            state.feed = { feed, key, entryStart: item.start }
+            state.builderKeys.add(key)
+            yield* markDirty
+            for (;;) {
+              const step = yield* Effect.try({ try: () => feed.step(state.builder), catch: (e) => e }).pipe(Effect.either)
+              if (step._tag === "Left") {
+                abandonFeed()
+                if (!isMissing(step.left)) {
+                  return yield* Effect.fail(new GramIndexError({ reason: "body-index-unreadable", path: folder.dir, detail: String(step.left) }))
+                }
+                // Replaced or removed meanwhile: a later entry names it again, or it is gone.
+                break
+              }
+              if (!step.right) break
+              yield* flushIfDue
+              yield* letOthersRun
+            }
+            if (state.feed !== undefined) state.built++
+            state.feed = undefined
+          }
+        }
+        yield* markDirty
+        state.consumed.add(key)
+        state.pos = item.end
+      })
+
+    // The feed under way is dropped: its lines leave the builder, its pieces in live segments become
+    // an older version (the entry is still in the tail, and is consumed again).
+    const abandonFeed = () => {
+      const f = state.feed
+      if (f === undefined) return
+      f.feed.abandon(state.builder)
+      state.cutPieces = state.cutPieces.filter((p) => p.key !== f.key)
+      state.feed = undefined
+    }
+
+    const pings = yield* Queue.sliding<void>(1)
+    const work = Effect.gen(function* () {
+      for (;;) {
+        yield* readNew
+        const item = state.queue.shift()
+        if (item !== undefined) {
+          yield* consume(item)
+          yield* flushIfDue
+          yield* letOthersRun
+          continue
+        }
+        if (state.dirtySince !== undefined) {
+          const now = yield* Clock.currentTimeMillis
+          const wait = Math.max(0, flushInterval - (now - state.dirtySince))
+          if (wait === 0) {
+            yield* flush
+            continue
+          }
+          yield* Queue.take(pings).pipe(Effect.timeoutTo({ duration: Duration.millis(wait), onTimeout: () => undefined, onSuccess: () => undefined }))
+        } else {
+          yield* Queue.take(pings)
+        }
+      }
+    })
+
     let fiber: Fiber.RuntimeFiber<void> | undefined
-    const discard = Effect.gen(function* () {
+    const failRound = Effect.sync(() => {
+      state.failed = true
+      abandonFeed()
+    })
+    if (!state.failed) {
+      fiber = yield* Effect.forkScoped(work.pipe(Effect.catchAll((e) => (process.env.DBG ? Effect.sync(() => console.log("ROUND FAILED", e)) : Effect.void).pipe(Effect.zipRight(failRound)))))
+    }
+
+    // Stops the background work and makes the complete part of what was built live.
+    const stopWork = Effect.gen(function* () {
+      if (fiber !== undefined) {
+        yield* Fiber.interrupt(fiber)
+        fiber = undefined
+      }
+      abandonFeed()
+      // What was read but not consumed is read again.
+      state.queue = []
+      state.readTo = state.pos
+    })
+
+    const close = Effect.gen(function* () {
       if (state.closed) return
       state.closed = true
-      if (fiber !== undefined) yield* Fiber.interrupt(fiber)
-      removeFiles()
+      yield* stopWork
+      if (!state.failed && (state.builder.docCount > 0 || state.consumed.size > 0)) {
+        yield* flush.pipe(Effect.catchAll(() => Effect.void))
+      }
+      removeRetired(0, true)
+      closeAll()
     })
-    // Runs after the fiber below is interrupted (finalizers run last added first).
-    yield* Effect.addFinalizer(() => discard)
-    fiber = yield* Effect.forkScoped(
-      Effect.gen(function* () {
-        for (;;) {
-          const ref = yield* Queue.take(queue)
-          if (ref === undefined) return
-          if (state.failed) continue
-          // A failure here is not the run's: the final update reads everything and reports.
-          yield* feed(ref).pipe(
-            Effect.catchAll(() =>
-              Effect.sync(() => {
-                state.failed = true
-                removeFiles()
-              })
-            )
-          )
-          yield* letOthersRun
-        }
-      })
-    )
+    yield* Effect.addFinalizer(() => close)
 
     const finish = (changes: RoundChanges) =>
       Effect.gen(function* () {
-        yield* Queue.offer(queue, undefined)
-        if (fiber !== undefined) yield* Fiber.join(fiber)
-        if (!state.failed && state.builder.docCount > 0) {
-          yield* spill.pipe(
-            Effect.catchAll(() =>
-              Effect.sync(() => {
-                state.failed = true
-                removeFiles()
-              })
-            )
-          )
+        if (!state.failed && !state.closed) {
+          // Catch up: what is left in the log (every change is done now), then make it live.
+          yield* stopWork
+          state.safeTo = logSize()
+          const drained = yield* Effect.gen(function* () {
+            yield* readNew
+            for (let item = state.queue.shift(); item !== undefined; item = state.queue.shift()) {
+              yield* consume(item)
+              if (state.builder.memoryBytes >= limit) yield* flush
+            }
+            yield* flush
+          }).pipe(Effect.either)
+          if (drained._tag === "Left") state.failed = true
         }
-        const summary = yield* updateGramIndexes(paths, changes, options, state.failed ? [] : state.written)
         state.closed = true
-        return summary
+        removeRetired(0, true)
+        closeAll()
+        const summary = yield* updateGramIndexes(paths, changes, options)
+        return { ...summary, prebuilt: state.failed ? 0 : state.built, indexed: summary.indexed + (state.failed ? 0 : state.built) }
       })
 
+    const noted = Effect.suspend(() => {
+      state.safeTo = Math.max(state.safeTo, logSize())
+      return Queue.offer(pings, undefined)
+    }).pipe(Effect.asVoid)
+
+    const awaitLive = Effect.gen(function* () {
+      if (manifest === undefined) return
+      const logEnd = logSize()
+      yield* noted
+      while (!state.failed && !state.closed && fiber !== undefined && (state.pos < logEnd || state.dirtySince !== undefined)) {
+        yield* Effect.sleep(Duration.millis(5))
+      }
+    })
+
     return {
-      published: (ref: SourceRef) => Queue.offer(queue, ref).pipe(Effect.asVoid),
+      noted,
       finish,
-      discard
+      close,
+      awaitLive
     } satisfies GramRound
   })

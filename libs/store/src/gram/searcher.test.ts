@@ -15,7 +15,7 @@ const noChanges = { published: [], removed: [] }
 const all = 1_000_000
 
 const gramSearch = (paths: WorkPaths, query: string, options = {}) => {
-  const s = GramSearcher.open(paths.gram)
+  const s = GramSearcher.open(paths)
   if (s === undefined) throw new Error("no gram index")
   try {
     return s.search(query, { limit: all, ...options })
@@ -135,9 +135,18 @@ describe("search hits (SPEC §5: index, path, location, snippet; --json contract
     expect(result.limited).toBe(true)
   })
 
-  it("falls back to scanning while no gram index exists", async () => {
+  it("S1: before any update, a published file is found from the fresh tail", async () => {
     const paths = await makeWork()
     await publish(paths, "共有", "a.xlsx", [part("s", "cell", ["見積"])])
+    const result = await run(searchIndex(paths, "見積"))
+    expect(result.engine).toBe("gram")
+    expect(result.hits.map((h) => h.location)).toEqual(["s!A1"])
+  })
+
+  it("falls back to scanning a body index no manifest describes (written by an older version)", async () => {
+    const paths = await makeWork()
+    await publish(paths, "共有", "a.xlsx", [part("s", "cell", ["見積"])])
+    fs.rmSync(paths.gram, { recursive: true })
     const result = await run(searchIndex(paths, "見積"))
     expect(result.engine).toBe("scan")
     expect(result.hits.map((h) => h.location)).toEqual(["s!A1"])

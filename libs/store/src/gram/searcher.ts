@@ -17,7 +17,7 @@
  * @module
  */
 import {
-  type FilterSubject,
+  type Locator,
   type QueryFilter,
   type SearchQuery,
   fileTypeAliases,
@@ -27,13 +27,19 @@ import {
   matchLine,
   normalizeForSearch,
   parseSearchQuery,
+  parseBodyTsv,
   passesFilters,
   positionsVerdict,
-  termsInPath
+  termsInPath,
+  fileTypeOf
 } from "@sagasu/domain"
+import * as fs from "node:fs"
+import * as path from "node:path"
 import { type SearchHit, hitOf } from "../search_hit.ts"
+import { type BodyFolder, bodyFolderAt, docKey, isMissing } from "./body_walk.ts"
+import { lastEntries, readFreshTailSync } from "./fresh_log.ts"
 import { type Manifest, isCurrentManifest, readManifestSync } from "./manifest.ts"
-import type { DocPart, DocRecord } from "./segment_builder.ts"
+import { newestFirst } from "./segment_builder.ts"
 import { AndCursor, type Cursor, END, ListCursor, SegmentReader, UnionCursor } from "./segment_reader.ts"
 
 /** Options of a search (the CLI's `--index`, `--type`, `--limit`). */
@@ -119,31 +125,88 @@ function candidatesOf(segment: SegmentReader, query: SearchQuery): Candidates | 
   }
 }
 
+/** Options of a search beyond the filters: a time budget and a way to cancel (S2). */
+export interface SearchControl {
+  /** Stop and answer with what was found once `now()` passes this (same clock as `now`). */
+  readonly deadline?: number
+  /** The clock of `deadline` (default `performance.now`). */
+  readonly now?: () => number
+  /** Stop and answer with what was found as soon as this returns true (a newer query came). */
+  readonly cancelled?: () => boolean
+}
+
+/** Hits and whether the search stopped before it looked everywhere (budget or cancel, S2). */
+export interface SearchOutcome {
+  readonly hits: Array<SearchHit>
+  /** The budget ran out or the search was cancelled: there may be hits it did not see. */
+  readonly partial: boolean
+}
+
+// Candidates between two looks at the clock.
+const CHECK_EVERY = 256
+
+/** A source file of the fresh tail, read from the body index when a search needs it. */
+interface FreshDoc {
+  readonly index: string
+  readonly path: string
+  readonly normIndex: string
+  readonly normPath: string
+  readonly type: string
+  readonly mtimeMs: number
+  readonly folder: BodyFolder
+}
+
+// The result of the callback: go on, or stop (enough hits / out of time).
+type Go = boolean
+
 /** An open, consistent view of the gram index; see the module doc. */
 export class GramSearcher {
   /** The manifest this searcher reads. */
   readonly manifest: Manifest
   private readonly segments: ReadonlyArray<SegmentReader>
-  private constructor(manifest: Manifest, segments: ReadonlyArray<SegmentReader>) {
+  private readonly indexRoot: string
+  // Source files of the fresh tail: masked in the segments, read from the body index (S1).
+  private readonly fresh: ReadonlySet<string>
+  private readonly freshDocs: ReadonlyArray<FreshDoc>
+  private constructor(manifest: Manifest, segments: ReadonlyArray<SegmentReader>, indexRoot: string, fresh: ReadonlySet<string>, freshDocs: ReadonlyArray<FreshDoc>) {
     this.manifest = manifest
     this.segments = segments
+    this.indexRoot = indexRoot
+    this.fresh = fresh
+    this.freshDocs = freshDocs
   }
 
   /**
-   * Opens the index in `gramDir` as its manifest names it now. Returns
-   * `undefined` when there is no usable index (none yet, or written by another
-   * format or normaliser: the next indexing run rebuilds it). Throws a
-   * GramIndexError when the manifest or a segment is damaged; retries when a
-   * newer manifest replaced the one read while its files were being opened.
+   * Opens the index of a work folder (`gram` and `index` of its paths) as its
+   * manifest names it now, with the fresh log's tail. Returns `undefined`
+   * when there is no usable index (none yet, or written by another format or
+   * normaliser: the next indexing run rebuilds it). Throws a GramIndexError
+   * when the manifest or a segment is damaged; retries when a newer manifest
+   * replaced the one read while its files were being opened.
    */
-  static open(gramDir: string): GramSearcher | undefined {
+  static open(paths: { readonly gram: string; readonly index: string }): GramSearcher | undefined {
+    const gramDir = paths.gram
     for (let attempt = 0; ; attempt++) {
       const manifest = readManifestSync(gramDir)
       if (manifest === undefined || !isCurrentManifest(manifest)) return undefined
       const opened: Array<SegmentReader> = []
       try {
-        for (const s of manifest.segments) opened.push(SegmentReader.open(gramDir, s))
-        return new GramSearcher(manifest, opened)
+        for (const s of manifest.segments) opened.push(SegmentReader.open(gramDir, s, paths.index))
+        const tail = readFreshTailSync(gramDir, manifest.fresh, manifest.freshFrom)
+        if (tail === undefined) throw new Error(`the fresh log ${manifest.fresh} is gone`)
+        const last = lastEntries(tail.entries)
+        const freshDocs: Array<FreshDoc> = []
+        for (const e of last.values()) {
+          if (e.op !== "+") continue
+          const folder = bodyFolderAt(paths.index, e.index, e.path)
+          if (folder === undefined) continue
+          freshDocs.push({
+            index: e.index, path: e.path, normIndex: normalizeForSearch(e.index), normPath: normalizeForSearch(e.path),
+            type: fileTypeOf(e.path), mtimeMs: folder.mtimeMs, folder
+          })
+        }
+        freshDocs.sort((a, b) => newestFirst({ ...a, fingerprint: "" }, { ...b, fingerprint: "" }))
+        return new GramSearcher(manifest, opened, paths.index, new Set(last.keys()), freshDocs)
       } catch (e) {
         for (const r of opened) r.close()
         if (attempt >= 3) throw e
@@ -156,18 +219,18 @@ export class GramSearcher {
     for (const s of this.segments) s.close()
   }
 
-  /** Source files and lines the searcher sees (deleted ones excluded). */
-  get stats(): { readonly segments: number; readonly docs: number; readonly lines: number } {
+  /** Source files and lines the searcher sees in segments (deleted and fresh ones excluded), and the fresh tail's files. */
+  get stats(): { readonly segments: number; readonly docs: number; readonly lines: number; readonly fresh: number } {
     let docs = 0
     let lines = 0
     for (const s of this.segments) {
-      for (const d of s.docs) {
-        if (d.deleted) continue
+      for (let d = 0; d < s.docs.length; d++) {
+        if (s.isDeleted(d) || this.fresh.has(docKey(s.docs.index(d), s.docs.path(d)))) continue
         docs++
-        lines += d.record.count
+        lines += s.docs.count(d)
       }
     }
-    return { segments: this.segments.length, docs, lines }
+    return { segments: this.segments.length, docs, lines, fresh: this.freshDocs.length }
   }
 
   /**
@@ -175,86 +238,175 @@ export class GramSearcher {
    * `options`, best first (module doc), at most `limit`. Throws on I/O errors.
    */
   search(text: string, options: SearchOptions = {}): Array<SearchHit> {
+    return this.searchWithin(text, options).hits
+  }
+
+  /**
+   * {@link search} within a time budget and with a way to cancel (S2): the
+   * hits found until then, and whether it stopped early.
+   */
+  searchWithin(text: string, options: SearchOptions = {}, control: SearchControl = {}): SearchOutcome {
     const limit = options.limit ?? 100
     const hits: Array<SearchHit> = []
-    if (limit <= 0) return hits
-    this.forEachMatch(text, options, (m) => {
+    if (limit <= 0) return { hits, partial: false }
+    const partial = this.forEachMatch(text, options, (m) => {
       const line = m.read()
+      if (line === undefined) return true
       const spans = matchLine(line.text, m.query)
       if (spans === undefined) return true
-      hits.push(hitOf(m.doc.index, m.doc.path, m.part.file, m.part.locator, line.loc, line.text, spans))
+      hits.push(hitOf(m.index, m.path, m.part.file, m.part.locator, line.loc, line.text, spans))
       return hits.length < limit
-    })
-    return hits
+    }, control)
+    return { hits, partial }
   }
 
   /**
    * Calls `f` for every matching line, best first, until `f` returns
-   * `false`; `m.read()` reads the line's location and text. The lines
-   * store is read only when needed: postings are exact for terms of 1 or 2
+   * `false`; `m.read()` reads the line's location and text (`undefined`
+   * when its folder changed since it was indexed: skip it). The text is
+   * read only when needed: postings are exact for terms of 1 or 2
    * characters, and for longer ones whenever the grams' position tags spell
    * the term; only lines where a gram occurs several times (or past
    * position 254), or when the query excludes terms, are verified against
-   * the text. Throws on I/O errors.
+   * the text. Source files of the fresh tail are read from the body index
+   * and matched line by line. Returns `true` when it stopped because of
+   * `control` (out of time, cancelled). Throws on I/O errors.
    */
-  forEachMatch(text: string, options: SearchOptions, f: (m: MatchedLine) => boolean): void {
+  forEachMatch(text: string, options: SearchOptions, f: (m: MatchedLine) => Go, control: SearchControl = {}): boolean {
     const query = queryWithOptions(text, options)
-    if (query.terms.length === 0) return
+    if (query.terms.length === 0) return false
+    const now = control.now ?? (() => performance.now())
+    let ticks = 0
+    let stopped = false
+    const outOfTime = () => {
+      if (++ticks % CHECK_EVERY !== 0) return false
+      if (control.cancelled?.() === true || (control.deadline !== undefined && now() > control.deadline)) stopped = true
+      return stopped
+    }
     // With no exclusions, a line whose gram positions spell every term needs no reading.
     const noExclusions = query.exclude.length === 0
-    // Per segment (newest first) and source file: -1 = filtered out, else the number of terms its path names.
-    const newestFirst = [...this.segments].reverse()
-    const levels = newestFirst.map((segment) =>
-      Int8Array.from(segment.docs, (d) => {
-        if (d.deleted) return -1
-        if (options.path !== undefined && d.record.path !== options.path) return -1
-        const subject: FilterSubject = { index: d.normIndex, path: d.normPath, type: d.type }
-        if (!passesFilters(query, subject)) return -1
-        return termsInPath(query, d.normPath)
-      })
+    const newestFirstSegments = [...this.segments].reverse()
+    // Per segment: the docs whose path names some terms (their level), from one byte search per term.
+    const pathLevels = newestFirstSegments.map((segment) => {
+      const levels = new Map<number, number>()
+      for (const t of query.terms) for (const d of segment.docs.docsWithPathContaining(t)) levels.set(d, (levels.get(d) ?? 0) + 1)
+      return levels
+    })
+    // Per segment: -1 = not searched (deleted, fresh, filtered out), else its level; filled lazily.
+    const verdicts = newestFirstSegments.map(() => new Map<number, number>())
+    const verdictOf = (i: number, segment: SegmentReader, d: number): number => {
+      const known = verdicts[i]!.get(d)
+      if (known !== undefined) return known
+      let v: number
+      if (segment.isDeleted(d)) v = -1
+      else {
+        const doc = segment.view(d)
+        if (this.fresh.has(docKey(doc.index, doc.path))) v = -1
+        else if (options.path !== undefined && doc.path !== options.path) v = -1
+        else if (!passesFilters(query, { index: doc.normIndex, path: doc.normPath, type: doc.type })) v = -1
+        else v = pathLevels[i]!.get(d) ?? 0
+      }
+      verdicts[i]!.set(d, v)
+      return v
+    }
+    const freshSubjects = this.freshDocs.filter((d) =>
+      (options.path === undefined || d.path === options.path) && passesFilters(query, { index: d.normIndex, path: d.normPath, type: d.type })
     )
     for (let level = query.terms.length; level >= 0; level--) {
-      for (const [i, segment] of newestFirst.entries()) {
-        const docLevels = levels[i]!
-        if (!docLevels.includes(level)) continue
+      // The fresh tail first: its files were published after everything in the segments.
+      for (const doc of freshSubjects) {
+        if (termsInPath(query, doc.normPath) !== level) continue
+        const parts = readFreshParts(doc.folder)
+        if (parts === undefined) continue
+        for (const part of parts) {
+          for (const [n, line] of part.lines.entries()) {
+            if (outOfTime()) return true
+            if (!lineMatchesQuery(normalizeForSearch(line.text), query)) continue
+            const read = () => line
+            if (!f({ query, index: doc.index, path: doc.path, part: { file: part.file, locator: part.locator }, line: n, read })) return false
+          }
+        }
+      }
+      for (const [i, segment] of newestFirstSegments.entries()) {
         const candidates = candidatesOf(segment, query)
         if (candidates === undefined) continue
         const cursor = candidates.cursor
-        let line = cursor.advance(0)
+        // Levels above 0 are the few docs whose path names terms: visit just those.
+        const only = level > 0 ? [...pathLevels[i]!].filter(([, l]) => l === level).map(([d]) => d).sort((a, b) => a - b) : undefined
+        if (only !== undefined && only.length === 0) continue
+        let next = 0
+        let line = only === undefined ? cursor.advance(0) : cursor.advance(segment.docs.first(only[0]!))
         while (line !== END) {
+          if (outOfTime()) return true
+          const d = segment.docOfLine(line)
+          const docEnd = segment.docs.first(d) + segment.docs.count(d)
+          if (only !== undefined) {
+            while (next < only.length && only[next]! < d) next++
+            if (next >= only.length) break
+            if (only[next]! > d) {
+              line = cursor.advance(segment.docs.first(only[next]!))
+              continue
+            }
+          }
+          if (verdictOf(i, segment, d) !== level) {
+            line = cursor.advance(docEnd)
+            continue
+          }
           const verdict = candidates.positionsAllow()
           if (verdict === "no") {
             line = cursor.advance(line + 1)
             continue
           }
-          const d = segment.docOfLine(line)
-          const doc = segment.docs[d]!.record
-          if (docLevels[d] !== level) {
-            line = cursor.advance(doc.first + doc.count)
-            continue
-          }
-          let cached: { loc: string; text: string } | undefined
+          let cached: { loc: string; text: string } | undefined | null = null
           const id = line
-          const read = () => (cached ??= segment.line(id))
-          if ((verdict === "yes" && noExclusions) || lineMatchesQuery(normalizeForSearch(read().text), query)) {
-            const part = doc.parts.find((p) => id >= p.first && id < p.first + p.count)
-            if (part !== undefined && !f({ query, doc, part, line: id - part.first, read })) return
+          const read = () => (cached === null ? (cached = segment.line(id)) : cached)
+          let matches = verdict === "yes" && noExclusions
+          if (!matches) {
+            const l = read()
+            matches = l !== undefined && lineMatchesQuery(normalizeForSearch(l.text), query)
+          }
+          if (matches) {
+            const parts = segment.partsOf(d)
+            const part = parts.find((p) => id >= p.first && id < p.first + p.count)
+            const doc = segment.view(d)
+            if (part !== undefined && !f({ query, index: doc.index, path: doc.path, part, line: part.lineBase + id - part.first, read })) return false
           }
           line = cursor.advance(line + 1)
         }
       }
     }
+    return stopped
   }
+}
+
+// The parts of a fresh folder as the body index holds them now (undefined when it vanished). A TSV
+// that cannot be read (damaged by hand, a link loop) is left out: one file never fails a search; the
+// next update reports it.
+function readFreshParts(folder: BodyFolder): Array<{ file: string; locator: Locator; lines: ReadonlyArray<{ loc: string; text: string }> }> | undefined {
+  const out: Array<{ file: string; locator: Locator; lines: ReadonlyArray<{ loc: string; text: string }> }> = []
+  for (const file of folder.files) {
+    let text: string
+    try {
+      text = fs.readFileSync(path.join(folder.dir, file), "utf8")
+    } catch (e) {
+      if (isMissing(e)) return undefined
+      continue
+    }
+    const tsv = parseBodyTsv(text)
+    out.push({ file, locator: tsv.locator, lines: tsv.lines })
+  }
+  return out
 }
 
 /** A line {@link GramSearcher.forEachMatch} found. */
 export interface MatchedLine {
   /** The parsed query with the options' filters. */
   readonly query: SearchQuery
-  readonly doc: DocRecord
-  readonly part: DocPart
+  readonly index: string
+  readonly path: string
+  readonly part: { readonly file: string; readonly locator: Locator }
   /** 0-based position of the line in its part (its TSV's body lines). */
   readonly line: number
-  /** Reads the line's location and original text (once). */
-  readonly read: () => { readonly loc: string; readonly text: string }
+  /** Reads the line's location and original text (once); `undefined` when its folder changed since it was indexed. */
+  readonly read: () => { readonly loc: string; readonly text: string } | undefined
 }

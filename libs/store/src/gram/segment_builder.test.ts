@@ -1,48 +1,73 @@
-import { formatBodyTsv, parseBodyTsv } from "@sagasu/domain"
+import { decodePostings, formatBodyTsv, forEachGramOfLine, normalizeForSearch, parseBodyTsv } from "@sagasu/domain"
 import { describe, expect, it } from "vitest"
-import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { part, randomLine, randomParts, seeded } from "./_test_corpus.ts"
-import { type DocInput, type PartInput, SegmentBuilder, type TsvInput } from "./segment_builder.ts"
+import { randomLine, randomParts, seeded } from "./_test_corpus.ts"
+import { bodyFolderAt, tsvSourcesOf } from "./body_walk.ts"
+import { DocFeed, SegmentBuilder } from "./segment_builder.ts"
+import { SegmentReader } from "./segment_reader.ts"
 
-const extensions = [".docs.json", ".dict", ".dix", ".post", ".text", ".offs"]
-
-// The files of a segment written by `build`: a digest of each, by extension.
-function segmentFiles(build: (b: SegmentBuilder) => void): Record<string, string> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-builder-"))
-  try {
-    const b = new SegmentBuilder()
-    build(b)
-    b.write(dir, "s")
-    const digest = (e: string) => createHash("sha256").update(fs.readFileSync(path.join(dir, "s" + e))).digest("hex")
-    return Object.fromEntries(extensions.map((e) => [e, digest(e)]))
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true })
+// A body index in a temp folder: index/共有/<name>/<tsv files>.
+function bodyIndex(files: Record<string, ReadonlyArray<{ file: string; text: string }>>): { root: string; gram: string } {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-builder-"))
+  const root = path.join(base, "index")
+  for (const [name, tsvs] of Object.entries(files)) {
+    const dir = path.join(root, "共有", name)
+    fs.mkdirSync(dir, { recursive: true })
+    for (const t of tsvs) fs.writeFileSync(path.join(dir, t.file), t.text)
   }
+  const gram = path.join(base, "gram")
+  fs.mkdirSync(gram)
+  return { root, gram }
 }
 
-// The reference: each TSV parsed by the domain, added line by line.
-const asParts = (tsvs: ReadonlyArray<TsvInput>): Array<PartInput> =>
-  tsvs.map((t) => {
-    const parsed = parseBodyTsv(t.text)
-    return { file: t.file, locator: parsed.locator, state: parsed.state, lines: parsed.lines }
-  })
-
-interface Doc {
-  readonly doc: DocInput
-  readonly tsvs: ReadonlyArray<TsvInput>
+const feedOf = (root: string, name: string) => {
+  const folder = bodyFolderAt(root, "共有", name)
+  if (folder === undefined) throw new Error(`no folder ${name}`)
+  return new DocFeed({ index: "共有", path: name, fingerprint: folder.fingerprint, mtimeMs: folder.mtimeMs }, tsvSourcesOf(folder))
 }
 
-function randomDocs(random: () => number, count: number): Array<Doc> {
-  return Array.from({ length: count }, (_, i) => ({
-    doc: { index: i % 2 === 0 ? "共有" : "個人", path: `d${i}.xlsx`, fingerprint: `1:${i}:x`, mtimeMs: 1000 + Math.floor(random() * 5) },
-    tsvs: randomParts(random).map((p, n) => ({ file: `${n + 1}_${p.name}.tsv`, text: formatBodyTsv(p) }))
-  }))
+// Every line of every segment, read back from the body index, in order, with the grams the postings give it.
+function readBack(gram: string, root: string, ids: ReadonlyArray<{ id: string; lines: number; docs: number }>) {
+  const out: Array<{ file: string; n: number; loc: string; text: string; grams: string }> = []
+  for (const s of ids) {
+    const r = SegmentReader.open(gram, { id: s.id, docs: s.docs, lines: s.lines, textBytes: 0, deleted: "", deletedDocs: 0, deletedLines: 0 }, root)
+    try {
+      const grams = new Map<number, Array<number>>()
+      const all = r.readAllEntries()
+      for (let i = 0; i < all.keys.length; i++) {
+        const bytes = r.readPostings(all.offsets[i]!, all.offsets[i + 1]! - all.offsets[i]!)
+        for (const id of decodePostings(bytes, all.dfs[i]!).ids) grams.set(id, [...(grams.get(id) ?? []), all.keys[i]!])
+      }
+      for (let d = 0; d < r.docs.length; d++) {
+        for (const p of r.partsOf(d)) {
+          for (let i = 0; i < p.count; i++) {
+            const line = r.line(p.first + i)
+            if (line === undefined) throw new Error("unreadable line")
+            out.push({ file: p.file, n: p.lineBase + i, ...line, grams: (grams.get(p.first + i) ?? []).sort().join(",") })
+          }
+        }
+      }
+    } finally {
+      r.close()
+    }
+  }
+  return out
 }
 
-describe("SegmentBuilder.feedDoc() writes what the line-by-line path writes (issue 9)", () => {
+// What the domain says: each TSV's lines and the distinct grams of each line's normalised text.
+function expected(tsvs: ReadonlyArray<{ file: string; text: string }>) {
+  return tsvs.flatMap((t) =>
+    parseBodyTsv(t.text).lines.map((l, n) => {
+      const keys = new Set<number>()
+      forEachGramOfLine(normalizeForSearch(l.text), (k) => keys.add(k))
+      return { file: t.file, n, loc: l.loc, text: l.text, grams: [...keys].sort().join(",") }
+    })
+  )
+}
+
+describe("DocFeed reads a body-index TSV as the domain parses it (format 2: rows read from the body index)", () => {
   it.each([
     ["plain rows", "cell\ttext\nA1\t見積書\nA2\tＡＢＣ カタカナ ｶﾞｲﾄﾞ\n"],
     ["no final line feed", "cell\ttext\nA1\t見積\nA2\t請求"],
@@ -52,46 +77,65 @@ describe("SegmentBuilder.feedDoc() writes what the line-by-line path writes (iss
     ["a row without a tab, one with three fields", "paragraph\ttext\n1\n2\ta\tb\n3\tc\n"],
     ["header only", "slide\ttext\tstate=hidden"],
     ["empty file", ""],
-    ["surrogates, a lone one, marks across rows", "cell\ttext\nA1\t😀𠮷\uD800\nA2\t\u3099か\u309B\nA3\tΣ\nA4\t゛\n"],
+    ["surrogates, marks across rows", "cell\ttext\nA1\t😀𠮷\nA2\t\u3099か\u309B\nA3\tΣ\nA4\t゛\n"],
     ["a BOM row and an odd header", "\uFEFFrows\tnope\n\uFEFF\n1\tx\n"]
   ])("%s", (_, text) => {
-    const doc = { index: "共有", path: "a.xlsx", fingerprint: "1:2:1_s.tsv", mtimeMs: 5 }
     const tsvs = [{ file: "1_s.tsv", text }, { file: "2_t.tsv", text: "cell\ttext\nB1\t後の部\n" }]
-    expect(segmentFiles((b) => b.addDocTsvs(doc, tsvs))).toEqual(segmentFiles((b) => b.addDoc(doc, asParts(tsvs))))
+    const { root, gram } = bodyIndex({ "a.xlsx": tsvs })
+    const b = new SegmentBuilder()
+    b.addDoc(feedOf(root, "a.xlsx").doc, tsvSourcesOf(bodyFolderAt(root, "共有", "a.xlsx")!))
+    const w = b.write(gram, "s")
+    expect(readBack(gram, root, [w.segment])).toEqual(expected(tsvs))
   })
 
-  it("on seeded random TSVs (escapes, tabs, marks, emoji), blocks of many rows, in any order of adding", () => {
+  it("on seeded random TSVs (escapes, tabs, marks, emoji), many files in one segment", () => {
     const random = seeded(9)
-    for (let round = 0; round < 12; round++) {
-      const docs = randomDocs(random, 1 + Math.floor(random() * 8))
-      // A part of thousands of lines crosses several blocks.
-      if (round % 4 === 0) {
-        const lines = Array.from({ length: 6000 }, () => randomLine(random).replace(/[\\\t]/g, ""))
-        docs.push({
-          doc: { index: "共有", path: `big${round}.xlsx`, fingerprint: "9:9:1_big.tsv", mtimeMs: 1002 },
-          tsvs: [{ file: "1_big.tsv", text: formatBodyTsv(part("big", "cell", lines)) }]
-        })
-      }
-      const newestFirst = [...docs].sort((a, b) =>
-        b.doc.mtimeMs - a.doc.mtimeMs || (a.doc.index < b.doc.index ? -1 : a.doc.index > b.doc.index ? 1 : a.doc.path < b.doc.path ? -1 : 1))
-      const reference = segmentFiles((b) => newestFirst.forEach((d) => b.addDoc(d.doc, asParts(d.tsvs))))
-      const shuffled = [...docs].sort(() => random() - 0.5)
-      expect(segmentFiles((b) => shuffled.forEach((d) => b.addDocTsvs(d.doc, d.tsvs))), `round ${round}`).toEqual(reference)
-    }
-  }, 60_000)
-
-  it("yields between blocks of rows and is complete only at the end", () => {
-    const lines = Array.from({ length: 20_000 }, (_, i) => `行 ${i} の本文`)
-    const tsv = { file: "1_s.tsv", text: formatBodyTsv(part("s", "cell", lines)) }
+    const files: Record<string, Array<{ file: string; text: string }>> = {}
+    for (let i = 0; i < 30; i++) files[`d${i}.xlsx`] = randomParts(random).map((p, n) => ({ file: `${n + 1}_${p.name}.tsv`, text: formatBodyTsv(p) }))
+    const { root, gram } = bodyIndex(files)
     const b = new SegmentBuilder()
-    const steps = b.feedDoc({ index: "共有", path: "a.xlsx", fingerprint: "f", mtimeMs: 1 }, [tsv])
-    let yields = 0
-    while (steps.next().done !== true) {
-      yields++
-      expect(b.docCount).toBe(0)
+    for (const name of Object.keys(files)) b.addDoc(feedOf(root, name).doc, tsvSourcesOf(bodyFolderAt(root, "共有", name)!))
+    const w = b.write(gram, "s")
+    const got = readBack(gram, root, [w.segment])
+    // Same mtime granularity may reorder files; compare as sets of lines per file.
+    const want = Object.values(files).flatMap((t) => expected(t))
+    const key = (l: { file: string; n: number; loc: string; text: string; grams: string }) => JSON.stringify(l)
+    expect(got.map(key).sort()).toEqual(want.map(key).sort())
+  })
+
+  it("a TSV larger than a read spans segments when cut: every line once, in order, with its place in the TSV", () => {
+    const random = seeded(3)
+    const lines = Array.from({ length: 20000 }, (_, i) => `A${i + 1}\t${randomLine(random)}`)
+    const text = `cell\ttext\n${lines.join("\n")}\n`
+    expect(Buffer.byteLength(text)).toBeGreaterThan(3 * (1 << 18))
+    const tsvs = [{ file: "1_big.tsv", text }, { file: "2_small.tsv", text: "cell\ttext\nA1\t末尾\n" }]
+    const { root, gram } = bodyIndex({ "big.xlsx": tsvs })
+    const feed = feedOf(root, "big.xlsx")
+    const written = []
+    let builder = new SegmentBuilder()
+    let n = 0
+    while (feed.step(builder)) {
+      feed.cut(builder)
+      written.push(builder.write(gram, `s${n++}`).segment)
+      builder = new SegmentBuilder()
     }
-    expect(yields).toBeGreaterThan(2)
-    expect(b.docCount).toBe(1)
-    expect(b.lineCount).toBe(20_000)
+    written.push(builder.write(gram, `s${n++}`).segment)
+    expect(written.filter((w) => w.lines > 0).length).toBeGreaterThanOrEqual(3)
+    expect(readBack(gram, root, written)).toEqual(expected(tsvs))
+  })
+
+  it("abandon() takes a half-fed file back out of the builder", () => {
+    const big = `cell\ttext\n${Array.from({ length: 30000 }, (_, i) => `A${i + 1}\t見積 ${i}`).join("\n")}\n`
+    const { root, gram } = bodyIndex({ "a.xlsx": [{ file: "1_s.tsv", text: "cell\ttext\nA1\t前\n" }], "b.xlsx": [{ file: "1_s.tsv", text: big }] })
+    const b = new SegmentBuilder()
+    b.addDoc(feedOf(root, "a.xlsx").doc, tsvSourcesOf(bodyFolderAt(root, "共有", "a.xlsx")!))
+    const feed = feedOf(root, "b.xlsx")
+    expect(feed.step(b)).toBe(true)
+    expect(b.lineCount).toBeGreaterThan(1)
+    feed.abandon(b)
+    expect(feed.step(b)).toBe(false)
+    const w = b.write(gram, "s")
+    expect(w.docs.map((d) => d.path)).toEqual(["a.xlsx"])
+    expect(readBack(gram, root, [w.segment]).map((l) => l.text)).toEqual(["前"])
   })
 })

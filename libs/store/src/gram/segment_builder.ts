@@ -5,6 +5,11 @@
  * {@link newestFirst}), so the search walks ids upwards and can stop at its
  * limit with the newest hits.
  *
+ * The text is kept once (issue 20): the body index's TSVs are the lines
+ * store. A segment keeps, per line, the byte offset of its row in its TSV
+ * (`.offs`), and per part where its rows end; the search reads a line's row
+ * from the TSV itself.
+ *
  * Postings are built without sorting pairs: a hash table gives each distinct
  * gram a dense number; each line records the dense numbers of its grams;
  * writing counts each gram's lines, then fills the line ids source file by
@@ -12,14 +17,13 @@
  * encoded by the domain's `encodePostingsInto` (varint deltas, skip table for
  * long lists).
  *
- * The hot path (issue 9) takes a body-index TSV as one string
- * ({@link SegmentBuilder.feedDoc}) and works on blocks of rows: the rows'
- * UTF-8 bytes are the lines store as they are (a row is `escaped loc \t text`,
- * which is what `.text` holds when the text has nothing escaped), and one
- * `normalizeForSearch` call covers the block (the normalisation never joins
- * characters across a tab or a line feed, and never makes one). Blocks with an
- * escape or an odd row take the line-by-line path of {@link SegmentBuilder.addDoc}.
- * Both give the same bytes (a test checks it).
+ * A source file is fed by a {@link DocFeed}, a block of rows at a time read
+ * from disk (so a 300 MB TSV never sits in memory whole, issue 20): one
+ * `normalizeForSearch` call covers a block (the normalisation never joins
+ * characters across a tab or a line feed, and never makes one); a row with
+ * an escape, a carriage return or not exactly one tab is read on its own.
+ * A feed can be cut between two blocks: what it added becomes a piece of the
+ * source file in this segment, and the rest goes on in the next one.
  *
  * @module
  */
@@ -28,7 +32,6 @@ import {
   POSITION_UNKNOWN,
   type PartState,
   encodePostingsInto,
-  escapeTsvField,
   forEachGramInRange,
   maxPostingsBytes,
   normalizeForSearch,
@@ -37,44 +40,19 @@ import {
   positionTag
 } from "@sagasu/domain"
 import * as path from "node:path"
+import { type DocPart, type DocRecord, encodeDocTable } from "./doc_table.ts"
 import { writeFileDurableSync } from "./manifest.ts"
 
-/** One part (TSV) of an indexed source file: lines `[first, first + count)` of the segment. */
-export interface DocPart {
-  /** The TSV file name (`<n>_<part>.tsv`). */
-  readonly file: string
-  readonly locator: Locator
-  readonly state: PartState
-  readonly first: number
-  readonly count: number
-}
+export type { DocPart, DocRecord } from "./doc_table.ts"
 
-/** One source file in a segment's `.docs.json`. */
-export interface DocRecord {
-  readonly index: string
-  /** Relative to the index folder, `/`-separated, as on disk (never normalised: BUG-30). */
-  readonly path: string
-  /** Identity of the body-index folder when it was read: inode, mtime, TSV names. */
-  readonly fingerprint: string
-  /** The folder's mtime (ms): when it was published. */
-  readonly mtimeMs: number
-  readonly first: number
-  readonly count: number
-  readonly parts: ReadonlyArray<DocPart>
-}
-
-/** A part to add: its TSV file name, header and lines. */
-export interface PartInput {
+/**
+ * A body-index TSV to read: its file name and a positioned read of its
+ * bytes (`read(position, length)` returns at most `length` bytes, fewer only
+ * at the end of the file; it throws on I/O errors).
+ */
+export interface TsvSource {
   readonly file: string
-  readonly locator: Locator
-  readonly state: PartState
-  readonly lines: ReadonlyArray<{ readonly loc: string; readonly text: string }>
-}
-
-/** A TSV of a source file's folder as read: its file name and whole text (header included). */
-export interface TsvInput {
-  readonly file: string
-  readonly text: string
+  readonly read: (position: number, length: number) => Uint8Array
 }
 
 /** The identity of a source file added to a builder (what its {@link DocRecord} keeps besides lines). */
@@ -95,6 +73,7 @@ export interface BuiltSegment {
   readonly id: string
   readonly docs: number
   readonly lines: number
+  /** Bytes of the rows the segment refers to (the body index's TSV bytes it covers). */
   readonly textBytes: number
 }
 
@@ -138,10 +117,11 @@ class GrowBytes {
   }
 }
 
-const encoder = new TextEncoder()
+// A row may begin with U+FEFF: keep it (Buffer.toString does too).
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true })
 
-/** Rows handed to one `normalizeForSearch` call and one UTF-8 copy (UTF-16 units, cut at a row's end). */
-const BLOCK_UNITS = 1 << 16
+/** Bytes read from a TSV at once, and so the most a block of rows holds (a longer row is read whole). */
+const READ_BYTES = 1 << 18
 
 /** Lines between two steps of {@link SegmentBuilder.segmentSteps} (and 64 times as many postings when counting). */
 const WRITE_STEP = 1 << 16
@@ -161,12 +141,155 @@ export interface WrittenSegment {
   readonly docs: ReadonlyArray<DocRecord>
 }
 
+/** A part being fed: where its rows stand in the TSV and in the builder. */
+interface OpenPart {
+  readonly file: string
+  readonly locator: Locator
+  readonly state: PartState
+  /** Builder line of the piece's first line. */
+  first: number
+  /** Body lines of the TSV before this piece. */
+  lineBase: number
+  /** Byte offset after the last row fed. */
+  end: number
+}
+
+const closed = (p: OpenPart, lines: number): DocPart => ({
+  file: p.file, locator: p.locator, state: p.state, first: p.first, count: lines - p.first, end: p.end, lineBase: p.lineBase
+})
+
+/**
+ * Feeds one source file's TSVs into builders a block of rows at a time
+ * (see the module doc): `step(builder)` until it returns `false`; `cut(builder)`
+ * between two steps records the piece fed so far, so that `builder` can be
+ * written and the feed go on in a fresh builder.
+ */
+export class DocFeed {
+  readonly doc: DocInput
+  private readonly tsvs: ReadonlyArray<TsvSource>
+  private tsv = 0
+  private position = 0
+  private carry: Uint8Array = new Uint8Array(0)
+  private open: OpenPart | undefined
+  // The builder of the current piece, the piece's first line there and its finished parts.
+  private current: SegmentBuilder | undefined
+  private pieceFirst = 0
+  private parts: Array<DocPart> = []
+  private done = false
+
+  constructor(doc: DocInput, tsvs: ReadonlyArray<TsvSource>) {
+    this.doc = doc
+    this.tsvs = tsvs
+  }
+
+  /** Whether every row was fed and the last piece recorded. */
+  get complete(): boolean {
+    return this.done
+  }
+
+  /**
+   * Adds the next block of rows to `builder`; returns `false` once the
+   * source file is complete (its last piece recorded in `builder`). Throws
+   * on I/O errors of the sources' `read`.
+   */
+  step(builder: SegmentBuilder): boolean {
+    if (this.done) return false
+    if (this.current !== builder) {
+      this.current = builder
+      this.pieceFirst = builder.lineCount
+      if (this.open !== undefined) this.open.first = builder.lineCount
+    }
+    const source = this.tsvs[this.tsv]
+    if (source === undefined) return this.finish(builder)
+    const chunk = source.read(this.position, READ_BYTES)
+    const atEnd = chunk.length < READ_BYTES
+    const start = this.position - this.carry.length
+    const bytes = this.carry.length === 0 ? chunk : concat(this.carry, chunk)
+    this.position += chunk.length
+    const cut = atEnd ? bytes.length : bytes.lastIndexOf(0x0a) + 1
+    if (cut === 0 && !atEnd) {
+      // A row longer than a read: keep reading until it ends.
+      this.carry = bytes
+      return true
+    }
+    let from = 0
+    if (this.open === undefined) {
+      const nl = bytes.indexOf(0x0a)
+      const headerEnd = nl < 0 || nl >= cut ? cut : nl
+      const header = parseBodyTsv(decoder.decode(bytes.subarray(0, headerEnd)))
+      from = nl < 0 || nl >= cut ? cut : nl + 1
+      this.open = { file: source.file, locator: header.locator, state: header.state, first: builder.lineCount, lineBase: 0, end: start + from }
+    }
+    const part = this.open
+    if (from < cut) builder.addRows(bytes.subarray(from, cut), start + from)
+    part.end = start + cut
+    this.carry = cut < bytes.length ? bytes.slice(cut) : new Uint8Array(0)
+    if (atEnd) {
+      this.parts.push(closed(part, builder.lineCount))
+      this.open = undefined
+      this.tsv++
+      this.position = 0
+      this.carry = new Uint8Array(0)
+      if (this.tsv >= this.tsvs.length) return this.finish(builder)
+    }
+    return true
+  }
+
+  /**
+   * Takes back from `builder` the lines of the piece being fed (after a
+   * failed {@link step}: the folder vanished, a read failed); pieces already
+   * cut into other builders stay there. The feed is then complete.
+   */
+  abandon(builder: SegmentBuilder): void {
+    if (!this.done && this.current === builder) builder.truncate(this.pieceFirst)
+    this.done = true
+  }
+
+  private finish(builder: SegmentBuilder): false {
+    builder.addRecord({ ...this.doc, first: this.pieceFirst, count: builder.lineCount - this.pieceFirst, parts: this.parts })
+    this.parts = []
+    this.done = true
+    return false
+  }
+
+  /**
+   * Records in `builder` the piece of the source file fed so far (nothing
+   * when no line was fed into it), so that `builder` can be written; the
+   * feed goes on in the next builder given to {@link step}.
+   */
+  cut(builder: SegmentBuilder): void {
+    if (this.done || this.current !== builder) return
+    const count = builder.lineCount - this.pieceFirst
+    if (count === 0) return
+    const open = this.open
+    const parts = open === undefined ? this.parts : [...this.parts, closed(open, builder.lineCount)]
+    builder.addRecord({ ...this.doc, first: this.pieceFirst, count, parts })
+    if (open !== undefined) open.lineBase += builder.lineCount - open.first
+    this.parts = []
+    this.current = undefined
+  }
+}
+
+function lineFeeds(s: string): number {
+  let k = 0
+  for (let i = s.indexOf("\n"); i >= 0; i = s.indexOf("\n", i + 1)) k++
+  return k
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length)
+  out.set(a, 0)
+  out.set(b, a.length)
+  return out
+}
+
 /** An in-memory segment under construction; see the module doc. */
 export class SegmentBuilder {
   private readonly docs: Array<DocRecord> = []
   private lines = 0
-  private readonly text = new GrowBytes(1 << 20)
+  // Per line: the byte offset of its row in its TSV.
   private readonly offsets = new GrowU32(1 << 16)
+  private rowBytes = 0
   // Gram hash table: open addressing on the key; slot → dense gram number.
   private slotKeys = new Float64Array(1 << 16)
   private slotIds = new Int32Array(1 << 16).fill(-1)
@@ -177,7 +300,6 @@ export class SegmentBuilder {
   // Dense gram numbers of each line (distinct within the line), back to back.
   private readonly lineGrams = new GrowU32(1 << 20)
   private readonly lineStarts = new GrowU32(1 << 16)
-  // Grows with every line tokenised, never goes back (a block taken back keeps its stamps used).
   private stamp = 0
   // Position tag of each entry of lineGrams; where the current line's entry of a gram is.
   private lineTags = new Uint8Array(1 << 20)
@@ -201,7 +323,6 @@ export class SegmentBuilder {
   }
 
   constructor() {
-    this.offsets.push(0)
     this.lineStarts.push(0)
   }
 
@@ -210,153 +331,108 @@ export class SegmentBuilder {
     return this.lines
   }
 
-  /** Source files added so far. */
+  /** Source files (or pieces of them) added so far. */
   get docCount(): number {
     return this.docs.length
   }
 
   /** A measure of the memory the builder holds (bytes, roughly). */
   get memoryBytes(): number {
-    return this.text.n + this.lineGrams.n * 10 + this.grams * 44
+    return this.lineGrams.n * 5 + this.grams * 44 + this.lines * 8
   }
 
-  /** Adds one source file with its parts in order, line by line (the reference path; see {@link feedDoc}). */
-  addDoc(doc: DocInput, parts: ReadonlyArray<PartInput>): void {
-    const first = this.lines
-    const records: Array<DocPart> = []
-    for (const part of parts) {
-      const partFirst = this.lines
-      for (const line of part.lines) this.addLine(line.loc, line.text)
-      records.push({ file: part.file, locator: part.locator, state: part.state, first: partFirst, count: this.lines - partFirst })
-    }
-    this.docs.push({ ...doc, first, count: this.lines - first, parts: records })
+  /** Drops every line from `lines` on, and the records of source files that begin there. */
+  truncate(lines: number): void {
+    if (lines >= this.lines) return
+    this.lines = lines
+    this.offsets.n = lines
+    this.lineStarts.n = lines + 1
+    this.lineGrams.n = this.lineStarts.a[lines] ?? 0
+    while (this.docs.length > 0 && (this.docs[this.docs.length - 1]?.first ?? 0) >= lines && (this.docs[this.docs.length - 1]?.count ?? 0) > 0) this.docs.pop()
   }
 
-  /** Adds one source file from the texts of its TSVs in part order: {@link feedDoc} in one go. */
-  addDocTsvs(doc: DocInput, tsvs: ReadonlyArray<TsvInput>): void {
-    const feed = this.feedDoc(doc, tsvs)
-    while (feed.next().done !== true) {
+  /** Records a source file (or piece) whose lines were added; used by {@link DocFeed}. */
+  addRecord(record: DocRecord): void {
+    this.docs.push(record)
+  }
+
+  /** Adds one source file from its TSVs in one go ({@link DocFeed} without cuts). */
+  addDoc(doc: DocInput, tsvs: ReadonlyArray<TsvSource>): void {
+    const feed = new DocFeed(doc, tsvs)
+    while (feed.step(this)) {
       // one block after the other
     }
   }
 
   /**
-   * Adds one source file from the texts of its TSVs (as `parseBodyTsv` reads
-   * them), one block of rows per step, so that a caller can let other work
-   * run between steps. The source file is complete when the generator is
-   * done; a builder whose feed was abandoned half way must not be written.
+   * Adds the rows of `block` (whole rows of a TSV body, the last perhaps
+   * without its line feed), whose first byte stands at `offset` in its TSV.
+   * Empty rows are skipped, as `parseBodyTsv` does; used by {@link DocFeed}.
    */
-  *feedDoc(doc: DocInput, tsvs: ReadonlyArray<TsvInput>): Generator<void, void, undefined> {
-    const first = this.lines
-    const records: Array<DocPart> = []
-    for (const tsv of tsvs) {
-      const partFirst = this.lines
-      const text = tsv.text
-      const headerEnd = text.indexOf("\n")
-      const header = parseBodyTsv(headerEnd < 0 ? text : text.slice(0, headerEnd))
-      let at = headerEnd < 0 ? text.length : headerEnd + 1
-      while (at < text.length) {
-        const cut = text.indexOf("\n", Math.min(text.length, at + BLOCK_UNITS))
-        const end = cut < 0 ? text.length : cut + 1
-        this.addRows(text.slice(at, end))
-        at = end
-        if (at < text.length) yield
-      }
-      records.push({ file: tsv.file, locator: header.locator, state: header.state, first: partFirst, count: this.lines - partFirst })
+  addRows(block: Uint8Array, offset: number): void {
+    const raw = decoder.decode(block)
+    const normalized = normalizeForSearch(raw)
+    if (lineFeeds(raw) !== lineFeeds(normalized)) {
+      // Never seen: the normalisation made or took a line feed. Read every row on its own.
+      this.addRowsOneByOne(block, raw, offset)
+      return
     }
-    this.docs.push({ ...doc, first, count: this.lines - first, parts: records })
-  }
-
-  private addLine(loc: string, text: string): void {
-    const stored = escapeTsvField(loc) + "\t" + text
-    // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    this.text.reserve(stored.length * 3)
-    const { written } = encoder.encodeInto(stored, this.text.a.subarray(this.text.n))
-    this.text.n += written
-    this.offsets.push(this.text.n)
-    this.stamp++
-    const normalized = normalizeForSearch(text)
-    forEachGramInRange(normalized, 0, normalized.length, this.onGram)
-    this.lineStarts.push(this.lineGrams.n)
-    this.lines++
-  }
-
-  // Rows of a TSV body (each ending in `\n` but perhaps the last; empty rows skipped, as parseBodyTsv does).
-  private addRows(block: string): void {
-    if (block.includes("\\") || block.includes("\r") || !this.addRowsAsIs(block)) {
-      for (const row of block.split("\n")) {
-        if (row === "") continue
-        const [loc = "", text = ""] = parseTsvLine(row)
-        this.addLine(loc, text)
-      }
-    }
-  }
-
-  // The fast path: rows with exactly one tab and nothing escaped are `loc \t text` as the lines
-  // store keeps them. False (and nothing kept) for a block with another row.
-  private addRowsAsIs(block: string): boolean {
-    const text = this.text
-    const offsets = this.offsets
-    const textFrom = text.n
-    const offsetsFrom = offsets.n
-    text.reserve(block.length * 3)
-    const a = text.a
-    const { written } = encoder.encodeInto(block, a.subarray(textFrom))
-    // Drop the line feeds in place, noting where each line ends; check one tab per row.
-    let to = textFrom
-    let rowStart = textFrom
-    let tabs = 0
-    for (let from = textFrom, end = textFrom + written; from < end; from++) {
-      const b = a[from] ?? 0
-      if (b === 0x0a) {
-        if (to > rowStart) {
-          if (tabs !== 1) return this.takeBack(textFrom, offsetsFrom)
-          offsets.push(to)
-        }
-        rowStart = to
-        tabs = 0
-        continue
-      }
-      if (b === 0x09) tabs++
-      a[to++] = b
-    }
-    if (to > rowStart) {
-      if (tabs !== 1) return this.takeBack(textFrom, offsetsFrom)
-      offsets.push(to)
-    }
-    text.n = to
-    // Grams of each row's text, from one normalisation of the block.
-    const linesFrom = this.lines
-    const gramsFrom = this.lineGrams.n
-    const startsFrom = this.lineStarts.n
-    const normalized = normalizeForSearch(block)
-    const n = normalized.length
-    let pos = 0
-    while (pos < n) {
-      let end = normalized.indexOf("\n", pos)
-      if (end < 0) end = n
-      if (end > pos) {
-        const tab = normalized.indexOf("\t", pos)
+    // Three cursors in step: bytes, the decoded text, its normalisation (which keeps every line
+    // feed and tab, so their rows correspond).
+    let b = 0
+    let r = 0
+    let n = 0
+    while (b < block.length) {
+      let be = block.indexOf(0x0a, b)
+      if (be < 0) be = block.length
+      let re = raw.indexOf("\n", r)
+      if (re < 0) re = raw.length
+      let ne = normalized.indexOf("\n", n)
+      if (ne < 0) ne = normalized.length
+      if (be > b) {
+        this.offsets.push(offset + b)
         this.stamp++
-        if (tab >= 0 && tab < end) forEachGramInRange(normalized, tab + 1, end, this.onGram)
+        const row = raw.slice(r, re)
+        const tab = row.indexOf("\t")
+        if (tab >= 0 && row.indexOf("\t", tab + 1) < 0 && !row.includes("\\") && !row.includes("\r")) {
+          const ntab = normalized.indexOf("\t", n)
+          if (ntab >= 0 && ntab < ne) forEachGramInRange(normalized, ntab + 1, ne, this.onGram)
+        } else {
+          const [, text = ""] = parseTsvLine(row)
+          const norm = normalizeForSearch(text)
+          forEachGramInRange(norm, 0, norm.length, this.onGram)
+        }
         this.lineStarts.push(this.lineGrams.n)
         this.lines++
       }
-      pos = end + 1
+      b = be + 1
+      r = re + 1
+      n = ne + 1
     }
-    if (this.lines - linesFrom === offsets.n - offsetsFrom) return true
-    // Never seen: the normalisation changed the rows. Take the block back (grams it added stay
-    // in the table, with no line: writing leaves them out) and go line by line.
-    this.lines = linesFrom
-    this.lineGrams.n = gramsFrom
-    this.lineStarts.n = startsFrom
-    return this.takeBack(textFrom, offsetsFrom)
+    this.rowBytes += block.length
   }
 
-  private takeBack(textFrom: number, offsetsFrom: number): false {
-    this.text.n = textFrom
-    this.offsets.n = offsetsFrom
-    return false
+  private addRowsOneByOne(block: Uint8Array, raw: string, offset: number): void {
+    let b = 0
+    let r = 0
+    while (b < block.length) {
+      let be = block.indexOf(0x0a, b)
+      if (be < 0) be = block.length
+      let re = raw.indexOf("\n", r)
+      if (re < 0) re = raw.length
+      if (be > b) {
+        this.offsets.push(offset + b)
+        this.stamp++
+        const [, text = ""] = parseTsvLine(raw.slice(r, re))
+        const norm = normalizeForSearch(text)
+        forEachGramInRange(norm, 0, norm.length, this.onGram)
+        this.lineStarts.push(this.lineGrams.n)
+        this.lines++
+      }
+      b = be + 1
+      r = re + 1
+    }
+    this.rowBytes += block.length
   }
 
   private gramIdOf(key: number): number {
@@ -413,11 +489,11 @@ export class SegmentBuilder {
    * Writes the segment's files as `<gramDir>/<id>.*` (each flushed to disk)
    * and returns what the manifest needs. Throws on I/O errors.
    */
-  write(gramDir: string, id: string): BuiltSegment {
+  write(gramDir: string, id: string): WrittenSegment {
     const steps = this.segmentSteps(id)
     for (;;) {
       const r = steps.next()
-      if (r.done === true) return r.value.segment
+      if (r.done === true) return r.value
       if (r.value !== undefined) writeFileDurableSync(path.join(gramDir, r.value.name), r.value.data)
     }
   }
@@ -437,7 +513,7 @@ export class SegmentBuilder {
     const offs = this.offsets.a
     const total = this.lineGrams.n
     // Newest first; the usual caller already added them so.
-    const order = this.docs.map((_, i) => i).sort((x, y) => newestFirst(this.docs[x]!, this.docs[y]!))
+    const order = this.docs.map((_, i) => i).sort((x, y) => newestFirst(this.docs[x]!, this.docs[y]!) || x - y)
     const asAdded = order.every((d, i) => d === i)
     const counts = new Uint32Array(n)
     for (let j = 0; j < total; j++) {
@@ -454,17 +530,14 @@ export class SegmentBuilder {
     }
     const ids = new Uint32Array(total)
     const tags = new Uint8Array(total)
-    const newOffs = asAdded ? this.offsets.a.subarray(0, this.offsets.n) : new Uint32Array(this.lines + 1)
-    const textParts: Array<Uint8Array> = asAdded ? [this.text.bytes()] : []
+    const newOffs = asAdded ? offs.subarray(0, this.lines) : new Uint32Array(this.lines)
     const docs: Array<DocRecord> = asAdded ? this.docs : []
     let next = 0
-    let bytes = 0
     for (const d of order) {
       const doc = this.docs[d]!
       if (!asAdded) {
         const shift = next - doc.first
         docs.push({ ...doc, first: next, parts: doc.parts.map((p) => ({ ...p, first: p.first + shift })) })
-        textParts.push(this.text.a.subarray(offs[doc.first] ?? 0, offs[doc.first + doc.count] ?? 0))
       }
       for (let line = doc.first, last = doc.first + doc.count; line < last; line++) {
         for (let j = starts[line] ?? 0, end = starts[line + 1] ?? 0; j < end; j++) {
@@ -474,15 +547,12 @@ export class SegmentBuilder {
           tags[at] = lineTags[j] ?? POSITION_UNKNOWN
           fill[g] = at + 1
         }
-        if (!asAdded) {
-          bytes += (offs[line + 1] ?? 0) - (offs[line] ?? 0)
-          newOffs[next + 1] = bytes
-        }
+        if (!asAdded) newOffs[next] = offs[line] ?? 0
         next++
         if (next % WRITE_STEP === 0) yield
       }
     }
-    // Grams of lines taken back have no line: not in the dictionary.
+    // Grams with no line are not in the dictionary.
     let live = 0
     for (let g = 0; g < n; g++) if ((counts[g] ?? 0) > 0) live++
     const sortedKeys = new Float64Array(live)
@@ -514,10 +584,9 @@ export class SegmentBuilder {
     yield { name: id + ".post", data: [post.bytes()] }
     yield { name: id + ".dict", data: [new Uint8Array(dict.buffer)] }
     yield { name: id + ".dix", data: [littleEndianF64(sparse)] }
-    yield { name: id + ".text", data: textParts }
     yield { name: id + ".offs", data: [littleEndianU32(newOffs)] }
-    yield { name: id + ".docs.json", data: JSON.stringify({ docs }) }
-    return { segment: { id, docs: docs.length, lines: this.lines, textBytes: this.text.n }, docs }
+    yield { name: id + ".docs", data: [encodeDocTable(docs)] }
+    return { segment: { id, docs: docs.length, lines: this.lines, textBytes: this.rowBytes }, docs }
   }
 }
 

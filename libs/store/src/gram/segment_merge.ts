@@ -11,7 +11,8 @@ import { encodePostingsInto, maxPostingsBytes, postingStreamStart } from "@sagas
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { writeAllSync, writeFileDurableSync } from "./manifest.ts"
-import { type BuiltSegment, DICT_ENTRY_BYTES, type DocRecord, SPARSE_EVERY, littleEndianF64, littleEndianU32 } from "./segment_builder.ts"
+import { type DocRecord, encodeDocTable } from "./doc_table.ts"
+import { DICT_ENTRY_BYTES, SPARSE_EVERY, type WrittenSegment, littleEndianF64, littleEndianU32 } from "./segment_builder.ts"
 import type { SegmentReader } from "./segment_reader.ts"
 
 /** Writes a file through a buffer; {@link BufferedFile.finish} flushes, fsyncs and closes it. */
@@ -90,51 +91,67 @@ class ForwardReader {
  * `inputs` (newest first). Throws on I/O errors (the caller removes what was
  * written; no manifest names it yet).
  */
-export function mergeSegments(gramDir: string, id: string, inputs: ReadonlyArray<SegmentReader>): BuiltSegment {
+export function mergeSegments(gramDir: string, id: string, inputs: ReadonlyArray<SegmentReader>): WrittenSegment {
+  const steps = mergeSteps(gramDir, id, inputs)
+  for (;;) {
+    const r = steps.next()
+    if (r.done === true) return r.value
+  }
+}
+
+// Posting ids decoded between two steps of mergeSteps.
+const MERGE_STEP = 1 << 18
+
+/**
+ * {@link mergeSegments} in steps of a few milliseconds: each `undefined`
+ * yielded is a point where a caller on a busy thread may let other work
+ * run. Files are written as it goes (page-cache writes of ≤ 4 MiB each).
+ */
+export function* mergeSteps(gramDir: string, id: string, inputs: ReadonlyArray<SegmentReader>): Generator<undefined, WrittenSegment, undefined> {
   const file = (ext: string) => path.join(gramDir, id + ext)
   const docs: Array<DocRecord> = []
   const remaps: Array<Int32Array> = []
-  const text = new BufferedFile(file(".text"))
-  const offs: Array<number> = [0]
+  const offs = new BufferedFile(file(".offs"))
   let next = 0
+  let textBytes = 0
   try {
     for (const input of inputs) {
       const remap = new Int32Array(input.lines).fill(-1)
       remaps.push(remap)
+      const table = input.docs
       let d = 0
-      while (d < input.docs.length) {
-        if (input.docs[d]?.deleted === true) {
+      while (d < table.length) {
+        if (input.isDeleted(d)) {
           d++
           continue
         }
-        // A run of live docs is copied with one read.
+        // A run of live docs is copied with one read of their row offsets.
         let e = d
-        while (e < input.docs.length && input.docs[e]?.deleted === false) e++
-        const first = input.docs[d]?.record.first ?? 0
-        const last = input.docs[e - 1]
-        const count = last === undefined ? 0 : last.record.first + last.record.count - first
-        const base = text.written
-        text.write(input.textBytes(first, count))
-        const rel = input.lineOffsets(first, count)
-        for (let i = 1; i <= count; i++) offs.push(base + (rel[i] ?? 0))
+        while (e < table.length && !input.isDeleted(e)) e++
+        const first = table.first(d)
+        const count = table.first(e - 1) + table.count(e - 1) - first
+        const rows = input.rowOffsets(first, count)
+        const out = offs.reserve(rows.byteLength)
+        out.set(littleEndianU32(rows), offs.at)
+        offs.at = offs.at + rows.byteLength
         for (let k = d; k < e; k++) {
-          const r = input.docs[k]?.record
-          if (r === undefined) continue
+          const r = table.record(k)
           const shift = next + (r.first - first)
           docs.push({ ...r, first: shift, parts: r.parts.map((p) => ({ ...p, first: p.first - r.first + shift })) })
+          for (const p of r.parts) textBytes += p.end - (p.count > 0 ? (rows[p.first - first] ?? 0) : p.end)
         }
         for (let i = 0; i < count; i++) remap[first + i] = next + i
         next += count
         d = e
+        yield
       }
     }
-    text.finish()
+    offs.finish()
   } catch (e) {
-    text.abandon()
+    offs.abandon()
     throw e
   }
-  writeFileDurableSync(file(".offs"), [littleEndianU32(Uint32Array.from(offs))])
-  writeFileDurableSync(file(".docs.json"), JSON.stringify({ docs }))
+  writeFileDurableSync(file(".docs"), [encodeDocTable(docs)])
 
   const dicts = inputs.map((s) => s.readAllEntries())
   const readers = inputs.map((s) => new ForwardReader(s))
@@ -145,6 +162,7 @@ export function mergeSegments(gramDir: string, id: string, inputs: ReadonlyArray
   let inChunk = 0
   const sparse: Array<number> = []
   let entries = 0
+  let decoded = 0
   // The ids of the list being merged, renumbered.
   let merged = new Uint32Array(1 << 16)
   let mergedTags = new Uint8Array(1 << 16)
@@ -206,12 +224,17 @@ export function mergeSegments(gramDir: string, id: string, inputs: ReadonlyArray
           mergedTags[df] = tag
           merged[df++] = mapped
         }
+        decoded += count
       }
       if (df > 0) {
         const out = post.reserve(maxPostingsBytes(df))
         post.at = encodePostingsInto(out, post.at, merged, mergedTags, 0, df)
+        pushEntry(key, start, df)
       }
-      if (df > 0) pushEntry(key, start, df)
+      if (decoded >= MERGE_STEP) {
+        decoded = 0
+        yield
+      }
     }
     pushEntry(Number.MAX_VALUE, post.written, 0)
     post.finish()
@@ -224,5 +247,5 @@ export function mergeSegments(gramDir: string, id: string, inputs: ReadonlyArray
   dict.push(new Uint8Array(dictChunk.buffer, 0, inChunk * DICT_ENTRY_BYTES))
   writeFileDurableSync(file(".dict"), dict)
   writeFileDurableSync(file(".dix"), [littleEndianF64(sparse)])
-  return { id, docs: docs.length, lines: next, textBytes: text.written }
+  return { segment: { id, docs: docs.length, lines: next, textBytes }, docs }
 }

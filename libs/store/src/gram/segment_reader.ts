@@ -1,28 +1,26 @@
 /**
  * Reads one segment of the gram index by positioned reads, never the whole
- * files: opening loads the source-file table and the sparse key index; a
- * lookup reads one block of the dictionary, then the posting list; a line is
- * two small reads. So a `sagasu search` in a fresh process stays fast on a
- * large index, and memory does not grow with the index.
+ * files: opening reads the source-file table (`.docs`, decoded lazily) and
+ * the sparse key index; a lookup reads one block of the dictionary, then the
+ * posting list; a line is one small read of its row in the body index's TSV
+ * (format 2 keeps no copy of the text, issue 20). So a `sagasu search` in a
+ * fresh process stays fast on a large index, and memory does not grow with
+ * the index.
+ *
+ * A line is read only while its source file's folder is still the one the
+ * segment indexed (same inode and mtime as its fingerprint): a folder
+ * replaced or removed since reads as no line, and the search takes that file
+ * from the fresh tail instead (S1, searcher.ts).
  *
  * @module
  */
 import { POSITION_UNKNOWN, POSTING_BLOCK, fileTypeOf, normalizeForSearch, readVarint, unescapeTsvField } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { folderIdentityOf } from "./body_walk.ts"
+import { type DocPart, DocTable } from "./doc_table.ts"
 import type { SegmentEntry } from "./manifest.ts"
-import { DICT_ENTRY_BYTES, type DocRecord, SPARSE_EVERY } from "./segment_builder.ts"
-
-/** A source file of an open segment, with what the filters and the ranking need. */
-export interface DocView {
-  readonly record: DocRecord
-  /** Normalised index name, path, and the path's file type. */
-  readonly normIndex: string
-  readonly normPath: string
-  readonly type: string
-  /** Deleted since the segment was written (replaced or removed). */
-  readonly deleted: boolean
-}
+import { DICT_ENTRY_BYTES, SPARSE_EVERY } from "./segment_builder.ts"
 
 /** Where one posting list lies in `.post` and how many ids it holds. */
 export interface PostingRef {
@@ -31,7 +29,8 @@ export interface PostingRef {
   readonly df: number
 }
 
-const decoder = new TextDecoder()
+// A row may begin with U+FEFF: keep it.
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true })
 
 function preadExact(fd: number, length: number, position: number): Uint8Array {
   const buf = new Uint8Array(length)
@@ -44,92 +43,144 @@ function preadExact(fd: number, length: number, position: number): Uint8Array {
   return buf
 }
 
-// Bytes of `.text` read at once when a line is not in the current window.
+// Reads up to `length` bytes; fewer at the end of the file.
+function pread(fd: number, length: number, position: number): Uint8Array {
+  const buf = new Uint8Array(length)
+  let done = 0
+  while (done < length) {
+    const n = fs.readSync(fd, buf, done, length - done, position + done)
+    if (n === 0) break
+    done += n
+  }
+  return done === length ? buf : buf.subarray(0, done)
+}
+
+// Bytes of a TSV read at once when a line is not in the current window.
 const TEXT_WINDOW = 32 * 1024
 
 // Pages of `.offs` kept in memory (4 KiB each) so consecutive lines cost one read.
 const OFFS_PAGE = 1024
 
+// TSVs kept open at once while reading lines.
+const OPEN_TSVS = 8
+
+/** A source file of an open segment, with what the filters and the ranking need (decoded on first use). */
+export interface DocView {
+  readonly index: string
+  readonly path: string
+  readonly normIndex: string
+  readonly normPath: string
+  readonly type: string
+  readonly fingerprint: string
+}
+
 /** An open segment; call {@link SegmentReader.close} when done. Methods throw on I/O errors. */
 export class SegmentReader {
   readonly id: string
-  readonly docs: ReadonlyArray<DocView>
+  readonly docs: DocTable
   readonly lines: number
   /** Size of `.post` in bytes. */
   readonly postingsBytes: number
-  private readonly firstLines: Int32Array
+  private readonly deleted: Uint8Array
+  private readonly indexRoot: string
   private readonly sparse: Float64Array
   private readonly entries: number
-  private readonly fds: { dict: number; post: number; text: number; offs: number }
+  private readonly fds: { dict: number; post: number; offs: number }
   private readonly offsPages = new Map<number, DataView>()
-  private readonly textBytesTotal: number
-  private window: Uint8Array = new Uint8Array(0)
-  private windowStart = 0
+  private readonly views = new Map<number, DocView>()
+  private readonly parts = new Map<number, ReadonlyArray<DocPart>>()
+  // Per doc: whether its folder is still the one indexed (checked once per reader).
+  private readonly current = new Map<number, boolean>()
+  private readonly tsvs = new Map<string, { fd: number; window: Uint8Array; start: number }>()
 
   private constructor(
     id: string,
-    docs: ReadonlyArray<DocView>,
+    docs: DocTable,
+    deleted: Uint8Array,
+    indexRoot: string,
     lines: number,
     sparse: Float64Array,
     entries: number,
-    fds: { dict: number; post: number; text: number; offs: number }
+    fds: { dict: number; post: number; offs: number }
   ) {
     this.id = id
     this.docs = docs
+    this.deleted = deleted
+    this.indexRoot = indexRoot
     this.lines = lines
     this.sparse = sparse
     this.entries = entries
     this.fds = fds
     this.postingsBytes = fs.fstatSync(fds.post).size
-    this.textBytesTotal = fs.fstatSync(fds.text).size
-    this.firstLines = Int32Array.from(docs, (d) => d.record.first)
   }
 
-  /** Opens the segment `entry` of `gramDir`; throws when a file is missing or damaged. */
-  static open(gramDir: string, entry: SegmentEntry): SegmentReader {
+  /**
+   * Opens the segment `entry` of `gramDir`, whose lines stand in the body
+   * index at `indexRoot`; throws when a file is missing or damaged.
+   */
+  static open(gramDir: string, entry: SegmentEntry, indexRoot: string): SegmentReader {
     const file = (ext: string) => path.join(gramDir, entry.id + ext)
-    const records = (JSON.parse(fs.readFileSync(file(".docs.json"), "utf8")) as { docs: Array<DocRecord> }).docs
-    const deleted = new Set<number>(
-      entry.deleted === "" ? [] : (JSON.parse(fs.readFileSync(path.join(gramDir, entry.deleted), "utf8")) as Array<number>)
-    )
-    const docs = records.map((record, i): DocView => ({
-      record,
-      normIndex: normalizeForSearch(record.index),
-      normPath: normalizeForSearch(record.path),
-      type: fileTypeOf(record.path),
-      deleted: deleted.has(i)
-    }))
+    const docs = new DocTable(fs.readFileSync(file(".docs")))
+    const deleted = new Uint8Array(docs.length)
+    if (entry.deleted !== "") {
+      for (const d of JSON.parse(fs.readFileSync(path.join(gramDir, entry.deleted), "utf8")) as Array<number>) {
+        if (d >= 0 && d < deleted.length) deleted[d] = 1
+      }
+    }
     const dix = fs.readFileSync(file(".dix"))
     const sparse = new Float64Array(dix.length / 8)
     const view = new DataView(dix.buffer, dix.byteOffset, dix.byteLength)
     for (let i = 0; i < sparse.length; i++) sparse[i] = view.getFloat64(i * 8, true)
     const fds: Array<number> = []
     try {
-      for (const ext of [".dict", ".post", ".text", ".offs"]) fds.push(fs.openSync(file(ext), "r"))
+      for (const ext of [".dict", ".post", ".offs"]) fds.push(fs.openSync(file(ext), "r"))
     } catch (e) {
       for (const fd of fds) fs.closeSync(fd)
       throw e
     }
-    const [dict = -1, post = -1, text = -1, offs = -1] = fds
+    const [dict = -1, post = -1, offs = -1] = fds
     const entries = fs.fstatSync(dict).size / DICT_ENTRY_BYTES - 1
-    return new SegmentReader(entry.id, docs, entry.lines, sparse, entries, { dict, post, text, offs })
+    return new SegmentReader(entry.id, docs, deleted, indexRoot, entry.lines, sparse, entries, { dict, post, offs })
   }
 
   /** Closes the segment's files. */
   close(): void {
     for (const fd of Object.values(this.fds)) fs.closeSync(fd)
+    for (const t of this.tsvs.values()) fs.closeSync(t.fd)
+    this.tsvs.clear()
   }
 
-  /** The number of the doc holding `line` (binary search). */
-  docOfLine(line: number): number {
-    let lo = 0
-    let hi = this.firstLines.length - 1
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1
-      if ((this.firstLines[mid] ?? 0) <= line) lo = mid
-      else hi = mid - 1
+  /** Whether doc `d` was deleted since the segment was written (replaced or removed). */
+  isDeleted(d: number): boolean {
+    return this.deleted[d] === 1
+  }
+
+  /** Doc `d` with its normalised names and type (cached). */
+  view(d: number): DocView {
+    let v = this.views.get(d)
+    if (v === undefined) {
+      const p = this.docs.path(d)
+      const index = this.docs.index(d)
+      v = { index, path: p, normIndex: normalizeForSearch(index), normPath: this.docs.normPath(d), type: fileTypeOf(p), fingerprint: this.docs.fingerprint(d) }
+      this.views.set(d, v)
     }
-    return lo
+    return v
+  }
+
+  /** The parts of doc `d` (cached). */
+  partsOf(d: number): ReadonlyArray<DocPart> {
+    let parts = this.parts.get(d)
+    if (parts === undefined) {
+      parts = this.docs.parts(d)
+      if (this.parts.size > 4096) this.parts.clear()
+      this.parts.set(d, parts)
+    }
+    return parts
+  }
+
+  /** The number of the doc holding `line`. */
+  docOfLine(line: number): number {
+    return this.docs.docOfLine(line)
   }
 
   // Index of the first dictionary entry whose key is ≥ key (entries when none).
@@ -200,7 +251,7 @@ export class SegmentReader {
     let view = this.offsPages.get(page)
     if (view === undefined) {
       const start = page * OFFS_PAGE
-      const count = Math.min(OFFS_PAGE, this.lines + 1 - start)
+      const count = Math.min(OFFS_PAGE, this.lines - start)
       const bytes = preadExact(this.fds.offs, count * 4, start * 4)
       view = new DataView(bytes.buffer)
       if (this.offsPages.size > 256) this.offsPages.clear()
@@ -209,33 +260,75 @@ export class SegmentReader {
     return view.getUint32((line - page * OFFS_PAGE) * 4, true)
   }
 
-  /** The location and original text of line `line`. */
-  line(line: number): { loc: string; text: string } {
-    const start = this.offsetOf(line)
-    const end = this.offsetOf(line + 1)
-    // Candidates come in ascending order: read the lines store in windows.
-    if (start < this.windowStart || end > this.windowStart + this.window.length) {
-      const size = Math.max(end - start, TEXT_WINDOW)
-      this.windowStart = start
-      this.window = preadExact(this.fds.text, Math.min(size, this.textBytesTotal - start), start)
+  /** Whether the body-index folder of doc `d` is still the one this segment indexed. */
+  isCurrent(d: number): boolean {
+    let ok = this.current.get(d)
+    if (ok === undefined) {
+      const v = this.view(d)
+      const info = fs.statSync(path.join(this.indexRoot, v.index, ...v.path.split("/")), { throwIfNoEntry: false })
+      ok = info !== undefined && v.fingerprint.startsWith(folderIdentityOf(info) + ":")
+      this.current.set(d, ok)
     }
-    const record = decoder.decode(this.window.subarray(start - this.windowStart, end - this.windowStart))
-    const tab = record.indexOf("\t")
-    return { loc: unescapeTsvField(record.slice(0, tab)), text: record.slice(tab + 1) }
+    return ok
   }
 
-  /** The raw bytes of lines `[first, first + count)` of `.text` (for merging). */
-  textBytes(first: number, count: number): Uint8Array {
-    const start = this.offsetOf(first)
-    const end = this.offsetOf(first + count)
-    return end === start ? new Uint8Array(0) : preadExact(this.fds.text, end - start, start)
+  /**
+   * The location and original text of line `line`, read from its row in the
+   * body index; `undefined` when its folder is no longer the one indexed
+   * (replaced or removed since: {@link isCurrent}) or its TSV is gone.
+   */
+  line(line: number): { loc: string; text: string } | undefined {
+    const d = this.docs.docOfLine(line)
+    if (!this.isCurrent(d)) return undefined
+    const parts = this.partsOf(d)
+    const part = parts.find((p) => line >= p.first && line < p.first + p.count)
+    if (part === undefined) return undefined
+    const start = this.offsetOf(line)
+    const end = line + 1 < part.first + part.count ? this.offsetOf(line + 1) : part.end
+    const v = this.view(d)
+    const file = path.join(this.indexRoot, v.index, ...v.path.split("/"), part.file)
+    const bytes = this.rowBytes(file, start, end)
+    if (bytes === undefined) return undefined
+    let row = decoder.decode(bytes)
+    while (row.endsWith("\n")) row = row.slice(0, -1)
+    const tab = row.indexOf("\t")
+    if (tab < 0) return { loc: unescapeTsvField(row), text: "" }
+    const next = row.indexOf("\t", tab + 1)
+    return { loc: unescapeTsvField(row.slice(0, tab)), text: unescapeTsvField(next < 0 ? row.slice(tab + 1) : row.slice(tab + 1, next)) }
   }
 
-  /** The byte offsets of lines `[first, first + count]` relative to the first (for merging). */
-  lineOffsets(first: number, count: number): Uint32Array {
-    const out = new Uint32Array(count + 1)
-    const base = this.offsetOf(first)
-    for (let i = 0; i <= count; i++) out[i] = this.offsetOf(first + i) - base
+  // Bytes [start, end) of a TSV through a window (candidates come in ascending order).
+  private rowBytes(file: string, start: number, end: number): Uint8Array | undefined {
+    let t = this.tsvs.get(file)
+    if (t === undefined) {
+      let fd: number
+      try {
+        fd = fs.openSync(file, "r")
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code
+        if (code === "ENOENT" || code === "ENOTDIR") return undefined
+        throw e
+      }
+      if (this.tsvs.size >= OPEN_TSVS) {
+        const [oldest, open] = this.tsvs.entries().next().value as [string, { fd: number }]
+        fs.closeSync(open.fd)
+        this.tsvs.delete(oldest)
+      }
+      t = { fd, window: new Uint8Array(0), start: 0 }
+      this.tsvs.set(file, t)
+    }
+    if (start < t.start || end > t.start + t.window.length) {
+      t.start = start
+      t.window = pread(t.fd, Math.max(end - start, TEXT_WINDOW), start)
+      if (t.window.length < end - start) return undefined
+    }
+    return t.window.subarray(start - t.start, end - t.start)
+  }
+
+  /** The row offsets of lines `[first, first + count)` (for merging). */
+  rowOffsets(first: number, count: number): Uint32Array {
+    const out = new Uint32Array(count)
+    for (let i = 0; i < count; i++) out[i] = this.offsetOf(first + i)
     return out
   }
 

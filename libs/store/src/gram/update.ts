@@ -3,7 +3,8 @@
  * indexing run (SPEC R12, R16; issue 6): only source files that changed are
  * read and tokenised, into new immutable segments; replaced and removed files
  * become deletions; a merge policy keeps the segment count small; one atomic
- * manifest write makes it all visible at once.
+ * manifest write makes it all visible at once, and starts a new, empty fresh
+ * log (everything the old one named is in the segments now, S1).
  *
  * @module
  */
@@ -11,12 +12,14 @@ import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "../work_folder.ts"
-import { type BodyFolder, docKey, readBodyTsvs, walkBodyIndex } from "./body_walk.ts"
+import { type BodyFolder, docKey, isMissing, tsvSourcesOf, walkBodyIndex } from "./body_walk.ts"
+import { freshLogName } from "./fresh_log.ts"
 import {
   GramIndexError,
   type Manifest,
   type SegmentEntry,
   emptyManifest,
+  filesOfManifest,
   filesOfSegment,
   isCurrentManifest,
   manifestPath,
@@ -24,8 +27,8 @@ import {
   writeFileDurableSync,
   writeManifestSync
 } from "./manifest.ts"
-import { type BuiltSegment, type WrittenSegment, SegmentBuilder, newestFirst } from "./segment_builder.ts"
-import { mergeSegments } from "./segment_merge.ts"
+import { type WrittenSegment, DocFeed, SegmentBuilder, newestFirst } from "./segment_builder.ts"
+import { mergeSteps } from "./segment_merge.ts"
 import { SegmentReader } from "./segment_reader.ts"
 
 /** A source file of the body index: its index and path relative to the index folder (`/`-separated). */
@@ -96,6 +99,7 @@ const attempt = <A>(phase: Phase, file: string, f: () => A) =>
 export function collectGarbage(gramDir: string, manifest: Manifest | undefined, keepIds: ReadonlyArray<string> = []): void {
   const keep = new Set<string>(["manifest.json"])
   for (const s of manifest?.segments ?? []) for (const f of filesOfSegment(s)) keep.add(f)
+  if (manifest !== undefined) for (const f of filesOfManifest(manifest)) keep.add(f)
   for (const id of keepIds) {
     for (const f of filesOfSegment({ id, docs: 0, lines: 0, textBytes: 0, deleted: "", deletedDocs: 0, deletedLines: 0 })) keep.add(f)
   }
@@ -107,6 +111,68 @@ export function collectGarbage(gramDir: string, manifest: Manifest | undefined, 
       // next time
     }
   }
+}
+
+// Lets the event loop run (a GUI's requests, worker results) between two steps of work.
+export const letOthersRun = Effect.async<void>((resume) => {
+  const handle = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(handle))
+})
+
+/** Where the pieces of one source file stand in a list of segments. */
+export interface DocPlace {
+  readonly segment: number
+  readonly doc: number
+  readonly fingerprint: string
+}
+
+/** The live source files of open segments, by key: every piece of each (a big file may span segments). */
+export function liveDocsOf(readers: ReadonlyArray<SegmentReader>): Map<string, Array<DocPlace>> {
+  const live = new Map<string, Array<DocPlace>>()
+  readers.forEach((r, segment) => {
+    for (let doc = 0; doc < r.docs.length; doc++) {
+      if (r.isDeleted(doc)) continue
+      const key = docKey(r.docs.index(doc), r.docs.path(doc))
+      const list = live.get(key)
+      const place = { segment, doc, fingerprint: r.docs.fingerprint(doc) }
+      if (list === undefined) live.set(key, [place])
+      else list.push(place)
+    }
+  })
+  return live
+}
+
+/**
+ * Writes the deletion files of `deletions` (segment number → doc numbers to
+ * add) for the segments `entries` opened as `readers`, and returns the
+ * entries with them: a segment left with nothing is dropped. `generation`
+ * names the files. Sync; throws on I/O errors.
+ */
+export function applyDeletions(
+  gramDir: string,
+  entries: ReadonlyArray<SegmentEntry>,
+  readers: ReadonlyArray<SegmentReader>,
+  deletions: ReadonlyMap<number, ReadonlySet<number>>,
+  generation: number
+): Array<SegmentEntry> {
+  const out: Array<SegmentEntry> = []
+  for (const [i, entry] of entries.entries()) {
+    const added = deletions.get(i)
+    const reader = readers[i]
+    if (added === undefined || added.size === 0 || reader === undefined) {
+      out.push(entry)
+      continue
+    }
+    const all = new Set<number>(added)
+    for (let d = 0; d < reader.docs.length; d++) if (reader.isDeleted(d)) all.add(d)
+    if (all.size >= reader.docs.length) continue // nothing left: drop the segment
+    const name = `${entry.id}.del-${generation}.json`
+    const list = [...all].sort((a, b) => a - b)
+    writeFileDurableSync(path.join(gramDir, name), JSON.stringify(list))
+    const deletedLines = list.reduce((n, d) => n + reader.docs.count(d), 0)
+    out.push({ ...entry, deleted: name, deletedDocs: list.length, deletedLines })
+  }
+  return out
 }
 
 /**
@@ -122,7 +188,7 @@ export function collectGarbage(gramDir: string, manifest: Manifest | undefined, 
  * 3. writes new segments (newest files first), deletion files for replaced
  *    and removed files, merges (at most `maxSegments` segments; a segment
  *    more than half deleted is rewritten), then replaces the manifest
- *    atomically.
+ *    atomically, naming a new empty fresh log.
  *
  * Fails with {@link GramIndexError}: `body-index-unreadable` (listing or a TSV
  * failed), `write-failed` (disk full, permissions), `index-unreadable` (never:
@@ -131,20 +197,13 @@ export function collectGarbage(gramDir: string, manifest: Manifest | undefined, 
  * are removed by the next update. The caller logs a warning and goes on (R16).
  */
 export const updateGramIndexesOfRound = (paths: WorkPaths, changes: RoundChanges, options: UpdateGramOptions = {}) =>
-  updateGramIndexes(paths, changes, options, [])
+  updateGramIndexes(paths, changes, options)
 
-/**
- * {@link updateGramIndexesOfRound} that also takes `prebuilt`: segments
- * written (named by no manifest yet) while the run was ingesting, oldest
- * first. A source file of theirs whose fingerprint is still the body
- * index's is taken as it is instead of being read again; the others are
- * deleted from them. They join the manifest as the newest segments.
- */
+/** {@link updateGramIndexesOfRound}; a round (round.ts) calls it at the end with its live segments in the manifest. */
 export const updateGramIndexes = Effect.fn("Store.updateGramIndexesOfRound")(function* (
   paths: WorkPaths,
   changes: RoundChanges,
-  options: UpdateGramOptions,
-  prebuilt: ReadonlyArray<WrittenSegment>
+  options: UpdateGramOptions
 ) {
   const gramDir = paths.gram
   yield* attempt("write", gramDir, () => fs.mkdirSync(gramDir, { recursive: true }))
@@ -153,15 +212,14 @@ export const updateGramIndexes = Effect.fn("Store.updateGramIndexesOfRound")(fun
   )
   let rebuilt = read === undefined || !isCurrentManifest(read)
   let base: Manifest = read !== undefined && !rebuilt ? read : { ...emptyManifest, generation: read?.generation ?? 0 }
-  const prebuiltIds = prebuilt.map((p) => p.segment.id)
-  yield* attempt("write", gramDir, () => collectGarbage(gramDir, rebuilt ? undefined : base, prebuiltIds))
+  yield* attempt("write", gramDir, () => collectGarbage(gramDir, rebuilt ? undefined : base))
 
   // Open what the manifest names; a segment that cannot be read means rebuild.
   const readers = yield* Effect.acquireRelease(
     attempt("read-index", gramDir, () => {
       const opened: Array<SegmentReader> = []
       try {
-        for (const s of base.segments) opened.push(SegmentReader.open(gramDir, s))
+        for (const s of base.segments) opened.push(SegmentReader.open(gramDir, s, paths.index))
       } catch (e) {
         for (const r of opened) r.close()
         throw e
@@ -175,68 +233,39 @@ export const updateGramIndexes = Effect.fn("Store.updateGramIndexesOfRound")(fun
     (opened) => Effect.sync(() => opened.forEach((r) => r.close()))
   )
 
-  // Live source files of the index, by key.
-  const live = new Map<string, { segment: number; doc: number; fingerprint: string }>()
-  readers.forEach((r, segment) =>
-    r.docs.forEach((d, doc) => {
-      if (!d.deleted) live.set(docKey(d.record.index, d.record.path), { segment, doc, fingerprint: d.record.fingerprint })
-    })
-  )
+  const live = liveDocsOf(readers)
   const folders = yield* attempt("walk", paths.index, () => walkBodyIndex(paths.index))
   const mentioned = new Set<string>([...changes.published, ...changes.removed].map((c) => docKey(c.index, c.path)))
   const forced = new Set<string>(changes.published.map((c) => docKey(c.index, c.path)))
   const toIndex: Array<BodyFolder> = []
   const deletions = new Map<number, Set<number>>()
-  const deleteDoc = (at: { segment: number; doc: number }) => {
+  const deleteDoc = (at: DocPlace) => {
     const set = deletions.get(at.segment) ?? new Set<number>()
     set.add(at.doc)
     deletions.set(at.segment, set)
   }
-  // Source files of the prebuilt segments, by key (a key fed twice has two).
-  const early = new Map<string, Array<{ segment: number; doc: number; fingerprint: string }>>()
-  prebuilt.forEach((p, segment) =>
-    p.docs.forEach((d, doc) => {
-      const key = docKey(d.index, d.path)
-      early.set(key, [...(early.get(key) ?? []), { segment, doc, fingerprint: d.fingerprint }])
-    })
-  )
-  const earlyDeletions = new Map<number, Set<number>>()
-  const deleteEarly = (at: { segment: number; doc: number }) => {
-    const set = earlyDeletions.get(at.segment) ?? new Set<number>()
-    set.add(at.doc)
-    earlyDeletions.set(at.segment, set)
-  }
   let repaired = 0
   let removed = 0
-  let taken = 0
   const seen = new Set<string>()
   for (const folder of folders) {
     const key = docKey(folder.index, folder.path)
     seen.add(key)
     const known = live.get(key)
-    const candidates = early.get(key) ?? []
-    const current = candidates.find((c) => c.fingerprint === folder.fingerprint)
-    for (const c of candidates) if (c !== current) deleteEarly(c)
-    if (current !== undefined) {
-      // Built while ingesting from this very folder: nothing to read.
-      if (known !== undefined) deleteDoc(known)
-      taken++
-      if (!mentioned.has(key) && !rebuilt) repaired++
-      continue
-    }
-    if (known !== undefined && known.fingerprint === folder.fingerprint && !forced.has(key)) continue
-    if (known !== undefined) deleteDoc(known)
+    // Current only when every piece is of this very folder.
+    const current = known !== undefined && known.every((k) => k.fingerprint === folder.fingerprint)
+    if (current && !forced.has(key)) continue
+    if (known !== undefined) known.forEach(deleteDoc)
     toIndex.push(folder)
     if (!mentioned.has(key) && !rebuilt) repaired++
   }
-  for (const [key, list] of early) if (!seen.has(key)) list.forEach(deleteEarly)
-  for (const [key, at] of live) {
+  for (const [key, places] of live) {
     if (seen.has(key)) continue
-    deleteDoc(at)
+    places.forEach(deleteDoc)
     removed++
     if (!mentioned.has(key)) repaired++
   }
-  if (toIndex.length === 0 && deletions.size === 0 && !rebuilt && taken === 0) {
+  const tailLeft = base.fresh === "" || freshLogBytes(gramDir, base.fresh) > base.freshFrom
+  if (toIndex.length === 0 && deletions.size === 0 && !rebuilt && !tailLeft) {
     return {
       indexed: 0, prebuilt: 0, removed: 0, repaired: 0, rebuilt: false, merges: 0,
       segments: base.segments.length, generation: base.generation
@@ -249,74 +278,89 @@ export const updateGramIndexes = Effect.fn("Store.updateGramIndexesOfRound")(fun
 
   // New segments, newest files first; the first segment built holds the newest.
   toIndex.sort(newestFirst)
-  const built: Array<BuiltSegment> = []
+  const built: Array<WrittenSegment> = []
   let builder = new SegmentBuilder()
   const limit = options.builderMemoryBytes ?? defaultBuilderMemoryBytes
-  let indexed = taken
-  for (const folder of toIndex) {
-    const tsvs = yield* attempt("walk", folder.dir, () => readBodyTsvs(folder))
-    if (tsvs === undefined) continue // vanished meanwhile: the next update sees it
-    yield* attempt("write", gramDir, () =>
-      builder.addDocTsvs({ index: folder.index, path: folder.path, fingerprint: folder.fingerprint, mtimeMs: folder.mtimeMs }, tsvs)
-    )
-    indexed++
-    if (builder.memoryBytes >= limit) {
-      const id = nextId()
-      built.push(yield* attempt("write", path.join(gramDir, id), () => builder.write(gramDir, id)))
-      builder = new SegmentBuilder()
-    }
-    yield* Effect.yieldNow()
-  }
-  if (builder.docCount > 0) {
+  let indexed = 0
+  const spill = Effect.gen(function* () {
     const id = nextId()
     built.push(yield* attempt("write", path.join(gramDir, id), () => builder.write(gramDir, id)))
+    builder = new SegmentBuilder()
+  })
+  for (const folder of toIndex) {
+    const feed = new DocFeed({ index: folder.index, path: folder.path, fingerprint: folder.fingerprint, mtimeMs: folder.mtimeMs }, tsvSourcesOf(folder))
+    let vanished = false
+    for (;;) {
+      const step = yield* Effect.try({ try: () => feed.step(builder), catch: (e) => e }).pipe(Effect.either)
+      if (step._tag === "Left") {
+        feed.abandon(builder)
+        if (isMissing(step.left)) {
+          vanished = true // vanished meanwhile: the next update sees it
+          break
+        }
+        return yield* Effect.fail(toError("walk", folder.dir, step.left))
+      }
+      if (!step.right) break
+      if (builder.memoryBytes >= limit) {
+        feed.cut(builder)
+        yield* spill
+      }
+      yield* letOthersRun
+    }
+    if (!vanished) indexed++
   }
+  if (builder.docCount > 0) yield* spill
 
   // Deletions: a new immutable file per touched segment.
-  const segments: Array<SegmentEntry> = []
-  for (const [i, entry] of base.segments.entries()) {
-    const added = deletions.get(i)
-    const reader = readers[i]
-    if (added === undefined || reader === undefined) {
-      segments.push(entry)
-      continue
-    }
-    const all = new Set<number>(added)
-    reader.docs.forEach((d, n) => d.deleted && all.add(n))
-    if (all.size === reader.docs.length) continue // nothing left: drop the segment
-    const name = `${entry.id}.del-${generation}.json`
-    const list = [...all].sort((a, b) => a - b)
-    yield* attempt("write", path.join(gramDir, name), () => writeFileDurableSync(path.join(gramDir, name), JSON.stringify(list)))
-    const deletedLines = list.reduce((n, d) => n + (reader.docs[d]?.record.count ?? 0), 0)
-    segments.push({ ...entry, deleted: name, deletedDocs: list.length, deletedLines })
-  }
-  for (const b of [...built].reverse()) segments.push({ ...b, deleted: "", deletedDocs: 0, deletedLines: 0 })
-  // Then those written while ingesting: the newest source files of all.
-  for (const [i, p] of prebuilt.entries()) {
-    const entry: SegmentEntry = { ...p.segment, deleted: "", deletedDocs: 0, deletedLines: 0 }
-    const gone = earlyDeletions.get(i)
-    if (gone === undefined) {
-      segments.push(entry)
-      continue
-    }
-    if (gone.size === p.docs.length) continue // nothing of it is current: left for the garbage collection
-    const name = `${entry.id}.del-${generation}.json`
-    const list = [...gone].sort((a, b) => a - b)
-    yield* attempt("write", path.join(gramDir, name), () => writeFileDurableSync(path.join(gramDir, name), JSON.stringify(list)))
-    const deletedLines = list.reduce((n, d) => n + (p.docs[d]?.count ?? 0), 0)
-    segments.push({ ...entry, deleted: name, deletedDocs: list.length, deletedLines })
-  }
+  const segments = yield* attempt("write", gramDir, () => applyDeletions(gramDir, base.segments, readers, deletions, generation))
+  for (const b of [...built].reverse()) segments.push({ ...b.segment, deleted: "", deletedDocs: 0, deletedLines: 0 })
 
-  const merged = yield* applyMergePolicy(gramDir, segments, nextId, options)
-  const manifest: Manifest = { ...emptyManifest, generation, segments: merged.segments }
+  const merged = yield* applyMergePolicy(gramDir, paths.index, segments, nextId, options)
+  const fresh = freshLogName(generation)
+  yield* attempt("write", path.join(gramDir, fresh), () => writeFileDurableSync(path.join(gramDir, fresh), ""))
+  const manifest: Manifest = { ...emptyManifest, generation, segments: merged.segments, fresh, freshFrom: 0 }
   yield* attempt("write", manifestPath(gramDir), () => writeManifestSync(gramDir, manifest))
   return {
-    indexed, prebuilt: taken, removed, repaired, rebuilt, merges: merged.merges, segments: manifest.segments.length, generation
+    indexed, prebuilt: 0, removed, repaired, rebuilt, merges: merged.merges, segments: manifest.segments.length, generation
   } satisfies GramUpdateSummary
 }, Effect.scoped)
 
+// The size of a fresh log (0 when it is missing).
+function freshLogBytes(gramDir: string, name: string): number {
+  return fs.statSync(path.join(gramDir, name), { throwIfNoEntry: false })?.size ?? 0
+}
+
 const liveLines = (s: SegmentEntry) => s.lines - s.deletedLines
 const liveText = (s: SegmentEntry) => (s.lines === 0 ? 0 : s.textBytes * (liveLines(s) / s.lines))
+
+/**
+ * Merges the segments `group` (oldest first) into the new segment `id`, in
+ * steps that let others run; returns its manifest entry.
+ */
+export const mergeGroup = (gramDir: string, indexRoot: string, group: ReadonlyArray<SegmentEntry>, id: string) =>
+  Effect.acquireUseRelease(
+    attempt("read-index", gramDir, () => {
+      const opened: Array<SegmentReader> = []
+      try {
+        // Newest first: lines keep their order.
+        for (const s of [...group].reverse()) opened.push(SegmentReader.open(gramDir, s, indexRoot))
+      } catch (e) {
+        for (const r of opened) r.close()
+        throw e
+      }
+      return opened
+    }),
+    (opened) =>
+      Effect.gen(function* () {
+        const steps = mergeSteps(gramDir, id, opened)
+        for (;;) {
+          const step = yield* attempt("write", path.join(gramDir, id), () => steps.next())
+          if (step.done === true) return step.value
+          yield* letOthersRun
+        }
+      }),
+    (opened) => Effect.sync(() => opened.forEach((r) => r.close()))
+  ).pipe(Effect.map((b): SegmentEntry => ({ ...b.segment, deleted: "", deletedDocs: 0, deletedLines: 0 })))
 
 /**
  * The merge policy: a segment more than half deleted is rewritten alone;
@@ -326,6 +370,7 @@ const liveText = (s: SegmentEntry) => (s.lines === 0 ? 0 : s.textBytes * (liveLi
  */
 const applyMergePolicy = (
   gramDir: string,
+  indexRoot: string,
   input: ReadonlyArray<SegmentEntry>,
   nextId: () => string,
   options: UpdateGramOptions
@@ -335,30 +380,10 @@ const applyMergePolicy = (
     const maxText = options.maxSegmentTextBytes ?? 1536 * MiB
     const segments = [...input]
     let merges = 0
-    const merge = (group: ReadonlyArray<SegmentEntry>) =>
-      Effect.acquireUseRelease(
-        attempt("read-index", gramDir, () => {
-          const opened: Array<SegmentReader> = []
-          try {
-            // Newest first: lines keep their order.
-            for (const s of [...group].reverse()) opened.push(SegmentReader.open(gramDir, s))
-          } catch (e) {
-            for (const r of opened) r.close()
-            throw e
-          }
-          return opened
-        }),
-        (opened) => {
-          const id = nextId()
-          return attempt("write", path.join(gramDir, id), () => mergeSegments(gramDir, id, opened))
-        },
-        (opened) => Effect.sync(() => opened.forEach((r) => r.close()))
-      ).pipe(Effect.map((b): SegmentEntry => ({ ...b, deleted: "", deletedDocs: 0, deletedLines: 0 })))
-
     for (let i = 0; i < segments.length; i++) {
       const s = segments[i]!
       if (s.deletedLines * 2 > s.lines) {
-        segments[i] = yield* merge([s])
+        segments[i] = yield* mergeGroup(gramDir, indexRoot, [s], nextId())
         merges++
       }
     }
@@ -376,7 +401,7 @@ const applyMergePolicy = (
         }
       }
       if (best < 0) break
-      const m = yield* merge([segments[best]!, segments[best + 1]!])
+      const m = yield* mergeGroup(gramDir, indexRoot, [segments[best]!, segments[best + 1]!], nextId())
       segments.splice(best, 2, m)
       merges++
     }
