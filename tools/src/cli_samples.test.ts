@@ -48,6 +48,26 @@ describe("sagasu CLI on the sample documents", () => {
     expect(r.out).toContain("サンプル  見積/見積書_A-1234.xlsx  見積書!B3\n    【見積番号】 A-1234")
   }, 30_000)
 
+  it("S2: the cold-start search prints byte for byte what the full command prints", () => {
+    // The full command, as the sources run through tsx, never takes the cold-start path.
+    const full = (...args: Array<string>) => {
+      const r = spawnSync(process.execPath, [bin, ...args, "--work", work], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1", SAGASU_NO_BUNDLE: "1" } })
+      return { code: r.status, out: r.stdout, err: r.stderr }
+    }
+    for (const args of [["見積"], ["inv-2024-003", "--json"], ["見積", "--limit", "2"], ["見積", "--type", "excel"], ["見積", "--index", "サンプル"], ["存在しない語"]]) {
+      const cold = sagasu(work, "search", ...args)
+      expect(cold, args.join(" ")).toEqual(full("search", ...args))
+      expect(cold.code).toBe(0)
+    }
+    // The cold-start bundle holds no Effect (it would cost more than the search).
+    const cache = path.join(repoRoot, "node_modules", ".cache", "sagasu")
+    const bundle = fs.readdirSync(cache).find((n) => n.startsWith("search-") && n.endsWith(".mjs"))
+    expect(bundle).toBeDefined()
+    const text = fs.readFileSync(path.join(cache, bundle ?? ""), "utf8")
+    expect(text).not.toMatch(/node_modules\/effect\//)
+    expect(text.length).toBeLessThan(200_000)
+  }, 90_000)
+
   it("prints the --json contract: index, path, location, text", () => {
     const r = sagasu(work, "search", "inv-2024-003", "--json")
     expect(r.code).toBe(0)
@@ -64,7 +84,7 @@ describe("sagasu CLI on the sample documents", () => {
     for (const file of files.filter((f) => f.skip !== true)) {
       for (const e of file.expected.filter((x) => x.kind === "text")) {
         const { part, loc } = parseLocation(e.location)
-        const hits = await Effect.runPromise(
+        const { hits } = await Effect.runPromise(
           scanBodyIndex(paths, `"${e.text}"`, { index: "サンプル", path: file.path, limit: 1000 }).pipe(Effect.provide(NodeContext.layer))
         )
         if (!hits.some((h) => h.part === part && h.loc === loc && h.text === e.text)) missing.push(`${file.path} ${e.location} ${e.text}`)

@@ -5,7 +5,11 @@ import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
-const entryPoint = path.join(root, "apps", "cli", "src", "main.ts")
+// The full command, and the cold-start path of `sagasu search` (search_fast.ts: no Effect, no GUI).
+const entryPoints = {
+  cli: path.join(root, "apps", "cli", "src", "main.ts"),
+  search: path.join(root, "apps", "cli", "src", "search_fast.ts")
+}
 // Inside node_modules so that the bundle's external packages (esbuild) resolve from it.
 const cacheDir = path.join(root, "node_modules", ".cache", "sagasu")
 const sourceDirs = ["libs/domain", "libs/store", "libs/ingest", "apps/gui", "apps/cli"].map((d) => path.join(root, d, "src"))
@@ -44,41 +48,50 @@ const keepMetaUrl = {
 }
 
 /**
- * The file URL of the bundled CLI, built now when the sources changed; undefined
- * when it cannot be built (no esbuild, a read-only install), so the caller runs
- * the sources through tsx.
+ * The file URL of the bundled entry `name` (`cli`, the whole command, or
+ * `search`, the cold-start search), built now when the sources changed;
+ * undefined when it cannot be built (no esbuild, a read-only install), so
+ * the caller runs the sources through tsx.
  */
-export async function bundledEntry() {
+export async function bundledEntry(name = "cli") {
   try {
-    const out = path.join(cacheDir, `cli-${sourceKey()}.mjs`)
+    const key = sourceKey()
+    const out = path.join(cacheDir, `${name}-${key}.mjs`)
     if (!fs.existsSync(out)) {
-      const esbuild = await import("esbuild")
-      fs.mkdirSync(cacheDir, { recursive: true })
-      const temp = `${out}.${process.pid}.tmp`
-      await esbuild.build({
-        entryPoints: [entryPoint],
-        bundle: true,
-        platform: "node",
-        format: "esm",
-        target: "node20",
-        outfile: temp,
-        // esbuild has a native binary per platform: never bundled, resolved from node_modules.
-        external: ["esbuild"],
-        // Bundled CommonJS dependencies call require(): give the ES module one.
-        banner: { js: "import { createRequire as __sagasuRequire } from 'node:module'; const require = __sagasuRequire(import.meta.url);" },
-        plugins: [keepMetaUrl],
-        logLevel: "silent"
-      })
-      fs.renameSync(temp, out)
-      // Bundles of older sources are of no further use.
-      for (const name of fs.readdirSync(cacheDir)) {
-        if (name.startsWith("cli-") && name.endsWith(".mjs") && path.join(cacheDir, name) !== out) {
-          fs.rmSync(path.join(cacheDir, name), { force: true })
-        }
-      }
+      for (const [entry, source] of Object.entries(entryPoints)) await build(source, path.join(cacheDir, `${entry}-${key}.mjs`))
     }
     return pathToFileURL(out).href
   } catch {
     return undefined
+  }
+}
+
+// Bundles `source` into `out` (through a temp file, so a reader never sees half of it) and removes
+// the bundles of older sources.
+async function build(source, out) {
+  const esbuild = await import("esbuild")
+  fs.mkdirSync(cacheDir, { recursive: true })
+  const temp = `${out}.${process.pid}.tmp`
+  await esbuild.build({
+    entryPoints: [source],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    outfile: temp,
+    // esbuild has a native binary per platform: never bundled, resolved from node_modules.
+    external: ["esbuild"],
+    // Bundled CommonJS dependencies call require(): give the ES module one.
+    banner: { js: "import { createRequire as __sagasuRequire } from 'node:module'; const require = __sagasuRequire(import.meta.url);" },
+    plugins: [keepMetaUrl],
+    logLevel: "silent"
+  })
+  fs.renameSync(temp, out)
+  // Bundles of older sources are of no further use.
+  const prefix = path.basename(out).replace(/-[0-9a-f]+\.mjs$/, "-")
+  for (const name of fs.readdirSync(cacheDir)) {
+    if (name.startsWith(prefix) && name.endsWith(".mjs") && path.join(cacheDir, name) !== out) {
+      fs.rmSync(path.join(cacheDir, name), { force: true })
+    }
   }
 }

@@ -8,8 +8,16 @@
 // as before (ARCHITECTURE.md "Deno-style").
 import { bundledEntry } from "./bundle.js"
 
-const entry = process.env.SAGASU_NO_BUNDLE === "1" ? undefined : await bundledEntry()
-if (entry !== undefined) {
+const bundled = process.env.SAGASU_NO_BUNDLE !== "1"
+// `sagasu search` starts a small bundle of its own first (S2: a cold search costs little more than
+// Node's start); it hands over to the full command whenever it cannot answer by itself.
+const args = process.argv.slice(2)
+const fast = bundled && args[0] === "search" ? await bundledEntry("search") : undefined
+const answered = fast !== undefined && (await (await import(fast)).fastSearch(args.slice(1)))
+const entry = answered || !bundled ? undefined : await bundledEntry()
+if (answered) {
+  // done
+} else if (entry !== undefined) {
   await import(entry)
 } else {
   const { register } = await import("tsx/esm/api")

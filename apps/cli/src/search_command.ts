@@ -7,9 +7,10 @@
  *
  * @module
  */
-import { type Settings, defaultSettings, fileTypeAliases } from "@sagasu/domain"
-import { type SearchHit, checkWorkFolder, readSettings, searchIndex } from "@sagasu/store"
+import { defaultSettings, fileTypeAliases } from "@sagasu/domain"
+import { checkWorkFolder, readSettings, searchIndex } from "@sagasu/store"
 import { Console, Effect, Option } from "effect"
+import { formatSearchOutput, searchTexts } from "./search_output.ts"
 
 /** Options of {@link searchCommand}, as main.ts parses them. */
 export interface SearchCommandOptions {
@@ -24,38 +25,8 @@ export interface SearchCommandOptions {
 }
 
 const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined
-const hl = (s: string) => (color ? s.replace(/【([^】]*)】/g, "\x1b[1;33m$1\x1b[0m") : s)
-const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[0m` : s)
-const bold = (s: string) => (color ? `\x1b[1m${s}\x1b[0m` : s)
 
-const text = (language: Settings["language"]) =>
-  language === "en"
-    ? {
-      none: (q: string) => `No hits for "${q}".`,
-      count: (n: number, more: boolean) => `${n}${more ? "+" : ""} hits${more ? " (raise --limit for more)" : ""}`,
-      scanned: "The search index is not built yet; the body index was scanned (run `sagasu index`).",
-      badLimit: "--limit must be 1 or more.",
-      badType: (t: string) => `Unknown --type "${t}": use an extension such as xlsx, docx, pptx, or excel, word, powerpoint.`
-    }
-    : {
-      none: (q: string) => `「${q}」は見つかりませんでした。`,
-      count: (n: number, more: boolean) => `${n}${more ? " 件以上" : " 件"}${more ? "（--limit で増やせます）" : ""}`,
-      scanned: "検索用の索引がまだ無いため、本文インデックスを順に調べました（sagasu index で作られます）。",
-      badLimit: "--limit には 1 以上を指定してください。",
-      badType: (t: string) => `--type "${t}" は使えません。xlsx、docx、pptx などの拡張子か、excel、word、powerpoint を指定してください。`
-    }
-
-/** Hits grouped by file, keeping the order of the first hit of each file (best first). */
-export function groupByFile(hits: ReadonlyArray<SearchHit>): Array<{ index: string; path: string; hits: Array<SearchHit> }> {
-  const groups = new Map<string, { index: string; path: string; hits: Array<SearchHit> }>()
-  for (const h of hits) {
-    const key = `${h.index}\u0000${h.path}`
-    const g = groups.get(key) ?? { index: h.index, path: h.path, hits: [] }
-    g.hits.push(h)
-    groups.set(key, g)
-  }
-  return [...groups.values()]
-}
+export { groupByFile } from "./search_output.ts"
 
 /**
  * `sagasu search`: searches the work folder `work` for `query` and prints
@@ -67,7 +38,7 @@ export const searchCommand = (work: string, query: string, options: SearchComman
   Effect.gen(function* () {
     const paths = yield* checkWorkFolder(work)
     const settings = yield* readSettings(paths).pipe(Effect.orElseSucceed(() => defaultSettings))
-    const t = text(settings.language)
+    const t = searchTexts(settings.language)
     if (options.limit < 1) return yield* fail(t.badLimit)
     const type = Option.getOrUndefined(options.type)?.trim().toLowerCase().replace(/^\./, "")
     if (type !== undefined && fileTypeAliases[type] === undefined && !/^[a-z0-9]{1,8}$/.test(type)) {
@@ -78,24 +49,9 @@ export const searchCommand = (work: string, query: string, options: SearchComman
       ...(Option.isSome(options.index) ? { index: options.index.value } : {}),
       ...(type !== undefined ? { type } : {})
     })
-    if (result.engine === "scan" && !options.json) yield* Console.error(dim(t.scanned + (result.problem === "" ? "" : `\n${result.problem}`)))
-    if (options.json) {
-      yield* Console.log(JSON.stringify(result.hits, null, 2))
-      return
-    }
-    if (result.hits.length === 0) {
-      yield* Console.log(t.none(query))
-      return
-    }
-    // One block per file: "index  path  first location", its snippet, then the
-    // file's other locations, each with its snippet (the shipped first line kept).
-    for (const group of groupByFile(result.hits)) {
-      for (const [i, h] of group.hits.entries()) {
-        const head = i === 0 ? `${h.index}  ${bold(h.path)}  ${h.location}` : `  ${h.location}`
-        yield* Console.log(`${head}\n    ${hl(h.snippet)}`)
-      }
-    }
-    yield* Console.log(dim(t.count(result.hits.length, result.limited)))
+    const out = formatSearchOutput(result, { query, json: options.json, color, language: settings.language })
+    if (out.stderr !== "") yield* Effect.sync(() => process.stderr.write(out.stderr))
+    yield* Effect.sync(() => process.stdout.write(out.stdout))
   }).pipe(Effect.catchAll((e) => fail(e.message)))
 
 /** Prints an error for a person and sets exit code 1 (no stack trace). */

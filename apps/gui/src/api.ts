@@ -118,6 +118,10 @@ export interface SearchView {
   readonly engine: "gram" | "scan"
   readonly limited: boolean
   readonly problem: string
+  /** The search stopped at its time budget: the hits found so far (S2). */
+  readonly partial: boolean
+  /** A newer query cut this one short. */
+  readonly superseded: boolean
 }
 
 /** `GET /api/log`. */

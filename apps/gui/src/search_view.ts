@@ -9,7 +9,7 @@
  * @module
  */
 import { type TargetFolder, buildSnippet, matchLine } from "@sagasu/domain"
-import { type SearchHit, type WorkPaths, queryWithOptions, searchIndex } from "@sagasu/store"
+import { type SearchHit, type SearchOptions, type SearchResult, queryWithOptions } from "@sagasu/store"
 import { Effect } from "effect"
 import * as path from "node:path"
 import type { HitView, SearchView, SnippetPart } from "./api.ts"
@@ -21,27 +21,34 @@ export interface PageSearchOptions {
   readonly limit?: number | undefined
 }
 
-/** Searches the work folder for the page; an empty query finds nothing. */
-export const searchForPage = (
-  paths: WorkPaths,
+/**
+ * Searches for the page with `search` (the server's search thread, S2):
+ * an empty query finds nothing; the hits get their full paths and snippet
+ * pieces. `superseded` says a newer query cut this one short (the page
+ * shows only its latest query's answer anyway).
+ */
+export const searchForPage = <E>(
+  search: (query: string, options: SearchOptions) => Effect.Effect<{ readonly result: SearchResult; readonly superseded: boolean }, E>,
   folders: ReadonlyArray<TargetFolder>,
   query: string,
   options: PageSearchOptions
 ) =>
   Effect.gen(function* () {
-    if (query.trim() === "") return { hits: [], engine: "gram", limited: false, problem: "" } satisfies SearchView
+    if (query.trim() === "") return { hits: [], engine: "gram", limited: false, problem: "", partial: false, superseded: false } satisfies SearchView
     const filters = {
       ...(options.index !== undefined && options.index !== "" ? { index: options.index } : {}),
       ...(options.type !== undefined ? { type: options.type } : {})
     }
-    const result = yield* searchIndex(paths, query, { ...filters, limit: options.limit ?? 100 })
+    const { result, superseded } = yield* search(query, { ...filters, limit: options.limit ?? 100 })
     const parsed = queryWithOptions(query, filters)
     const folderOf = new Map(folders.map((f) => [f.name, f.path]))
     return {
       hits: result.hits.map((hit) => toView(hit, folderOf.get(hit.index), parsed)),
       engine: result.engine,
       limited: result.limited,
-      problem: result.problem
+      problem: result.problem,
+      partial: result.partial,
+      superseded
     } satisfies SearchView
   })
 

@@ -9,7 +9,7 @@
 import { FileSystem, HttpIncomingMessage, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { defaultSettings } from "@sagasu/domain"
-import { formatSettings, initWorkFolder, readSettings } from "@sagasu/store"
+import { type SearchOptions, formatSettings, initWorkFolder, readSettings } from "@sagasu/store"
 import { Cause, Data, Effect, Option, ParseResult, Schema, type Scope } from "effect"
 import * as http from "node:http"
 import { IndexEdit, LanguageBody, PlanAnswerBody, RunBody, SearchParams } from "./api.ts"
@@ -19,7 +19,11 @@ import { readLogTail } from "./log_tail.ts"
 import { type PageAssets, buildPageAssets } from "./page_assets.ts"
 import { uiText } from "./page/ui_text.ts"
 import { makeRunSession } from "./run_session.ts"
+import { makeSearchThread } from "./search_thread.ts"
 import { searchForPage } from "./search_view.ts"
+
+/** A page's query answers with what it found after this long (S2). */
+export const searchBudgetMs = 3000
 
 /** A running GUI server. */
 export interface GuiServer {
@@ -58,6 +62,8 @@ export const startGuiServer = (
     )
     const assets = yield* buildPageAssets.pipe(Effect.mapError((e) => new GuiStartError({ message: e.message })))
     const runs = yield* makeRunSession(paths.root, { version: options.version })
+    // S2: queries run on a thread of their own, so the server answers everything else meanwhile.
+    const searches = yield* makeSearchThread
     const server = yield* NodeHttpServer.make(() => http.createServer(), { host: "127.0.0.1", port: options.port ?? 0 }).pipe(
       Effect.mapError((e) => new GuiStartError({ message: `The GUI server could not listen on 127.0.0.1:${options.port ?? 0}: ${String(e.cause ?? e)}` }))
     )
@@ -108,7 +114,8 @@ export const startGuiServer = (
           case "GET /api/search": {
             const params = yield* Schema.decodeUnknown(SearchParams)(Object.fromEntries(url.searchParams)).pipe(Effect.mapError(badRequest))
             const settings = yield* readSettings(paths).pipe(Effect.orElseSucceed(() => defaultSettings))
-            return yield* searchForPage(paths, settings.targetFolders, params.q, params).pipe(
+            const inThread = (query: string, o: SearchOptions) => searches.search(paths.root, query, o, searchBudgetMs)
+            return yield* searchForPage(inThread, settings.targetFolders, params.q, params).pipe(
               Effect.map((view) => json(view)),
               Effect.catchAll((e) => Effect.succeed(json({ error: `${uiText(settings.language).errSearch} ${errorText(e)}` }, 500)))
             )

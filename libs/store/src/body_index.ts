@@ -12,7 +12,7 @@ import { Effect, Exit, Scope } from "effect"
 import * as path from "node:path"
 import { crashPoint } from "./crash_point.ts"
 import { noteFresh } from "./gram/fresh.ts"
-import type { WorkPaths } from "./work_folder.ts"
+import type { WorkPaths } from "./work_paths.ts"
 
 /** The body-index folder of a source file; `relPath` uses `/` separators. */
 export function bodyFolderOf(paths: WorkPaths, index: string, relPath: string): string {

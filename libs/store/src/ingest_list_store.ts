@@ -7,7 +7,7 @@ import { FileSystem } from "@effect/platform"
 import { type IngestRow, formatIngestList, formatIngestRow, ingestListHeader, parseIngestList } from "@sagasu/domain"
 import { Effect } from "effect"
 import { writeFileAtomic } from "./_atomic.ts"
-import type { WorkPaths } from "./work_folder.ts"
+import type { WorkPaths } from "./work_paths.ts"
 
 /** Reads the ingest list: the latest row per file; an absent file is an empty list. */
 export const readIngestList = Effect.fn("Store.readIngestList")(function* (paths: WorkPaths) {

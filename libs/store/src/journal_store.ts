@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { writeFileAtomic } from "./_atomic.ts"
-import type { WorkPaths } from "./work_folder.ts"
+import type { WorkPaths } from "./work_paths.ts"
 
 /** Reads the journal's entries in order; torn lines are skipped; an absent journal is empty. */
 export const readJournal = Effect.fn("Store.readJournal")(function* (paths: WorkPaths) {

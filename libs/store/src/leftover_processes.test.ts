@@ -12,7 +12,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import { endLeftoverProcesses, findLeftoverProcesses, leftoverMarker } from "./leftover_processes.ts"
-import { workPaths } from "./work_folder.ts"
+import { workPaths } from "./work_paths.ts"
 
 // A stand-in for an orphaned soffice: a process carrying the profile option on its command line.
 const fakeOffice = (profile: string): ChildProcess =>

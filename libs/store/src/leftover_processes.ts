@@ -16,7 +16,7 @@
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import { pathToFileURL } from "node:url"
-import type { WorkPaths } from "./work_folder.ts"
+import type { WorkPaths } from "./work_paths.ts"
 
 /** A process found by {@link findLeftoverProcesses}. */
 export interface LeftoverProcess {

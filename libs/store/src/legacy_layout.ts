@@ -10,7 +10,7 @@
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import type { WorkPaths } from "./work_folder.ts"
+import type { WorkPaths } from "./work_paths.ts"
 
 /** Whether marks of a layout older than the previous one are present (R6). */
 export const hasLegacyLayoutMarks = (paths: WorkPaths): Effect.Effect<boolean> =>

@@ -17,7 +17,7 @@ import * as fs from "node:fs"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
-import type { WorkPaths } from "./work_folder.ts"
+import type { WorkPaths } from "./work_paths.ts"
 
 /** The lock is held by another process (`held`), or could not be taken (`failed`). */
 export class LockError extends Schema.TaggedError<LockError>()("LockError", {

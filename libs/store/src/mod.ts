@@ -28,6 +28,8 @@ export * from "./pending_remove.ts"
 export * from "./progress_store.ts"
 export * from "./run_log.ts"
 export * from "./search.ts"
+export { GramSearcher, type MatchedLine, type SearchControl, type SearchOutcome, queryWithOptions, type SearchOptions } from "./gram/searcher.ts"
+export * from "./work_paths.ts"
 export {
   type GramUpdateSummary,
   type RoundChanges,

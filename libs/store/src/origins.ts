@@ -10,7 +10,7 @@ import { formatTsvLine, parseTsvLine } from "@sagasu/domain"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import { writeFileAtomic } from "./_atomic.ts"
-import type { WorkPaths } from "./work_folder.ts"
+import type { WorkPaths } from "./work_paths.ts"
 
 /** One index's source folder as last seen. */
 export interface Origin {

@@ -11,7 +11,7 @@ import * as fs from "node:fs"
 import { writeFileAtomic } from "./_atomic.ts"
 import { removeBodyFolder } from "./body_index.ts"
 import { noteFresh } from "./gram/fresh.ts"
-import type { WorkPaths } from "./work_folder.ts"
+import type { WorkPaths } from "./work_paths.ts"
 
 /** A source file whose body-index folder is to be removed. */
 export interface Removal {

@@ -9,7 +9,7 @@ import { Progress } from "@sagasu/domain"
 import { Effect, Option, Schema } from "effect"
 import * as fs from "node:fs"
 import { writeFileAtomic } from "./_atomic.ts"
-import type { WorkPaths } from "./work_folder.ts"
+import type { WorkPaths } from "./work_paths.ts"
 
 const encode = Schema.encodeSync(Schema.parseJson(Progress))
 const decode = Schema.decodeUnknownOption(Schema.parseJson(Progress))

@@ -7,7 +7,7 @@
  */
 import { Effect, Scope } from "effect"
 import * as fs from "node:fs"
-import type { WorkPaths } from "./work_folder.ts"
+import type { WorkPaths } from "./work_paths.ts"
 
 /** `info`, or a warning ("yellow" in the seed: marked `[WARN]` in the file), or an error (`[ERROR]`). */
 export type LogLevel = "info" | "warn" | "error"

@@ -5,13 +5,12 @@
  * @module
  */
 import { Effect, Option } from "effect"
-import { GramIndexError } from "./gram/manifest.ts"
+import { GramFileError, GramIndexError } from "./gram/manifest.ts"
 import { GramSearcher, type SearchOptions } from "./gram/searcher.ts"
 import type { SearchHit } from "./search_hit.ts"
 import { scanBodyIndex } from "./search_scan.ts"
-import type { WorkPaths } from "./work_folder.ts"
+import type { WorkPaths } from "./work_paths.ts"
 
-export { GramSearcher, type MatchedLine, queryWithOptions, type SearchOptions } from "./gram/searcher.ts"
 
 /** Hits and how they were found. */
 export interface SearchResult {
@@ -28,14 +27,24 @@ export interface SearchResult {
   readonly limited: boolean
   /** Why the gram index could not be used, when it could not (`""` otherwise). */
   readonly problem: string
+  /** The search stopped at its time budget (or was cancelled): there may be hits it did not see (S2). */
+  readonly partial: boolean
+}
+
+/** How long a search may take and how it learns that it is no longer wanted (S2). */
+export interface SearchBudget {
+  /** Answer with what was found after this many milliseconds (default: no limit). */
+  readonly budgetMs?: number
+  /** Answer at once with what was found when this returns true (a newer query came). */
+  readonly cancelled?: () => boolean
 }
 
 const open = (paths: WorkPaths) =>
   Effect.try({
     try: () => GramSearcher.open(paths),
     catch: (e) =>
-      e instanceof GramIndexError
-        ? e
+      e instanceof GramFileError
+        ? new GramIndexError({ reason: "index-unreadable", path: e.path, detail: e.detail })
         : new GramIndexError({ reason: "index-unreadable", path: paths.gram, detail: e instanceof Error ? e.message : String(e) })
   })
 
@@ -60,19 +69,22 @@ export const openGramSearcher = (paths: WorkPaths) =>
 export const searchIndex = Effect.fn("Store.searchIndex")(function* (
   paths: WorkPaths,
   query: string,
-  options: SearchOptions = {}
+  options: SearchOptions & SearchBudget = {}
 ) {
   const limit = options.limit ?? 100
+  const started = performance.now()
+  const deadline = options.budgetMs === undefined ? undefined : started + options.budgetMs
+  const control = { ...(deadline !== undefined ? { deadline } : {}), ...(options.cancelled !== undefined ? { cancelled: options.cancelled } : {}) }
   const searcher = yield* open(paths).pipe(Effect.either)
   if (searcher._tag === "Right" && searcher.right !== undefined) {
     const s = searcher.right
-    const hits = yield* Effect.try({
-      try: () => s.search(query, { ...options, limit }),
+    const outcome = yield* Effect.try({
+      try: () => s.searchWithin(query, { ...options, limit }, control),
       catch: (e) => new GramIndexError({ reason: "index-unreadable", path: paths.gram, detail: e instanceof Error ? e.message : String(e) })
     }).pipe(Effect.ensuring(Effect.sync(() => s.close())))
-    return { hits, engine: "gram", limited: hits.length >= limit, problem: "" } satisfies SearchResult
+    return { hits: outcome.hits, engine: "gram", limited: outcome.hits.length >= limit, problem: "", partial: outcome.partial } satisfies SearchResult
   }
-  const hits = yield* scanBodyIndex(paths, query, { ...options, limit })
+  const scanned = yield* scanBodyIndex(paths, query, { ...options, limit, ...control })
   const problem = searcher._tag === "Left" ? searcher.left.message : ""
-  return { hits, engine: "scan", limited: hits.length >= limit, problem } satisfies SearchResult
+  return { hits: scanned.hits, engine: "scan", limited: scanned.hits.length >= limit, problem, partial: scanned.partial } satisfies SearchResult
 })

@@ -12,7 +12,7 @@ import { Effect } from "effect"
 import * as path from "node:path"
 import { queryWithOptions } from "./gram/searcher.ts"
 import { type SearchHit, hitOf } from "./search_hit.ts"
-import type { WorkPaths } from "./work_folder.ts"
+import type { WorkPaths } from "./work_paths.ts"
 
 export { formatLocation, type SearchHit } from "./search_hit.ts"
 
@@ -26,6 +26,10 @@ export interface ScanOptions {
   readonly type?: string
   /** At most this many hits (default 100). */
   readonly limit?: number
+  /** Stop once `performance.now()` passes this (S2). */
+  readonly deadline?: number
+  /** Stop as soon as this returns true. */
+  readonly cancelled?: () => boolean
 }
 
 // `2_b.tsv` before `10_a.tsv`: parts in workbook order.
@@ -45,7 +49,9 @@ const filesOfSource = Effect.fn(function* (root: string, source: string) {
 /**
  * Finds lines of the body index that match `query` (search_query.ts syntax:
  * terms, phrases, exclusions, `index:`/`type:`/`path:` filters), in index,
- * path and TSV order, up to `limit` hits.
+ * path and TSV order, up to `limit` hits; `partial` when it stopped at its
+ * deadline or was cancelled first. Yields between files, so that a server
+ * in the same process goes on answering (S2).
  */
 export const scanBodyIndex = Effect.fn("Store.scanBodyIndex")(function* (
   paths: WorkPaths,
@@ -56,7 +62,8 @@ export const scanBodyIndex = Effect.fn("Store.scanBodyIndex")(function* (
   const parsed = queryWithOptions(query, { ...(options.index !== undefined ? { index: options.index } : {}), ...(options.type !== undefined ? { type: options.type } : {}) })
   const limit = options.limit ?? 100
   const hits: Array<SearchHit> = []
-  if (parsed.terms.length === 0 || !(yield* fs.exists(paths.index))) return hits
+  const done = (partial: boolean) => ({ hits, partial })
+  if (parsed.terms.length === 0 || !(yield* fs.exists(paths.index))) return done(false)
   const indexes = options.index !== undefined ? [options.index] : (yield* fs.readDirectory(paths.index)).sort()
   for (const index of indexes) {
     const root = path.join(paths.index, index)
@@ -67,6 +74,8 @@ export const scanBodyIndex = Effect.fn("Store.scanBodyIndex")(function* (
     for (const entry of entries) {
       const source = path.dirname(entry).split(path.sep).join("/")
       if (source === ".") continue
+      if (options.cancelled?.() === true || (options.deadline !== undefined && performance.now() > options.deadline)) return done(true)
+      yield* Effect.yieldNow()
       const subject = { index: normalizeForSearch(index), path: normalizeForSearch(source), type: fileTypeOf(source) }
       if (!passesFilters(parsed, subject)) continue
       const tsv = parseBodyTsv(yield* fs.readFileString(path.join(root, entry)))
@@ -74,9 +83,9 @@ export const scanBodyIndex = Effect.fn("Store.scanBodyIndex")(function* (
         const spans = matchLine(line.text, parsed)
         if (spans === undefined) continue
         hits.push(hitOf(index, source, path.basename(entry), tsv.locator, line.loc, line.text, spans))
-        if (hits.length >= limit) return hits
+        if (hits.length >= limit) return done(false)
       }
     }
   }
-  return hits
+  return done(false)
 })

@@ -7,7 +7,7 @@ import { FileSystem } from "@effect/platform"
 import { type Settings, decodeSettings, encodeSettings } from "@sagasu/domain"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { writeFileAtomic } from "./_atomic.ts"
-import type { WorkPaths } from "./work_folder.ts"
+import type { WorkPaths } from "./work_paths.ts"
 
 /**
  * The settings file cannot be used: `missing`, `unreadable`, `invalid-json`

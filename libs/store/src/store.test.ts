@@ -112,17 +112,17 @@ describe("body index (C2) and scanning search", () => {
       // Nothing is left beside the folder in the body index; the old copy went to the staging area.
       expect(fs.readdirSync(path.dirname(target))).toEqual(["見積書.xlsx"])
 
-      const hits = yield* scanBodyIndex(paths, "ａ-１２３４")
+      const { hits } = yield* scanBodyIndex(paths, "ａ-１２３４")
       expect(hits).toEqual([{
         index: "共有", path: "見積/見積書.xlsx", part: "見積書", locator: "cell", loc: "B3",
         location: "見積書!B3", text: "見積番号 A-1234", snippet: "見積番号 【A-1234】"
       }])
-      expect(yield* scanBodyIndex(paths, "A-0001")).toEqual([])
+      expect((yield* scanBodyIndex(paths, "A-0001")).hits).toEqual([])
 
       yield* removeBodyFolder(paths, "共有", "見積/見積書.xlsx")
       const fsys = yield* FileSystem.FileSystem
       expect(yield* fsys.exists(path.join(paths.index, "共有", "見積"))).toBe(false)
-      expect(yield* scanBodyIndex(paths, "A-1234")).toEqual([])
+      expect((yield* scanBodyIndex(paths, "A-1234")).hits).toEqual([])
     }).pipe(Effect.provide(NodeContext.layer)))
 })
 

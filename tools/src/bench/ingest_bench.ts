@@ -296,7 +296,7 @@ function recollFinds(confDir: string, expected: string, abs: string): boolean {
 async function sagasuFinds(work: string, expected: string, rel: string): Promise<boolean> {
   const query = expected.split('"').filter((p) => p.trim() !== "").map((p) => `"${p}"`).join(" ")
   if (query === "") return false
-  const hits = await run(scanBodyIndex(workPaths(work), query, { index: "bench", path: rel, limit: 1 }))
+  const { hits } = await run(scanBodyIndex(workPaths(work), query, { index: "bench", path: rel, limit: 1 }))
   return hits.length > 0
 }
 

@@ -423,7 +423,11 @@ async function answerPlan(answer: { retryFailed: boolean; includeCloud: boolean 
 
 // --- search ----------------------------------------------------------------
 
+// Only the latest query's answer is shown (an older one may come back later).
+let searchSeq = 0
+
 async function search() {
+  const seq = ++searchSeq
   const q = $<HTMLInputElement>("q").value
   const status = $("search-status")
   const table = $("results")
@@ -443,13 +447,14 @@ async function search() {
   try {
     view = await api<SearchView>("GET", `/api/search?${params}`)
   } catch (e) {
+    if (seq !== searchSeq) return
     status.textContent = errorMessage(e)
     show(table, false)
     return
   }
-  status.textContent = view.hits.length === 0
-    ? t.noHits
-    : t.hitsCount(view.hits.length, view.limited) + (view.engine === "scan" ? `　${t.scanNotice}` : "")
+  if (seq !== searchSeq || view.superseded) return
+  status.textContent = (view.hits.length === 0 ? t.noHits : t.hitsCount(view.hits.length, view.limited)) +
+    (view.engine === "scan" ? `　${t.scanNotice}` : "") + (view.partial ? `　${t.partialNotice}` : "")
   table.querySelector("tbody")!.replaceChildren(...view.hits.map(hitRow))
   show(table, view.hits.length > 0)
 }

@@ -1,10 +1,11 @@
 /**
- * The plain worker's code as one pre-bundled ES module. A worker thread that
+ * Worker-thread code as pre-bundled ES modules. A worker thread that
  * registers tsx and transpiles the TypeScript sources takes ≈2 s to start on
- * this class of machine (ARCHITECTURE.md "Known traps"); the bundle loads in a
- * fraction of that. It is built with esbuild on first use and cached in the
+ * this class of machine (ARCHITECTURE.md "Known traps"); a bundle loads in a
+ * fraction of that. Each is built with esbuild on first use and cached in the
  * OS temp folder under a key made of the sources' sizes and mtimes, so an
- * edited source is never run stale.
+ * edited source is never run stale. Used for the plain workers (W2) and the
+ * GUI's search thread (S2).
  *
  * @module
  */
@@ -16,14 +17,11 @@ import { fileURLToPath, pathToFileURL } from "node:url"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const libs = path.resolve(here, "..", "..", "..")
-const entry = path.join(here, "plain_worker.ts")
-const fallback = new URL("./plain_worker_boot.mjs", import.meta.url)
 
-// Sizes and mtimes of every source the worker can import, plus the lock file.
-function sourceKey(): string {
+// Sizes and mtimes of every source under `dirs`, plus the lock file.
+function sourceKey(dirs: ReadonlyArray<string>): string {
   const h = createHash("sha256")
-  for (const lib of ["domain", "store", "ingest"]) {
-    const dir = path.join(libs, lib, "src")
+  for (const dir of dirs) {
     for (const e of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
       if (!e.isFile() || !e.name.endsWith(".ts")) continue
       const st = fs.statSync(path.join(e.parentPath, e.name))
@@ -35,22 +33,37 @@ function sourceKey(): string {
   return h.digest("hex").slice(0, 16)
 }
 
-let cached: URL | undefined
+/** What to bundle: the worker's entry, a name for the cache file, and the sources it may import. */
+export interface WorkerBundle {
+  /** The worker's entry, a `.ts` file. */
+  readonly entry: string
+  /** Name of the bundle in the temp folder (`sagasu-<name>-<key>.mjs`). */
+  readonly name: string
+  /** Folders of sources the entry can import, beyond libs/domain, libs/store and libs/ingest. */
+  readonly extraSourceDirs?: ReadonlyArray<string>
+  /** What to start when esbuild is not available (a bootstrap that registers tsx). */
+  readonly fallback: URL
+}
+
+const cached = new Map<string, URL>()
 
 /**
- * The URL a plain worker thread is started from: the cached bundle, built
- * now if needed (≈1 s, once per source change); the tsx bootstrap when
+ * The URL a worker thread of `bundle` is started from: the cached bundle,
+ * built now if needed (≈1 s, once per source change); its fallback when
  * esbuild is not available.
  */
-export async function plainWorkerUrl(): Promise<URL> {
-  if (cached !== undefined) return cached
+export async function workerBundleUrl(bundle: WorkerBundle): Promise<URL> {
+  const known = cached.get(bundle.name)
+  if (known !== undefined) return known
+  let url: URL
   try {
-    const out = path.join(os.tmpdir(), `sagasu-plain-worker-${sourceKey()}.mjs`)
+    const dirs = [...["domain", "store", "ingest"].map((lib) => path.join(libs, lib, "src")), ...(bundle.extraSourceDirs ?? [])]
+    const out = path.join(os.tmpdir(), `sagasu-${bundle.name}-${sourceKey(dirs)}.mjs`)
     if (!fs.existsSync(out)) {
       const esbuild = await import("esbuild")
       const temp = `${out}.${process.pid}.tmp`
       await esbuild.build({
-        entryPoints: [entry],
+        entryPoints: [bundle.entry],
         bundle: true,
         platform: "node",
         format: "esm",
@@ -62,9 +75,17 @@ export async function plainWorkerUrl(): Promise<URL> {
       })
       fs.renameSync(temp, out)
     }
-    cached = pathToFileURL(out)
+    url = pathToFileURL(out)
   } catch {
-    cached = fallback
+    url = bundle.fallback
   }
-  return cached
+  cached.set(bundle.name, url)
+  return url
 }
+
+/**
+ * The URL a plain worker thread is started from: the cached bundle, built
+ * now if needed; the tsx bootstrap when esbuild is not available.
+ */
+export const plainWorkerUrl = (): Promise<URL> =>
+  workerBundleUrl({ entry: path.join(here, "plain_worker.ts"), name: "plain-worker", fallback: new URL("./plain_worker_boot.mjs", import.meta.url) })

@@ -23,7 +23,8 @@ import * as path from "node:path"
 import { publishSourceFolder, stageExtraction } from "../body_index.ts"
 import { removeBodyFolders } from "../pending_remove.ts"
 import { formatSettings } from "../settings_store.ts"
-import { type WorkPaths, initWorkFolder } from "../work_folder.ts"
+import { initWorkFolder } from "../work_folder.ts"
+import type { WorkPaths } from "../work_paths.ts"
 import { queryWithOptions } from "./searcher.ts"
 
 export const run = <A, E>(effect: Effect.Effect<A, E, NodeContext.NodeContext>) =>

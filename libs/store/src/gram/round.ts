@@ -29,7 +29,7 @@
 import { Clock, Duration, Effect, Fiber, Queue, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import type { WorkPaths } from "../work_folder.ts"
+import type { WorkPaths } from "../work_paths.ts"
 import { bodyFolderAt, docKey, isMissing, tsvSourcesOf } from "./body_walk.ts"
 import { ensureFreshLogSync } from "./fresh.ts"
 import { type FreshEntry, readFreshTailSync } from "./fresh_log.ts"

@@ -4,7 +4,7 @@ import * as path from "node:path"
 import { searchIndex } from "../search.ts"
 import type { SearchHit } from "../search_hit.ts"
 import { scanBodyIndex } from "../search_scan.ts"
-import type { WorkPaths } from "../work_folder.ts"
+import type { WorkPaths } from "../work_paths.ts"
 import { bruteForce, loadBodyIndex, makeWork, part, publish, randomParts, run, seeded } from "./_test_corpus.ts"
 import { GramSearcher } from "./searcher.ts"
 import { updateGramIndexesOfRound } from "./update.ts"
@@ -59,7 +59,7 @@ describe("gram search agrees with a brute-force scan of the body index (issue 6)
       const phrase = `"${q}"`
       const expected = bruteForce(body, phrase)
       // The scanning search is the same brute force, reading the files each time.
-      if (i % 50 === 0) expect(sortedKeys(await run(scanBodyIndex(paths, phrase, { limit: all })))).toEqual(expected)
+      if (i % 50 === 0) expect(sortedKeys((await run(scanBodyIndex(paths, phrase, { limit: all }))).hits)).toEqual(expected)
       if (expected.length > 0) nonEmpty++
       expect(sortedKeys(gramSearch(paths, phrase)), JSON.stringify(q)).toEqual(expected)
     }
@@ -92,6 +92,38 @@ describe("long posting lists (skip tables) give the brute-force answer", () => {
     const body = loadBodyIndex(paths)
     for (const q of ["稀な語", "共通 稀", "珍", "共通 珍", "行 2499", "の", "123", "共通 -稀 -1 -2 -3 -4 -5 -6 -7 -8"]) {
       expect(sortedKeys(gramSearch(paths, q)), q).toEqual(bruteForce(body, q))
+    }
+  })
+})
+
+describe("S2: a search within a budget, cancelled by a newer one", () => {
+  it("stops when cancelled or out of time, says so, and gives the hits it found in order", async () => {
+    const paths = await makeWork()
+    await publish(paths, "共有", "a.xlsx", [part("s", "cell", Array.from({ length: 3000 }, (_, i) => `見積 ${i}`))])
+    await run(updateGramIndexesOfRound(paths, noChanges))
+    // And as many in the fresh tail, read from the body index.
+    await publish(paths, "共有", "b.xlsx", [part("s", "cell", Array.from({ length: 3000 }, (_, i) => `見積 新${i}`))])
+    const s = GramSearcher.open(paths)!
+    try {
+      const whole = s.searchWithin("見積", { limit: all })
+      expect(whole.partial).toBe(false)
+      expect(whole.hits).toHaveLength(6000)
+      // Fresh files first (they are the newest).
+      expect(whole.hits[0]?.path).toBe("b.xlsx")
+      let looks = 0
+      const cut = s.searchWithin("見積", { limit: all }, { cancelled: () => ++looks > 3 })
+      expect(cut.partial).toBe(true)
+      expect(cut.hits.length).toBeGreaterThan(0)
+      expect(cut.hits.length).toBeLessThan(6000)
+      expect(cut.hits).toEqual(whole.hits.slice(0, cut.hits.length))
+      let t = 0
+      const late = s.searchWithin("見積", { limit: all }, { deadline: 2, now: () => t++ })
+      expect(late.partial).toBe(true)
+      expect(late.hits.length).toBeLessThan(6000)
+      // A search that finds its limit first is not partial.
+      expect(s.searchWithin("見積", { limit: 10 }, { cancelled: () => true }).partial).toBe(false)
+    } finally {
+      s.close()
     }
   })
 })

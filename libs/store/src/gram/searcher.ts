@@ -38,7 +38,7 @@ import * as path from "node:path"
 import { type SearchHit, hitOf } from "../search_hit.ts"
 import { type BodyFolder, bodyFolderAt, docKey, isMissing } from "./body_walk.ts"
 import { lastEntries, readFreshTailSync } from "./fresh_log.ts"
-import { type Manifest, isCurrentManifest, readManifestSync } from "./manifest.ts"
+import { type Manifest, isCurrentManifest, readManifestSync } from "./manifest_format.ts"
 import { newestFirst } from "./segment_builder.ts"
 import { AndCursor, type Cursor, END, ListCursor, SegmentReader, UnionCursor } from "./segment_reader.ts"
 
@@ -180,7 +180,7 @@ export class GramSearcher {
    * Opens the index of a work folder (`gram` and `index` of its paths) as its
    * manifest names it now, with the fresh log's tail. Returns `undefined`
    * when there is no usable index (none yet, or written by another format or
-   * normaliser: the next indexing run rebuilds it). Throws a GramIndexError
+   * normaliser: the next indexing run rebuilds it). Throws a GramFileError (or an I/O error)
    * when the manifest or a segment is damaged; retries when a newer manifest
    * replaced the one read while its files were being opened.
    */

@@ -41,7 +41,7 @@ import {
 } from "@sagasu/domain"
 import * as path from "node:path"
 import { type DocPart, type DocRecord, encodeDocTable } from "./doc_table.ts"
-import { writeFileDurableSync } from "./manifest.ts"
+import { writeFileDurableSync } from "./manifest_format.ts"
 
 export type { DocPart, DocRecord } from "./doc_table.ts"
 

@@ -10,7 +10,7 @@
 import { encodePostingsInto, maxPostingsBytes, postingStreamStart } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { writeAllSync, writeFileDurableSync } from "./manifest.ts"
+import { writeAllSync, writeFileDurableSync } from "./manifest_format.ts"
 import { type DocRecord, encodeDocTable } from "./doc_table.ts"
 import { DICT_ENTRY_BYTES, SPARSE_EVERY, type WrittenSegment, littleEndianF64, littleEndianU32 } from "./segment_builder.ts"
 import type { SegmentReader } from "./segment_reader.ts"

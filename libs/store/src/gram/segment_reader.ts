@@ -19,7 +19,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { folderIdentityOf } from "./body_walk.ts"
 import { type DocPart, DocTable } from "./doc_table.ts"
-import type { SegmentEntry } from "./manifest.ts"
+import type { SegmentEntry } from "./manifest_format.ts"
 import { DICT_ENTRY_BYTES, SPARSE_EVERY } from "./segment_builder.ts"
 
 /** Where one posting list lies in `.post` and how many ids it holds. */

@@ -11,7 +11,7 @@
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import type { WorkPaths } from "../work_folder.ts"
+import type { WorkPaths } from "../work_paths.ts"
 import { type BodyFolder, docKey, isMissing, tsvSourcesOf, walkBodyIndex } from "./body_walk.ts"
 import { freshLogName } from "./fresh_log.ts"
 import {

@@ -2,7 +2,7 @@
 // "locked" and waits forever, so a test can kill it with SIGKILL (R3).
 import { Effect } from "effect"
 import { acquireLock } from "../lock.ts"
-import { workPaths } from "../work_folder.ts"
+import { workPaths } from "../work_paths.ts"
 
 const work = process.argv[2]
 if (work === undefined) throw new Error("usage: hold_lock.ts WORK")

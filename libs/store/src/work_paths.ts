@@ -1,0 +1,53 @@
+/**
+ * The paths of a work folder (ARCHITECTURE.md "The work folder"). Effect-free:
+ * on the path of every cold search.
+ *
+ * @module
+ */
+import * as path from "node:path"
+
+/** The layout this version writes; `store/layout_version` holds it (R2, R6). */
+export const currentLayoutVersion = "1"
+
+/** Absolute paths of everything in a work folder. */
+export interface WorkPaths {
+  readonly root: string
+  readonly settings: string
+  readonly log: string
+  readonly logPrevious: string
+  readonly store: string
+  readonly layoutVersion: string
+  readonly ingestList: string
+  readonly origins: string
+  readonly journal: string
+  readonly pendingRemove: string
+  readonly progress: string
+  readonly index: string
+  readonly gram: string
+  readonly publish: string
+  readonly tmp: string
+}
+
+/** The paths of the work folder at `root` (made absolute). Pure: touches nothing. */
+export function workPaths(root: string): WorkPaths {
+  const r = path.resolve(root)
+  const store = path.join(r, "store")
+  return {
+    root: r,
+    settings: path.join(r, "setting.config"),
+    log: path.join(r, "indexing_log.txt"),
+    logPrevious: path.join(r, "indexing_log_previous.txt"),
+    store,
+    layoutVersion: path.join(store, "layout_version"),
+    ingestList: path.join(store, "ingest_list.tsv"),
+    origins: path.join(store, "origins.tsv"),
+    journal: path.join(store, "journal", "ingest.tsv"),
+    pendingRemove: path.join(store, "pending_remove.tsv"),
+    progress: path.join(store, "progress.json"),
+    index: path.join(r, "index"),
+    gram: path.join(r, "gram"),
+    publish: path.join(r, "publish"),
+    tmp: path.join(r, "tmp")
+  }
+}
+
