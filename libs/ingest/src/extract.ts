@@ -22,7 +22,7 @@ import { extractDocument } from "./extract/_document.ts"
 import { defaultLimits, LineBudget, type ExtractLimits } from "./extract/_limits.ts"
 import { findMainPart } from "./extract/_main_part.ts"
 import { openSnapshot, readSnapshot } from "./extract/_read_file.ts"
-import { inspectOle2 } from "./extract/_ole2.ts"
+import { extractOle2 } from "./extract/_legacy.ts"
 import { OpcPackage } from "./extract/_opc.ts"
 import { extractPresentation } from "./extract/_presentation.ts"
 import { collectingSink, emitLines, type ExtractionSink } from "./extract/_sink.ts"
@@ -137,11 +137,11 @@ const extractContainer = <E>(
     switch (container._tag) {
       case "empty":
         return fail("empty-file", "zero bytes")
-      case "ole2":
-        return Effect.suspend(() => {
-          const verdict = inspectOle2(source)
-          return fail(verdict._tag === "legacy" ? "needs-office" : verdict._tag, verdict.detail)
-        })
+      case "ole2": {
+        const limits = limitsOf(options)
+        const budget = new LineBudget(limits.maxLines, limits.maxTextChars, sink.keepsLines ? limits.maxLines : Infinity)
+        return extractOle2(source, sink, budget, streamingOf(options), { maxStreamBytes: limits.maxFileBytes })
+      }
       case "legacy":
         return fail("needs-office", container.detail)
       case "other":
