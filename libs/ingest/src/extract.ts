@@ -28,6 +28,7 @@ import { extractPresentation } from "./extract/_presentation.ts"
 import { collectingSink, emitLines, type ExtractionSink } from "./extract/_sink.ts"
 import { sniffContainer } from "./extract/_sniff.ts"
 import { defaultSheetStreaming, extractWorkbook, type SheetStreaming } from "./extract/_workbook.ts"
+import { extractXlsb } from "./extract/_xlsb.ts"
 import { bytesSource, ZipArchive, type ZipSource } from "./extract/_zip.ts"
 import { ExtractError } from "./extract/extract_error.ts"
 
@@ -106,6 +107,7 @@ const extractPackage = <E>(
     const main = yield* findMainPart(pkg, fileName)
     // Lines held in memory are also counted over the file; lines that stream to disk are bounded by what the sink takes.
     const budget = new LineBudget(limits.maxLines, limits.maxTextChars, sink.keepsLines ? limits.maxLines : Infinity)
+    if (main.encoding === "binary") return yield* extractXlsb(pkg, main.part, budget, sink, streamingOf(options))
     if (main.kind === "spreadsheet") return yield* extractWorkbook(pkg, main.part, budget, sink, streamingOf(options))
     // A document or a presentation is one part, read whole, then handed on.
     budget.startPart()

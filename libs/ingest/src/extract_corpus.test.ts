@@ -40,7 +40,7 @@ const rows: ReadonlyArray<Row> = fs
 const ooxmlKinds = new Set(["xlsx", "xlsm", "xltx", "docx", "docm", "dotx", "pptx", "pptm", "ppsx", "potx"])
 const legacyKinds = new Set(["xls", "doc", "ppt"])
 /** Legacy formats the plain workers read themselves (W3): their rows must give every expected string without Office. */
-const plainLegacyKinds = new Set(["xls"])
+const plainLegacyKinds = new Set(["xls", "xlsb"])
 /** Issue 3's bar: 99% of the expected strings of the rows a plain reader can read. */
 const minimumRecall = 0.99
 /** Far above the slowest file (≈0.6 s): reaching it means a hang. */
@@ -101,7 +101,7 @@ describe(`extractFile() over the corpus (${corpus})`, () => {
   )
 
   it.effect(
-    "W3: recalls every expected string of the legacy workbooks (xls) without Office",
+    "W3: recalls every expected string of the legacy workbooks (xls, xlsb) without Office",
     () =>
       Effect.gen(function* () {
         let total = 0
