@@ -83,6 +83,9 @@ export interface BiffRecord {
   readonly data: Uint8Array
 }
 
+/** Empty records of type 0 in a row taken before the bytes count as zeros rather than records. */
+const maxZeroRecords = 1024
+
 /** Bytes of the stream read at a time. */
 const readBlock = 1 << 16
 
@@ -97,6 +100,7 @@ export class RecordCursor {
   private buffer: Uint8Array = new Uint8Array()
   private bufferStart = 0
   private at: number
+  private zeros = 0
 
   constructor(source: ZipSource, streamName: string, start = 0) {
     this.source = source
@@ -112,6 +116,7 @@ export class RecordCursor {
   /** Moves to the record at `offset`. */
   seek(offset: number): void {
     this.at = offset
+    this.zeros = 0
   }
 
   private bytes(at: number, n: number): Uint8Array {
@@ -139,6 +144,12 @@ export class RecordCursor {
       throw damaged(
         `record 0x${type.toString(16).padStart(4, "0")} at offset ${this.at} declares ${length} bytes, past the end of the ${this.streamName} stream (${this.source.size} bytes)`
       )
+    }
+    // No BIFF5/8 substream has records of type 0: a long run of empty ones is zeros (a sparse or wiped file), not a workbook.
+    if (type === 0 && length === 0) {
+      if (++this.zeros > maxZeroRecords) throw damaged(`zeros where records should be, from offset ${this.at - 4 * maxZeroRecords} of the ${this.streamName} stream`)
+    } else {
+      this.zeros = 0
     }
     const record = { type, offset: this.at, data: this.bytes(this.at + 4, length) }
     this.at += 4 + length
