@@ -1,10 +1,13 @@
 /**
- * Text extraction of one Office file without Office (SPEC W2): workbooks,
- * documents and presentations in OOXML form become an {@link Extraction} —
- * one body part per sheet, or one for a document or a presentation. Anything
- * else fails with an {@link ExtractError} whose reason says why: legacy and
- * OpenDocument formats go to the Office owner (`needs-office`, W3),
- * password-protected files are `encrypted`, and so on.
+ * Text extraction of one Office file without Office (SPEC W2, W3):
+ * workbooks, documents and presentations in OOXML form, and legacy Excel
+ * workbooks (BIFF5/BIFF8 .xls in an OLE2 container, .xlsb), become an
+ * {@link Extraction} — one body part per sheet, or one for a document or a
+ * presentation. Anything else fails with an {@link ExtractError} whose
+ * reason says why: what only Office reads (OpenDocument, doc, ppt, BIFF2–4,
+ * a legacy workbook the reader finds damaged) is `needs-office`, rerouted to
+ * the Office owner (W3, R14); password-protected files are `encrypted`, and
+ * so on.
  *
  * The format is found from the bytes, never from the name (BUG-14).
  *
@@ -65,7 +68,11 @@ export interface ExtractFileOptions {
   readonly maxTextChars?: number
   /** Deepest XML element nesting in a part. Default 1000. */
   readonly maxXmlDepth?: number
-  /** Largest file {@link extractFile} (which reads it whole) or {@link extractFileTo} (part by part) reads. Default 1 GiB. */
+  /**
+   * Largest file {@link extractFile} (which reads it whole) or
+   * {@link extractFileTo} (part by part) reads, and largest OLE2 stream read
+   * (a workbook stream is read by positioned reads, never whole). Default 1 GiB.
+   */
   readonly maxFileBytes?: number
   /**
    * Cells per batch when a big sheet streams to a sink that does not keep

@@ -29,7 +29,6 @@ export const rt = {
   mulRk: 0x00bd,
   rString: 0x00d6,
   xf: 0x00e0,
-  xf5: 0x0043,
   mergedCells: 0x00e5,
   msoDrawing: 0x00ec,
   sst: 0x00fc,

@@ -12,7 +12,7 @@
 import { Effect } from "effect"
 import { cfbDamageOf, openCompoundFile } from "./_cfb.ts"
 import type { LineBudget } from "./_limits.ts"
-import { inspectOpen } from "./_ole2.ts"
+import { inspectOle2 } from "./_ole2.ts"
 import type { ExtractionSink } from "./_sink.ts"
 import type { SheetStreaming } from "./_workbook.ts"
 import { extractXls } from "./_xls.ts"
@@ -53,7 +53,7 @@ export const extractOle2 = <E>(
     Effect.try({ try: () => openCompoundFile(source, { maxStreamBytes: limits.maxStreamBytes }), catch: containerError }),
     (file) =>
       Effect.gen(function* () {
-        const verdict = yield* Effect.try({ try: () => inspectOpen(file), catch: containerError })
+        const verdict = yield* Effect.try({ try: () => inspectOle2(file), catch: containerError })
         if (verdict._tag !== "legacy") return yield* Effect.fail(new ExtractError({ reason: verdict._tag, detail: verdict.detail }))
         // A workbook saved as "Excel 97–2003 & 5.0/95" holds both streams: Workbook is the BIFF8 one.
         const streamName = ["Workbook", "Book"].find((name) => file.entries.some((e) => e.type === "stream" && e.path.toLowerCase() === name.toLowerCase()))

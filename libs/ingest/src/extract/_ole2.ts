@@ -11,15 +11,11 @@
  *
  * @module
  */
-import { cfbDamageOf, openCompoundFile, type CompoundFile } from "./_cfb.ts"
-import type { ZipSource } from "./_zip.ts"
+import type { CompoundFile } from "./_cfb.ts"
+import type { ExtractError } from "./extract_error.ts"
 
-/** What an OLE2 container holds, as far as extraction cares. */
-export type Ole2Verdict =
-  | { readonly _tag: "encrypted"; readonly detail: string }
-  | { readonly _tag: "legacy"; readonly detail: string }
-  /** A sector chain that loops or leaves the table: no reader, Office included, gets past it (trait `corrupt`, oleloop.xls). */
-  | { readonly _tag: "corrupt"; readonly detail: string }
+/** What an OLE2 container holds, as far as extraction cares (a damaged container is the reader's error, `_cfb.ts`). */
+export type Ole2Verdict = { readonly _tag: "encrypted"; readonly detail: string } | { readonly _tag: "legacy"; readonly detail: string }
 
 /** BIFF8/BIFF5 workbook stream: is there a FILEPASS record (0x002F) in the globals before the first sheet? */
 function workbookIsEncrypted(stream: Uint8Array): boolean {
@@ -38,39 +34,14 @@ function workbookIsEncrypted(stream: Uint8Array): boolean {
 const head = (file: CompoundFile, path: string, limit: number): Uint8Array | undefined => file.streamSource(path)?.read(0, limit)
 
 /**
- * Looks inside an OLE2 container (a path, its bytes, or an open source read
- * by positioned reads): `encrypted` for an encrypted OOXML package or a
- * legacy file with its encryption flag, `corrupt` for a sector chain that
- * loops or links past its table, otherwise `legacy` (xls, doc, ppt, or any
- * OLE2 content Office may read). A container too damaged to walk otherwise
- * (cut short, an odd header) is `legacy` too: only Office can tell more
- * (traits `corrupt`, `damaged-structure`).
+ * Looks inside an open OLE2 container (`_cfb.ts`): `encrypted` for an
+ * encrypted OOXML package or a legacy file with its encryption flag,
+ * otherwise `legacy` (xls, doc, ppt, or any OLE2 content Office may read),
+ * naming the streams that say which. Reads the directory and the first bytes
+ * of the streams that carry a flag only; throws the container's
+ * {@link ExtractError} when those are damaged.
  */
-export function inspectOle2(source: string | Uint8Array | ZipSource): Ole2Verdict {
-  let file: CompoundFile
-  try {
-    // The verdict needs no stream whole, so no stream is too large for it.
-    file = openCompoundFile(source, { maxStreamBytes: Number.MAX_SAFE_INTEGER })
-  } catch (e) {
-    return damageVerdict(e, "cannot be walked")
-  }
-  try {
-    return inspectOpen(file)
-  } catch (e) {
-    return damageVerdict(e, "has damaged streams")
-  } finally {
-    file.close()
-  }
-}
-
-function damageVerdict(e: unknown, what: string): Ole2Verdict {
-  const detail = e instanceof Error ? ("detail" in e ? String(e.detail) : e.message) : String(e)
-  if (cfbDamageOf(e) === "broken") return { _tag: "corrupt", detail: `${detail} (a loop or a link past the table)` }
-  return { _tag: "legacy", detail: `OLE2 container that ${what} (${detail})` }
-}
-
-/** {@link inspectOle2} of a container that opened. */
-export function inspectOpen(file: CompoundFile): Ole2Verdict {
+export function inspectOle2(file: CompoundFile): Ole2Verdict {
   // Stream names compare case-insensitively (trait `odd-stream-name-case`: WORKBOOK, worddocument).
   const streams = new Set(file.entries.filter((e) => e.type === "stream" && !e.path.includes("/")).map((e) => e.path.toLowerCase()))
   for (const name of ["encryptedpackage", "encryptioninfo"]) {

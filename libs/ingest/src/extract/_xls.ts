@@ -146,18 +146,18 @@ function readGlobals(cursor: RecordCursor, budget: LineBudget): Globals {
 }
 
 /**
- * The shared-string table (SST and its CONTINUE records). A table that ends
- * before its declared count keeps the strings it holds (the count may lie).
+ * The shared-string table (SST and its CONTINUE records), read to the end of
+ * its records whatever count it declares (the count may lie either way); a
+ * string cut off by the end of the table is dropped, the ones before it stand.
  */
 function readSst(record: BiffRecord, cursor: RecordCursor, strings: SharedStringTable, budget: LineBudget): void {
-  const unique = u32(record.data, 4)
   let more = true
   const bytes = new ContinuedBytes(record.data, () => {
     const next = cursor.nextContinue()
     if (next === undefined) more = false
     return next
   }, 8)
-  for (let i = 0; i < unique; i++) {
+  for (;;) {
     if (bytes.atSegmentEnd && cursor.peekType() !== rt.continue) break
     let text: string
     try {
@@ -215,7 +215,8 @@ function readHlink(d: Uint8Array): Link {
   let target: string | undefined
   let location: string | undefined
   try {
-    if (flags & 0x14) {
+    // hlstmfHasDisplayName (MS-OSHARED 2.3.7.1); 0x04, "the site gave the name", adds no field.
+    if (flags & 0x10) {
       const s = hyperlinkString(d, p)
       display = s.text
       p = s.end
@@ -352,7 +353,7 @@ function readLayout(cursor: RecordCursor, start: number, globals: Globals): Layo
         anchor = lastAnchor(d) ?? anchor
         break
       case rt.obj:
-        object = { kind: u16(d, 4), id: u16(d, 6), anchor: anchor ?? "drawing" }
+        object = { kind: u16(d, 4), id: u16(d, 6), anchor: anchor ?? "" }
         anchor = undefined
         break
       case rt.txo: {
@@ -561,7 +562,8 @@ const sheetLines = <E>(
     const noteIds = new Set(layout.notes.map((n) => n.id))
     for (const [id, object] of layout.objects) {
       // Object type 0x19 is a note's box, already given at its cell.
-      if (object.kind !== 0x19 && !noteIds.has(id)) push(object.anchor.includes(" ") || object.anchor === "drawing" ? object.anchor : `${object.anchor} shape`, object.text)
+      // An object without an anchor is located by its kind alone, as an absolute anchor is in an xlsx.
+      if (object.kind !== 0x19 && !noteIds.has(id)) push(object.anchor === "" ? "shape" : `${object.anchor} shape`, object.text)
     }
     for (const [loc, text] of layout.headerFooter) push(loc, text)
     yield* emitLines(sink, budget, extras)
