@@ -1,7 +1,8 @@
 /**
  * Issue 2's bar: index the real-file corpus with the indexing run and find
  * every MANIFEST expected string of the OOXML rows by searching that file
- * through the 2-gram index the run builds at its end.
+ * through the 2-gram index the run builds at its end; and (W3, issue 20)
+ * every one of the legacy workbook rows, read by the plain workers.
  */
 import { NodeContext } from "@effect/platform-node"
 import { defaultSettings } from "@sagasu/domain"
@@ -18,7 +19,7 @@ const run = <A, E>(effect: Effect.Effect<A, E, NodeContext.NodeContext>) =>
   Effect.runPromise(Effect.provide(effect, NodeContext.layer))
 
 describe("corpus recall through the indexing run and search (issue 2)", () => {
-  it("indexes ../shared/corpus/files and finds ≥ 90% of the OOXML expected strings", async () => {
+  it("indexes ../shared/corpus/files and finds ≥ 90% of the OOXML expected strings and every one of the legacy workbooks (W3)", async () => {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-corpus-"))
     const paths = await run(initWorkFolder(work, formatSettings(defaultSettings)))
     await run(writeSettings(paths, {
@@ -59,6 +60,22 @@ describe("corpus recall through the indexing run and search (issue 2)", () => {
         else misses.push(`${source}: ${expected}`)
       }
     }
+    // W3: the legacy workbooks (xls, xlsb) are read by the plain workers of this run (no Office in it):
+    // every expected string of theirs is found by search.
+    const legacyMisses: Array<string> = []
+    let legacyTotal = 0
+    for (const row of manifest.filter((r) => (r.kind === "xls" || r.kind === "xlsb") && r.expected.length > 0)) {
+      const source = row.path.replace(/^files\//, "")
+      for (const expected of row.expected) {
+        legacyTotal++
+        const query = expected.split('"').filter((p) => p.trim() !== "").map((p) => `"${p}"`).join(" ")
+        const result = await run(searchIndex(paths, query, { index: "corpus", path: source, limit: 1 }))
+        if (result.hits.length === 0) legacyMisses.push(`${source}: ${expected}`)
+      }
+    }
+    console.log(`legacy workbook recall through the run, without Office: ${legacyTotal - legacyMisses.length}/${legacyTotal}`)
+    expect(legacyTotal).toBeGreaterThan(80)
+    expect(legacyMisses).toEqual([])
     const done = rows.filter((r) => r.status === "done").length
     console.log(`corpus recall: ${found}/${total} (${((100 * found) / total).toFixed(1)}%); ` +
       `${rows.length} files, ${done} done, ${rows.length - done} failed, indexed in ${seconds.toFixed(1)} s`)

@@ -5,8 +5,10 @@ describe("fileFormatOf() (R13: the file's application)", () => {
   it.each([
     ["見積書.xlsx", "spreadsheet", "plain"],
     ["macro.XLSM", "spreadsheet", "plain"],
-    ["old.xls", "spreadsheet", "office"],
-    ["binary.xlsb", "spreadsheet", "office"],
+    // W3: legacy Excel goes to the plain workers first (rerouted to the owner when they cannot read it, R14).
+    ["old.xls", "spreadsheet", "plain"],
+    ["TEMPLATE.XLT", "spreadsheet", "plain"],
+    ["binary.xlsb", "spreadsheet", "plain"],
     ["calc.ods", "spreadsheet", "office"],
     ["議事録.docx", "document", "plain"],
     ["legacy.DOC", "document", "office"],

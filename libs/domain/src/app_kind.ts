@@ -11,8 +11,9 @@ export const AppKind = Schema.Literal("spreadsheet", "document", "presentation")
 export type AppKind = typeof AppKind.Type
 
 /**
- * How a file is read: `plain` by a plain worker without Office (W2), `office`
- * by the Office owner of its kind (W3).
+ * How a file is read first: `plain` by a plain worker without Office (W2;
+ * OOXML, and legacy Excel xls/xlt/xlsb, W3), `office` by the Office owner of
+ * its kind (W3).
  */
 export const Reader = Schema.Literal("plain", "office")
 export type Reader = typeof Reader.Type
@@ -25,9 +26,11 @@ export interface FileFormat {
   readonly ext: string
 }
 
+// W3: once the plain workers read a format its files go to them first (legacy Excel since issue 20);
+// what they cannot read comes back as a reroute to the owner (R14). OpenDocument stays with Office.
 const table: ReadonlyArray<readonly [AppKind, Reader, ReadonlyArray<string>]> = [
-  ["spreadsheet", "plain", ["xlsx", "xlsm", "xltx", "xltm"]],
-  ["spreadsheet", "office", ["xls", "xlsb", "xlt", "ods", "fods"]],
+  ["spreadsheet", "plain", ["xlsx", "xlsm", "xltx", "xltm", "xls", "xlt", "xlsb"]],
+  ["spreadsheet", "office", ["ods", "fods"]],
   ["document", "plain", ["docx", "docm", "dotx", "dotm"]],
   ["document", "office", ["doc", "dot", "odt", "fodt", "rtf"]],
   ["presentation", "plain", ["pptx", "pptm", "ppsx", "ppsm", "potx", "potm"]],

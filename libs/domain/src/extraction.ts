@@ -54,8 +54,9 @@ export type Extraction = typeof Extraction.Type
  * - `empty-file`: zero bytes;
  * - `encrypted`: password-protected (an OLE container with EncryptionInfo, or a
  *   legacy file with its encryption flag);
- * - `needs-office`: a format only the Office owner can read (xls, doc, ppt,
- *   xlsb, ods, …, or such content behind an OOXML name);
+ * - `needs-office`: a format only the Office owner can read (doc, ppt, ods,
+ *   Excel 2–4, a legacy workbook the plain reader finds damaged, …, or such
+ *   content behind an OOXML name): the plain worker reroutes it (R14);
  * - `not-office`: the content is not an Office file at all;
  * - `corrupt`: a damaged zip or XML part;
  * - `too-large`: a limit on inflated bytes, ratio or cells was hit;

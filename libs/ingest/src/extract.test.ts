@@ -341,7 +341,7 @@ describe("extractBuffer() failures", () => {
       expect(error?.reason).toBe("corrupt")
     }))
 
-  it.effect("an OpenDocument file and a binary workbook go to Office", () =>
+  it.effect("an OpenDocument file goes to Office, and so does a binary workbook the xlsb reader cannot read (R14)", () =>
     Effect.gen(function* () {
       const ods = yield* failureOf(extract({ mimetype: "application/vnd.oasis.opendocument.spreadsheet", "content.xml": "<x/>" }, "a.ods"))
       expect(ods?.reason).toBe("needs-office")
@@ -349,6 +349,8 @@ describe("extractBuffer() failures", () => {
         extract({ "_rels/.rels": relationships([["rId1", "officeDocument", "xl/workbook.bin"]]), "xl/workbook.bin": "\x00" }, "a.xlsb")
       )
       expect(xlsb?.reason).toBe("needs-office")
+      // A lone byte: a record cut short (readable xlsb files are read without Office, _xlsb.test.ts).
+      expect(xlsb?.detail).toContain("xl/workbook.bin: the part ends inside a record")
     }))
 
   it.effect("extractFile() reads from disk and reports a missing file as unreadable", () =>

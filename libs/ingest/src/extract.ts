@@ -1,10 +1,13 @@
 /**
- * Text extraction of one Office file without Office (SPEC W2): workbooks,
- * documents and presentations in OOXML form become an {@link Extraction} —
- * one body part per sheet, or one for a document or a presentation. Anything
- * else fails with an {@link ExtractError} whose reason says why: legacy and
- * OpenDocument formats go to the Office owner (`needs-office`, W3),
- * password-protected files are `encrypted`, and so on.
+ * Text extraction of one Office file without Office (SPEC W2, W3):
+ * workbooks, documents and presentations in OOXML form, and legacy Excel
+ * workbooks (BIFF5/BIFF8 .xls in an OLE2 container, .xlsb), become an
+ * {@link Extraction} — one body part per sheet, or one for a document or a
+ * presentation. Anything else fails with an {@link ExtractError} whose
+ * reason says why: what only Office reads (OpenDocument, doc, ppt, BIFF2–4,
+ * a legacy workbook the reader finds damaged) is `needs-office`, rerouted to
+ * the Office owner (W3, R14); password-protected files are `encrypted`, and
+ * so on.
  *
  * The format is found from the bytes, never from the name (BUG-14).
  *
@@ -22,12 +25,13 @@ import { extractDocument } from "./extract/_document.ts"
 import { defaultLimits, LineBudget, type ExtractLimits } from "./extract/_limits.ts"
 import { findMainPart } from "./extract/_main_part.ts"
 import { openSnapshot, readSnapshot } from "./extract/_read_file.ts"
-import { inspectOle2 } from "./extract/_ole2.ts"
+import { extractOle2 } from "./extract/_legacy.ts"
 import { OpcPackage } from "./extract/_opc.ts"
 import { extractPresentation } from "./extract/_presentation.ts"
 import { collectingSink, emitLines, type ExtractionSink } from "./extract/_sink.ts"
 import { sniffContainer } from "./extract/_sniff.ts"
 import { defaultSheetStreaming, extractWorkbook, type SheetStreaming } from "./extract/_workbook.ts"
+import { extractXlsb } from "./extract/_xlsb.ts"
 import { bytesSource, ZipArchive, type ZipSource } from "./extract/_zip.ts"
 import { ExtractError } from "./extract/extract_error.ts"
 
@@ -64,7 +68,11 @@ export interface ExtractFileOptions {
   readonly maxTextChars?: number
   /** Deepest XML element nesting in a part. Default 1000. */
   readonly maxXmlDepth?: number
-  /** Largest file {@link extractFile} (which reads it whole) or {@link extractFileTo} (part by part) reads. Default 1 GiB. */
+  /**
+   * Largest file {@link extractFile} (which reads it whole) or
+   * {@link extractFileTo} (part by part) reads, and largest OLE2 stream read
+   * (a workbook stream is read by positioned reads, never whole). Default 1 GiB.
+   */
   readonly maxFileBytes?: number
   /**
    * Cells per batch when a big sheet streams to a sink that does not keep
@@ -106,6 +114,7 @@ const extractPackage = <E>(
     const main = yield* findMainPart(pkg, fileName)
     // Lines held in memory are also counted over the file; lines that stream to disk are bounded by what the sink takes.
     const budget = new LineBudget(limits.maxLines, limits.maxTextChars, sink.keepsLines ? limits.maxLines : Infinity)
+    if (main.encoding === "binary") return yield* extractXlsb(pkg, main.part, budget, sink, streamingOf(options))
     if (main.kind === "spreadsheet") return yield* extractWorkbook(pkg, main.part, budget, sink, streamingOf(options))
     // A document or a presentation is one part, read whole, then handed on.
     budget.startPart()
@@ -121,14 +130,13 @@ const extractPackage = <E>(
 const headBytes = 4096
 
 /**
- * Extracts a file from its first bytes `head`, its bytes as a zip `source`,
- * and `whole`, its bytes in full for the containers that are not zips (read
- * only then). Never dies: an unexpected exception becomes `corrupt`.
+ * Extracts a file from its first bytes `head` and its bytes as a `source`
+ * read by positioned reads (a zip's parts, an OLE2 container's sectors).
+ * Never dies: an unexpected exception becomes `corrupt`.
  */
 const extractContainer = <E>(
   head: Uint8Array,
   source: ZipSource,
-  whole: Effect.Effect<Uint8Array, ExtractError>,
   fileName: string,
   sink: ExtractionSink<E>,
   options: ExtractFileOptions | undefined
@@ -138,11 +146,11 @@ const extractContainer = <E>(
     switch (container._tag) {
       case "empty":
         return fail("empty-file", "zero bytes")
-      case "ole2":
-        return Effect.flatMap(whole, (bytes) => {
-          const verdict = inspectOle2(bytes)
-          return fail(verdict._tag === "legacy" ? "needs-office" : verdict._tag, verdict.detail)
-        })
+      case "ole2": {
+        const limits = limitsOf(options)
+        const budget = new LineBudget(limits.maxLines, limits.maxTextChars, sink.keepsLines ? limits.maxLines : Infinity)
+        return extractOle2(source, sink, budget, streamingOf(options), { maxStreamBytes: limits.maxFileBytes })
+      }
       case "legacy":
         return fail("needs-office", container.detail)
       case "other":
@@ -171,7 +179,7 @@ export const extractBufferTo = <E>(
   sink: ExtractionSink<E>,
   options?: ExtractFileOptions
 ): Effect.Effect<void, ExtractError | E> =>
-  extractContainer(bytes, bytesSource(bytes), Effect.succeed(bytes), fileName, sink, options).pipe(Effect.withSpan("Extract.extractBufferTo"))
+  extractContainer(bytes, bytesSource(bytes), fileName, sink, options).pipe(Effect.withSpan("Extract.extractBufferTo"))
 
 /**
  * Extracts the text of a file already in memory and holds it whole: `{parts}`
@@ -226,8 +234,7 @@ export const extractFileTo = <E>(path: string, sink: ExtractionSink<E>, options?
       Effect.gen(function* () {
         const { source } = file
         const head = yield* Effect.try({ try: () => source.read(0, Math.min(headBytes, source.size)), catch: (e) => e as ExtractError })
-        const whole = Effect.try({ try: () => source.read(0, source.size), catch: (e) => e as ExtractError })
-        const outcome = yield* Effect.exit(extractContainer(head, source, whole, basename(path), sink, options))
+        const outcome = yield* Effect.exit(extractContainer(head, source, basename(path), sink, options))
         // A file saved while it was read gives a torn mix: unreadable (retried on the next run), whatever
         // the extraction made of it; only the sink's own failure (the work folder's) goes first.
         const sinkFailed = Exit.isFailure(outcome) && Option.exists(Cause.failureOption(outcome.cause), (e) => !(e instanceof ExtractError))

@@ -91,7 +91,7 @@ export const standardRunOptions = (
       workers: (settings) => standardWorkersLayer(workPaths(work), settings).pipe(Layer.provide(NodeContext.layer)),
       headerExtra: [
         Option.match(office, {
-          onNone: () => `LibreOffice: not found — files that need it (xls, doc, ppt, …) fail. ${installLibreOfficeHint}`,
+          onNone: () => `LibreOffice: not found — files that need it (doc, ppt, ods, Excel 2–4 xls, …) fail. ${installLibreOfficeHint}`,
           onSome: (v) => `LibreOffice: ${v}`
         })
       ],

@@ -18,7 +18,8 @@ import {
   xmlns,
   zipOf
 } from "./_test_packages.ts"
-import { biff8WorkbookStream, writeCfb, writeZip } from "./_test_containers.ts"
+import { biff8Workbook, label } from "./_test_biff.ts"
+import { writeCfb, writeZip } from "./_test_containers.ts"
 
 /** One generated input: a file name and its bytes. */
 export interface CaseFile {
@@ -176,9 +177,9 @@ export function bug14Encrypted(): Uint8Array {
   ])
 }
 
-/** BUG-14 (b): a real BIFF8 workbook in an OLE2 container (an .xls renamed to .xlsx). */
+/** BUG-14 (b): a BIFF8 workbook in an OLE2 container (an .xls renamed to .xlsx), one sheet 旧形式 whose A1 is 古い形式の本文. */
 export function bug14LegacyWorkbook(): Uint8Array {
-  return writeCfb([["Workbook", biff8WorkbookStream()]])
+  return writeCfb([["Workbook", biff8Workbook([{ name: "旧形式", records: [label(0, 0, "古い形式の本文")] }])]])
 }
 
 /** BUG-15: tracked deletion, insertion, and a moveFrom/moveTo pair moving 別紙参照. */

@@ -87,6 +87,10 @@ describe("formatNumber() dates and times", () => {
     [45000, "[$-F800]dddd, mmmm dd, yyyy", "2023年3月15日"],
     [45000.75, "yyyy/m/d h:mm", "2023/3/15 18:00"],
     [45000.75, "h:mm AM/PM", "6:00 PM"],
+    // Excel shows the AM/PM letters in the code's case (cell_format_date1904.xls, its expected column).
+    [45000.25, "h:mm am/pm", "6:00 am"],
+    [45000.75, "h:mm Am/Pm", "6:00 Pm"],
+    [45000.75, "h:mm a/p", "6:00 p"],
     [45000.25, "[$-411]AM/PM h:mm", "午前 6:00"],
     [45000.75, "午前/午後h時mm分", "午後6時00分"],
     [0.5, 'h"時"mm"分"', "12時00分"],

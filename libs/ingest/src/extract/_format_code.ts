@@ -590,9 +590,9 @@ function formatDate(serial: number, section: Section, date1904: boolean): string
       if (/^am\/pm$/i.test(v)) {
         if (locale === "ja") return hour < 12 ? "午前" : "午後"
         if (locale === "zh") return hour < 12 ? "上午" : "下午"
-        return hour < 12 ? "AM" : "PM"
       }
-      if (/^a\/p$/i.test(v)) return hour < 12 ? "A" : "P"
+      // Excel shows the letters as the code writes them: `am/pm` gives `pm`, `Am/Pm` `Pm`, `A/P` `P`.
+      if (/^(am\/pm|a\/p)$/i.test(v)) return hour < 12 ? v.slice(0, v.indexOf("/")) : v.slice(v.indexOf("/") + 1)
       // Longer runs of a letter read as its longest form (`yyyyy` is `yyyy`, `ddddd` is `dddd`).
       if (/^y+$/.test(v)) return pad(year, 4)
       if (/^d+$/.test(v)) return dayName(weekday, true, locale)

@@ -15,6 +15,8 @@ import { ns } from "./_xml.ts"
 export interface MainPart {
   readonly part: string
   readonly kind: AppKind
+  /** `binary` for a workbook of BIFF12 records (xlsb), `xml` otherwise. */
+  readonly encoding: "xml" | "binary"
 }
 
 /** Where a package without `_rels/.rels` customarily keeps its main part, per application. */
@@ -29,9 +31,9 @@ const fail = (reason: ExtractError["reason"], detail: string) => Effect.fail(new
 /**
  * The main part is the target of the package's `officeDocument`
  * relationship. A package without relationships falls back to the customary
- * part names (the extension's application first). An OpenDocument file and a
- * binary workbook (xlsb) are `needs-office`; a zip that is no Office package
- * is `not-office`.
+ * part names (the extension's application first). A binary main part
+ * (`xl/workbook.bin`) is an xlsb workbook. An OpenDocument file is
+ * `needs-office`; a zip that is no Office package is `not-office`.
  */
 export const findMainPart = Effect.fn("Extract.findMainPart")(function* (pkg: OpcPackage, fileName: string) {
   const office = (yield* pkg.relationships("")).find((r) => r.type === "officeDocument" && !r.external)
@@ -57,7 +59,7 @@ export const findMainPart = Effect.fn("Extract.findMainPart")(function* (pkg: Op
     }
     part = found[1]
   }
-  if (/\.bin$/i.test(part)) return yield* fail("needs-office", `binary main part ${part} (xlsb)`)
+  if (/\.bin$/i.test(part)) return { part, kind: "spreadsheet", encoding: "binary" } satisfies MainPart
 
   const root = yield* pkg.rootElement(part)
   const kind: AppKind | undefined =
@@ -71,5 +73,5 @@ export const findMainPart = Effect.fn("Extract.findMainPart")(function* (pkg: Op
   if (kind === undefined) {
     return yield* fail("not-office", `main part ${part} is <${root.name}> in ${root.uri || "no namespace"}, not a workbook, document or presentation`)
   }
-  return { part, kind } satisfies MainPart
+  return { part, kind, encoding: "xml" } satisfies MainPart
 })

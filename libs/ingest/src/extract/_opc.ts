@@ -120,6 +120,30 @@ export class OpcPackage {
     )
   }
 
+  /**
+   * Hands the inflated bytes of a part to `each` chunk by chunk as it
+   * inflates (a binary part: xlsb records); `afterChunk` runs after each
+   * chunk and its failure ends the read. `corrupt` when the part is missing
+   * or does not inflate; an {@link ExtractError} thrown by `each` ends the
+   * read with it.
+   */
+  readBytes<E = never>(part: string, each: (chunk: Uint8Array) => void, afterChunk?: Effect.Effect<void, E>): Effect.Effect<void, ExtractError | E> {
+    return Effect.flatMap(this.entry(part), (entry) =>
+      Effect.suspend(() => {
+        const iterator = this.zip.chunks(entry)
+        const asError = (e: unknown) => (e instanceof ExtractError ? e : new ExtractError({ reason: "corrupt", detail: `${part}: ${e instanceof Error ? e.message : String(e)}` }))
+        const next = Effect.tryPromise({ try: () => iterator.next(), catch: asError })
+        return Effect.gen(function* () {
+          for (let r = yield* next; !r.done; r = yield* next) {
+            const chunk = r.value
+            yield* Effect.try({ try: () => each(chunk), catch: asError })
+            if (afterChunk !== undefined) yield* afterChunk
+          }
+        }).pipe(Effect.ensuring(Effect.promise(() => Promise.resolve(iterator.return(undefined)).catch(() => undefined))))
+      })
+    )
+  }
+
   private source(entry: ZipEntry): PartBytes {
     return { [Symbol.asyncIterator]: () => this.zip.chunks(entry) }
   }

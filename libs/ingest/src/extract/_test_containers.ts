@@ -194,14 +194,3 @@ export function writeCfb(streams: ReadonlyArray<readonly [name: string, data: Ui
   }
   return new Uint8Array(Buffer.concat([header, fatSector, directory, ...padded]))
 }
-
-/** A BIFF8 workbook stream as a real .xls holds it: a BOF record, then EOF (enough to be recognised as legacy Excel). */
-export function biff8WorkbookStream(): Uint8Array {
-  const bof = Buffer.alloc(20)
-  bof.writeUInt16LE(0x0809, 0)
-  bof.writeUInt16LE(16, 2)
-  bof.writeUInt16LE(0x0600, 4)
-  bof.writeUInt16LE(0x0005, 6)
-  const eof = Buffer.from([0x0a, 0x00, 0x00, 0x00])
-  return new Uint8Array(Buffer.concat([bof, eof]))
-}

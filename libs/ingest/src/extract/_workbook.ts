@@ -66,7 +66,7 @@ const byCell = (a: CellComment, b: CellComment): number => {
  * worksheet or a chart sheet): text boxes and shapes, then the text of each
  * chart and SmartArt diagram, through the drawing's own relationships.
  */
-const drawingLines = Effect.fn("Extract.sheetDrawing")(function* (
+export const drawingLines = Effect.fn("Extract.sheetDrawing")(function* (
   pkg: OpcPackage,
   drawingPart: string,
   budget: LineBudget

@@ -57,10 +57,16 @@ const failureOf = <A>(exit: Exit.Exit<A, OfficeFailure>): OfficeFailure => {
   return failure.value
 }
 
+/**
+ * Spreadsheets only LibreOffice reads: BIFF2–4 workbooks (Excel 2–4 bare record streams) and
+ * OpenDocument. BIFF5/8 .xls files are read without Office since W3's legacy readers: the owner's
+ * precheck reads them itself and never starts LibreOffice for them (see the test of that below).
+ */
+const officeOnlySheets = ["poi/testEXCEL_3.xls", "poi/testEXCEL_4.xls", "sheetjs/CRLFX5_2.XLS", "sheetjs/1900.ods"]
 const small = {
-  xls: ["poi/12561-1.xls", "sheetjs/phonetic_text.xls", "xlsmapper/utils.xls", "sheetjs/defined_names_unicode.xls", "poi/testEXCEL_95.xls", "sheetjs/rich_text_stress.xls", "poi/50779_1.xls"],
+  xls: [...officeOnlySheets, ...officeOnlySheets.slice(0, 3)],
   doc: "poi/Bug34898.doc",
-  bigXls: "poi/46904.xls"
+  bigXls: "poi/testEXCEL_4.xls"
 }
 
 describe("officeVersion() (R4 log header)", () => {
@@ -195,6 +201,20 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
           expect(Exit.isInterrupted(exit)).toBe(true)
           expect(pgrep(area), "nothing of this owner is left running").toEqual([])
           expect((yield* owner.status).processesStarted, "the start never completed").toBe(0)
+        })
+      ),
+    30_000
+  )
+
+  it.live(
+    "reads a BIFF8 .xls without starting LibreOffice: the plain reader's text, via plain (W3)",
+    () =>
+      withOwner("spreadsheet", {}, (owner) =>
+        Effect.gen(function* () {
+          const result = yield* owner.ingest(corpusFile("poi/12561-1.xls"))
+          expect(result.via).toBe("plain")
+          expect(textOf(result.extraction)).toContain("予想作業日数")
+          expect((yield* owner.status).processesStarted).toBe(0)
         })
       ),
     30_000

@@ -46,6 +46,9 @@ import {
 } from "./_soffice.ts"
 import { OfficeFailure } from "./office_failure.ts"
 
+/** The OOXML extensions: a file by such a name that reaches an owner holds something else (R14). */
+const ooxmlExtensions = new Set(["xlsx", "xlsm", "xltx", "xltm", "docx", "docm", "dotx", "dotm", "pptx", "pptm", "ppsx", "ppsm", "potx", "potm"])
+
 /** Options of {@link makeOfficeOwner}. */
 export interface OfficeOwnerOptions {
   /**
@@ -176,10 +179,14 @@ export const makeOfficeOwner = (
       return { office: started, cold: true as const }
     })
 
-    /** The input copy's extension: the source's own for Office formats; the legacy one of the kind for a rerouted OOXML name. */
+    /**
+     * The input copy's extension: the source's own for a format of this kind that is not OOXML (xls,
+     * xlsb, ods, doc, …: LibreOffice picks its import filter by it); the legacy one of the kind for a
+     * rerouted OOXML name (an xls saved as .xlsx) or an unknown one.
+     */
     const inputExt = (sourcePath: string): string => {
       const format = fileFormatOf(path.basename(sourcePath))
-      return format !== undefined && format.reader === "office" ? format.ext : { spreadsheet: "xls", document: "doc", presentation: "ppt" }[kind]
+      return format !== undefined && format.app === kind && !ooxmlExtensions.has(format.ext) ? format.ext : { spreadsheet: "xls", document: "doc", presentation: "ppt" }[kind]
     }
 
     /** The work-area files of one conversion. */

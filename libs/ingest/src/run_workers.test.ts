@@ -1,0 +1,72 @@
+/**
+ * The standard workers of a real run (plain worker threads and the Office
+ * owners with LibreOffice) on legacy workbooks (W3, R14): a BIFF8 .xls is
+ * read by a plain worker without Office; a BIFF4 one (Excel 4, corpus rows
+ * tagged biff2-4) comes back from the plain worker as a reroute and the
+ * spreadsheet owner reads it through LibreOffice.
+ */
+import { NodeContext } from "@effect/platform-node"
+import { describe, expect, it } from "@effect/vitest"
+import { defaultSettings, type IngestRow } from "@sagasu/domain"
+import { bodyFolderOf, formatSettings, initWorkFolder, readIngestList, workPaths, writeSettings } from "@sagasu/store"
+import { Effect, Layer } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { makeChannel } from "./channel.ts"
+import { corpusFile, haveCorpus, pgrep } from "./office/_test_support.ts"
+import { runIndexer } from "./run_indexer.ts"
+import { standardWorkersLayer } from "./run_workers.ts"
+import { IngestWorkers } from "./workers.ts"
+
+describe.skipIf(!haveCorpus)("standard workers on legacy workbooks (W3, R14)", () => {
+  it.live(
+    "a BIFF8 .xls is read by a plain worker; a BIFF4 .xls is rerouted and read by the spreadsheet owner's LibreOffice",
+    () =>
+      Effect.gen(function* () {
+        const base = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-legacy-run-"))
+        try {
+          const source = path.join(base, "files")
+          fs.mkdirSync(source)
+          fs.copyFileSync(corpusFile("poi/12561-1.xls"), path.join(source, "作業.xls"))
+          fs.copyFileSync(corpusFile("poi/testEXCEL_4.xls"), path.join(source, "excel4.xls"))
+          const work = path.join(base, "work")
+          const paths = yield* initWorkFolder(work, formatSettings(defaultSettings))
+          yield* writeSettings(paths, { ...defaultSettings, ingestThreads: 1, targetFolders: [{ name: "L", path: source, enabled: true }] })
+          const dispatched: Array<string> = []
+          const results: Array<string> = []
+          const recording = Layer.effect(
+            IngestWorkers,
+            Effect.map(IngestWorkers, (w) => ({
+              slots: w.slots,
+              ingest: (kind: Parameters<typeof w.ingest>[0], request: Parameters<typeof w.ingest>[1]) => {
+                dispatched.push(`${kind}:${request.path}`)
+                return w.ingest(kind, request).pipe(Effect.tap((r) => Effect.sync(() => results.push(`${kind}:${request.path}:${r.status}`))))
+              }
+            }))
+          )
+          const channel = yield* makeChannel({})
+          const code = yield* runIndexer(channel, {
+            work,
+            version: "test",
+            workers: (s) => recording.pipe(Layer.provide(standardWorkersLayer(workPaths(work), s)), Layer.provide(NodeContext.layer))
+          })
+          expect(code).toBe(0)
+          // The plain worker first for both; the owner only for the one it gave back.
+          expect(new Set(results)).toEqual(new Set(["plain:作業.xls:done", "plain:excel4.xls:reroute", "spreadsheet:excel4.xls:done"]))
+          expect(dispatched.filter((d) => d.startsWith("spreadsheet:"))).toEqual(["spreadsheet:excel4.xls"])
+          const rows: ReadonlyArray<IngestRow> = yield* readIngestList(paths)
+          expect(Object.fromEntries(rows.map((r) => [r.path, r.status]))).toEqual({ "作業.xls": "done", "excel4.xls": "done" })
+          const text = (file: string) =>
+            fs.readdirSync(bodyFolderOf(paths, "L", file)).filter((n) => n.endsWith(".tsv")).map((n) => fs.readFileSync(path.join(bodyFolderOf(paths, "L", file), n), "utf8")).join("\n")
+          expect(text("作業.xls")).toContain("予想作業日数")
+          // testEXCEL_4.xls is a BIFF4 workbook of numbers and their squares; LibreOffice reads its cells.
+          expect(text("excel4.xls").split("\n").length).toBeGreaterThan(3)
+          expect(pgrep(work), "no LibreOffice of the run is left").toEqual([])
+        } finally {
+          fs.rmSync(base, { recursive: true, force: true })
+        }
+      }).pipe(Effect.provide(NodeContext.layer)),
+    120_000
+  )
+})
