@@ -72,6 +72,13 @@ const ingestRows = (work: string): Array<Row> => {
   return [...rows].map(([key, status]) => ({ key, status }))
 }
 
+/** The files a new `sagasu search` process finds by their probes (`tree/<path>`): every probe starts `PROBE-`. */
+const foundByProbe = (work: string): Set<string> => {
+  const r = sagasu(work, "search", "PROBE-", "--limit", "1000000", "--json")
+  if (r.status !== 0) return new Set([`search failed: ${r.stderr}`])
+  return new Set((JSON.parse(r.stdout) as Array<{ path: string }>).map((h) => `tree/${h.path}`))
+}
+
 /** Files with `start` and no `published` whose row is still pending: the next run must put them last (C1). */
 const inFlightAtKill = (work: string): Set<string> => {
   const journal = path.join(work, "store", "journal", "ingest.tsv")
@@ -157,6 +164,10 @@ describe("crash and resume through the CLI (C1, C2, C3, R3, R7)", () => {
         const logText = fs.readFileSync(path.join(work, "indexing_log.txt"), "utf8").split("\n")
         console.log(`crash test: first violation in run ${attempt}; its stdout:\n${out.slice(-3000)}\nits log (head and tail):\n${[...logText.slice(0, 40), "…", ...logText.slice(-60)].join("\n")}`)
       }
+      // S1: every done file is found by a new process right after the kill (from a live segment, the
+      // fresh tail, or its staging folder while it waited for the rest of its source folder).
+      const found = foundByProbe(work)
+      for (const key of done) if (!found.has(key)) violations.push(`after kill ${kills} (run ${attempt}): done ${key} is not found by a search`)
       everDone = done
       // C1: files in flight at the previous kill come last in this run's target list.
       const results = [...out.matchAll(/^\[(\d+)\/(\d+)\] (\S+): /gm)]
@@ -217,9 +228,44 @@ describe("crash and resume through the CLI (C1, C2, C3, R3, R7)", () => {
     expect(out).toMatch(/インデックス作成を中止しました。（成功: \d+ 件 \/ 失敗: 0 件）/)
     const pending = ingestRows(work).filter((r) => r.status === "pending").length
     expect(pending).toBeGreaterThan(0)
+    // S1: every file the stopped run ingested is found at once (「取り込めたファイルは…検索できる」).
+    const done = ingestRows(work).filter((r) => r.status === "done").map((r) => r.key)
+    expect(done.length).toBeGreaterThan(0)
+    const found = foundByProbe(work)
+    expect(done.filter((k) => !found.has(k))).toEqual([])
     const again = spawnSync(process.execPath, [bin, "index", "--yes", "--work", work], { encoding: "utf8" })
     expect(again.status).toBe(0)
     expect(ingestRows(work).every((r) => r.status === "done")).toBe(true)
     expect(ingestRows(work)).toHaveLength(files.length)
+  }, 120_000)
+
+  it("R13/S1: a run that loses its target folder ends with exit 1, and every file it ingested is found", async () => {
+    const work = makeWork("lost")
+    const child = startIndex(work)
+    let out = ""
+    let err = ""
+    child.stderr?.on("data", (d: Buffer) => (err += d.toString()))
+    const moved = `${tree}.away`
+    await new Promise<void>((resolve) => {
+      child.stdout?.on("data", (d: Buffer) => {
+        out += d.toString()
+        // A few files in: the drive goes away.
+        if ((out.match(/^\[\d+\/\d+\] /gm) ?? []).length >= 3 && !fs.existsSync(moved)) {
+          fs.renameSync(tree, moved)
+          resolve()
+        }
+      })
+    })
+    const exit = await exitOf(child)
+    fs.renameSync(moved, tree)
+    expect(exit.code).toBe(1)
+    expect(out + err).toContain("tree")
+    const done = ingestRows(work).filter((r) => r.status === "done").map((r) => r.key)
+    expect(done.length).toBeGreaterThanOrEqual(3)
+    const found = foundByProbe(work)
+    expect(done.filter((k) => !found.has(k))).toEqual([])
+    // Back again: the next run completes.
+    expect(spawnSync(process.execPath, [bin, "index", "--yes", "--work", work], { encoding: "utf8" }).status).toBe(0)
+    expect(foundByProbe(work).size).toBe(files.length)
   }, 120_000)
 })

@@ -7,15 +7,14 @@
  * @module
  */
 import { type IngestResult, fileFormatOf } from "@sagasu/domain"
-import { openStagingFolder, stagingWriteFailedReason } from "@sagasu/store"
+import { openStagingFolder, stagingCompleteMark, stagingWriteFailedReason } from "@sagasu/store"
 import { FileSystem } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
 import { Effect } from "effect"
 import * as path from "node:path"
 import { ExtractError, extractFileTo, type ExtractFileOptions, type ExtractionSink } from "./extract.ts"
 
-/** Name of the file that marks a staging folder as complete (R7: only complete folders are published). */
-export const stagingCompleteMark = ".complete"
+export { stagingCompleteMark } from "@sagasu/store"
 
 /**
  * The most UTF-8 bytes of TSV one source file may stage, 1 GiB: the bound on

@@ -543,6 +543,27 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       ])
     })))
 
+  it.effect("R14/S1: a done file that waits for the rest of its source folder is found while it waits", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "x/1.xlsx": "見積 一", "x/2.xlsx": "見積 二", "y/3.xlsx": "見積 三" } })
+      const seen: Array<unknown> = []
+      const r = yield* run(f, {
+        script: (_kind, request) =>
+          request.path === "x/2.xlsx"
+            ? searchIndex(f.paths, "見積").pipe(
+                Effect.map((found) => {
+                  // x/1 is done and staged, not published (x/2 of its folder is in flight).
+                  seen.push(tsvText(f.paths, "A", "x/1.xlsx") === undefined, found.hits.map((h) => `${h.path}:${h.text}`))
+                  return undefined
+                }),
+                Effect.orDie
+              )
+            : Effect.succeed(undefined)
+      })
+      expect(r.code).toBe(0)
+      expect(seen).toEqual([true, ["x/1.xlsx:見積 一"]])
+    })))
+
   it.effect("R15: a file that vanishes between runs is removed from the list and the body index", () =>
     provide(Effect.gen(function* () {
       const f = yield* makeFixture({ A: { "a.xlsx": "x", "b.xlsx": "y" } })
@@ -590,7 +611,7 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       expect(calls).toEqual([{ published: [{ index: "A", path: "a.xlsx" }], removed: [{ index: "A", path: "b.xlsx" }] }])
     })))
 
-  it.effect("R16: a gram round hears of each folder as it is published and is finished instead of the hook", () =>
+  it.effect("R16: a gram round hears of each done file and each publish, and is finished instead of the hook", () =>
     provide(Effect.gen(function* () {
       const f = yield* makeFixture({ A: { "x/a.xlsx": "x", "y/b.xlsx": "fail", "z/c.xlsx": "z" } })
       const events: Array<unknown> = []
@@ -610,7 +631,10 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
           )
       })
       expect(code).toBe(0)
+      // Each done file twice: staged (S1), then published.
       expect(events).toEqual([
+        "noted",
+        "noted",
         "noted",
         "noted",
         { published: [{ index: "A", path: "x/a.xlsx" }, { index: "A", path: "z/c.xlsx" }], removed: [{ index: "A", path: "y/b.xlsx" }] },

@@ -47,6 +47,7 @@ import {
   describeOrigin,
   endLeftoverProcesses,
   ensureFreshLog,
+  noteFresh,
   hasLegacyLayoutMarks,
   isStagingWriteFailure,
   longestPathBytes,
@@ -682,6 +683,13 @@ const dispatchLoop = (
             arrival.result.log,
             status === "done" ? "info" : "warn"
           )
+          if (status === "done") {
+            // S1: a done file is findable at once, from its staging folder while it waits for the rest
+            // of its source folder to be published (R14); noted before its row says done.
+            const staging = flight.staging.split(path.sep).join("/")
+            yield* noteFresh(paths, [{ op: "~", index: flight.target.index, path: flight.target.path, staging }]).pipe(Effect.mapError(ioFailure))
+            if (state.round !== undefined) yield* state.round.noted
+          }
           yield* appendIngestRows(paths, [row(status, reason)]).pipe(Effect.mapError(ioFailure))
           if (status === "done") {
             state.done++

@@ -40,3 +40,4 @@ export {
 export { type GramRound, type GramRoundOptions, defaultRoundBuilderBytes, openGramRound } from "./gram/round.ts"
 export { GramIndexError } from "./gram/manifest.ts"
 export { type FreshEntry, ensureFreshLog, noteFresh } from "./gram/fresh.ts"
+export { stagingCompleteMark } from "./gram/body_walk.ts"

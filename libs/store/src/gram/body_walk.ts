@@ -15,6 +15,9 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import type { TsvSource } from "./segment_builder.ts"
 
+/** Name of the file that marks a staging folder as complete, written last (R7: only complete folders are published). */
+export const stagingCompleteMark = ".complete"
+
 /** A source file's folder in the body index. */
 export interface BodyFolder {
   readonly index: string
@@ -106,6 +109,26 @@ export function bodyFolderAt(indexRoot: string, index: string, relPath: string):
     if (code === "ENOENT" || code === "ENOTDIR") return undefined
     throw e
   }
+  return folderOf(index, relPath, dir, names)
+}
+
+/**
+ * The staging folder `staging` (relative to `workRoot`) of a done source
+ * file `index`/`relPath`, as {@link bodyFolderAt} would list it once
+ * published (the publish is a rename: same inode, mtime and names, so the
+ * same fingerprint), or `undefined` when it is gone or not complete (no
+ * `.complete` mark: R7). Throws on other I/O errors.
+ */
+export function stagedFolderAt(workRoot: string, index: string, relPath: string, staging: string): BodyFolder | undefined {
+  const dir = path.join(workRoot, ...staging.split("/"))
+  let names: Array<string>
+  try {
+    names = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => !e.isDirectory()).map((e) => e.name)
+  } catch (e) {
+    if (isMissing(e)) return undefined
+    throw e
+  }
+  if (!names.includes(stagingCompleteMark)) return undefined
   return folderOf(index, relPath, dir, names)
 }
 

@@ -8,13 +8,18 @@
  * ```
  * 0    magic "SGDOCS2\n"
  * 8    u32 docs, u32 parts, u32 stringBytes, u32 normBytes
- * 24   docs × 40 B   u32 first, u32 count, f64 mtimeMs, u32 partFirst, u32 partCount,
- *                    u32 index, u32 path, u32 fingerprint (string refs), u32 normStart
+ * 24   docs × 44 B   u32 first, u32 count, f64 mtimeMs, u32 partFirst, u32 partCount,
+ *                    u32 index, u32 path, u32 fingerprint, u32 staging (string refs), u32 normStart
  *      parts × 24 B  u32 first, u32 count, u32 file (string ref), u32 end, u32 lineBase,
  *                    u8 locator, u8 state, u16 0
  *      strings       each: u32 byte length, then its UTF-8 bytes (refs are offsets here)
  *      norm          each source file's normalised path in doc order, followed by a NUL
  * ```
+ *
+ * `staging` is `""`, or the staging folder (relative to the work folder)
+ * that held the file's TSVs, done and waiting to be published, when they
+ * were read (R14): until the folder is published there — a rename, so the
+ * same fingerprint — its lines are read from the staging folder.
  *
  * `end` is the byte offset in the part's TSV where the rows this segment
  * holds end (the line store keeps each row's start, `.offs`); `lineBase` is
@@ -50,14 +55,16 @@ export interface DocRecord {
   readonly fingerprint: string
   /** The folder's mtime (ms): when it was published. */
   readonly mtimeMs: number
+  /** `""`, or where the TSVs were staged when read: the place to read them until they are published. */
+  readonly staging: string
   readonly first: number
   readonly count: number
   readonly parts: ReadonlyArray<DocPart>
 }
 
-const MAGIC = "SGDOCS2\n"
+const MAGIC = "SGDOCS3\n"
 const HEADER = 24
-const DOC = 40
+const DOC = 44
 const PART = 24
 const locators: ReadonlyArray<Locator> = ["cell", "paragraph", "slide"]
 const states: ReadonlyArray<PartState> = ["visible", "hidden", "veryHidden"]
@@ -98,7 +105,8 @@ export function encodeDocTable(docs: ReadonlyArray<DocRecord>): Uint8Array {
     view.setUint32(at + 24, ref(d.index), true)
     view.setUint32(at + 28, ref(d.path), true)
     view.setUint32(at + 32, ref(d.fingerprint), true)
-    view.setUint32(at + 36, normBytes, true)
+    view.setUint32(at + 36, ref(d.staging), true)
+    view.setUint32(at + 40, normBytes, true)
     const norm = encoder.encode(normalizeForSearch(d.path) + "\u0000")
     norms.push(norm)
     normBytes += norm.length
@@ -153,7 +161,7 @@ export class DocTable {
   constructor(bytes: Uint8Array) {
     this.bytes = bytes
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-    if (bytes.length < HEADER || decoder.decode(bytes.subarray(0, 8)) !== MAGIC) throw new Error("not a doc table of format 2")
+    if (bytes.length < HEADER || decoder.decode(bytes.subarray(0, 8)) !== MAGIC) throw new Error("not a doc table of this format")
     this.length = this.view.getUint32(8, true)
     this.partCount = this.view.getUint32(12, true)
     this.partsAt = HEADER + this.length * DOC
@@ -195,10 +203,14 @@ export class DocTable {
   fingerprint(d: number): string {
     return this.string(this.view.getUint32(HEADER + d * DOC + 32, true))
   }
+  /** Where doc `d`'s TSVs were staged when read (`""`: read from the body index). */
+  staging(d: number): string {
+    return this.string(this.view.getUint32(HEADER + d * DOC + 36, true))
+  }
   /** The normalised path of doc `d` (normalizeForSearch of {@link path}). */
   normPath(d: number): string {
-    const from = this.normAt + this.view.getUint32(HEADER + d * DOC + 36, true)
-    const to = d + 1 < this.length ? this.normAt + this.view.getUint32(HEADER + (d + 1) * DOC + 36, true) : this.normEnd
+    const from = this.normAt + this.view.getUint32(HEADER + d * DOC + 40, true)
+    const to = d + 1 < this.length ? this.normAt + this.view.getUint32(HEADER + (d + 1) * DOC + 40, true) : this.normEnd
     return decoder.decode(this.bytes.subarray(from, to - 1))
   }
 
@@ -225,7 +237,7 @@ export class DocTable {
   /** Doc `d` as a record. */
   record(d: number): DocRecord {
     return {
-      index: this.index(d), path: this.path(d), fingerprint: this.fingerprint(d), mtimeMs: this.mtimeMs(d),
+      index: this.index(d), path: this.path(d), fingerprint: this.fingerprint(d), mtimeMs: this.mtimeMs(d), staging: this.staging(d),
       first: this.first(d), count: this.count(d), parts: this.parts(d)
     }
   }
@@ -271,7 +283,7 @@ export class DocTable {
     let hi = this.length - 1
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1
-      if (this.view.getUint32(HEADER + mid * DOC + 36, true) <= offset) lo = mid
+      if (this.view.getUint32(HEADER + mid * DOC + 40, true) <= offset) lo = mid
       else hi = mid - 1
     }
     return lo

@@ -15,8 +15,11 @@
  * update's fingerprint walk repairs the rest (R16).
  *
  * ```
- * +\t<index>\t<path>\n      the folder of <index>/<path> is being published
- * -\t<index>\t<path>\n      … is being removed
+ * ~\t<index>\t<path>\t<staging>\n   <index>/<path> is done: its TSVs are staged, complete, in
+ *                                    <staging> (relative to the work folder), waiting for the rest of
+ *                                    its source folder before they are published (R14)
+ * +\t<index>\t<path>\n              the folder of <index>/<path> is being published
+ * -\t<index>\t<path>\n              … is being removed
  * ```
  * (fields escaped as in the body index's TSVs; a line without its `\n` is
  * one being written and is not read yet.)
@@ -30,10 +33,12 @@ import { docKey } from "./body_walk.ts"
 
 /** One entry of the fresh log. */
 export interface FreshEntry {
-  readonly op: "+" | "-"
+  readonly op: "+" | "-" | "~"
   readonly index: string
   /** Relative to the index folder, `/`-separated. */
   readonly path: string
+  /** For `~`: the staging folder, relative to the work folder, `/`-separated. */
+  readonly staging?: string
 }
 
 /** The name of the `n`th fresh log (numbered by the generation that started it). */
@@ -44,7 +49,9 @@ export function freshLogName(n: number): string {
 /** The bytes of `entries` as log lines. */
 export function formatFreshEntries(entries: ReadonlyArray<FreshEntry>): string {
   let s = ""
-  for (const e of entries) s += `${e.op}\t${escapeTsvField(e.index)}\t${escapeTsvField(e.path)}\n`
+  for (const e of entries) {
+    s += `${e.op}\t${escapeTsvField(e.index)}\t${escapeTsvField(e.path)}${e.op === "~" ? `\t${escapeTsvField(e.staging ?? "")}` : ""}\n`
+  }
   return s
 }
 
@@ -105,9 +112,12 @@ export function readFreshTailSync(gramDir: string, name: string, from: number, t
     if (nl < 0) break
     const line = bytes.toString("utf8", at, nl)
     at = nl + 1
-    const [op, index, rel] = line.split("\t")
+    const [op, index, rel, staging] = line.split("\t")
     if ((op === "+" || op === "-") && index !== undefined && rel !== undefined) {
       entries.push({ op, index: unescapeTsvField(index), path: unescapeTsvField(rel) })
+      ends.push(from + at)
+    } else if (op === "~" && index !== undefined && rel !== undefined && staging !== undefined && staging !== "") {
+      entries.push({ op, index: unescapeTsvField(index), path: unescapeTsvField(rel), staging: unescapeTsvField(staging) })
       ends.push(from + at)
     }
   }
@@ -116,7 +126,8 @@ export function readFreshTailSync(gramDir: string, name: string, from: number, t
 
 /**
  * The source files a tail names, by key, with the last entry of each
- * (a file published then removed is removed; removed then published, published).
+ * (a file published then removed is removed; removed then published,
+ * published; done and staged then published, published).
  */
 export function lastEntries(entries: ReadonlyArray<FreshEntry>): Map<string, FreshEntry> {
   const out = new Map<string, FreshEntry>()

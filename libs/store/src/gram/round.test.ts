@@ -1,9 +1,13 @@
+import { NodeContext } from "@effect/platform-node"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "../work_paths.ts"
+import { publishSourceFolder, stageExtraction } from "../body_index.ts"
 import { bruteForce, loadBodyIndex, makeWork, part, publish, randomParts, remove, run, seeded } from "./_test_corpus.ts"
+import { stagingCompleteMark } from "./body_walk.ts"
+import { noteFresh } from "./fresh.ts"
 import { readFreshTailSync } from "./fresh_log.ts"
 import { readManifestSync } from "./manifest.ts"
 import { type GramRound, type GramRoundOptions, openGramRound } from "./round.ts"
@@ -139,6 +143,36 @@ describe("openGramRound(): the 2-gram index kept live while a run ingests (R16, 
       }))
     expect(texts(paths, '"行 0 見積"')).toEqual(["big.xlsx:行 0 見積"])
     agreesWithBody(paths, "after finish", ['"行 1"', "29"])
+  })
+
+  it("R14/S1: a done file waiting in its staging folder is found at once; published by a rename, it is not read again", async () => {
+    const paths = await makeWork()
+    await publish(paths, "共有", "a.xlsx", [part("s", "cell", ["見積 旧"])])
+    const staging = "publish/t/w1/7"
+    const dir = path.join(paths.root, ...staging.split("/"))
+    await run(stageExtraction(dir, { parts: [part("s", "cell", ["見積 新"])] }))
+    fs.writeFileSync(path.join(dir, stagingCompleteMark), "")
+    await inRound(paths, { flushIntervalMs: 0 }, (round) =>
+      Effect.gen(function* () {
+        yield* noteFresh(paths, [{ op: "~", index: "共有", path: "a.xlsx", staging }])
+        // From the fresh tail, the staged folder: the new version, not the published old one.
+        expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 新"])
+        yield* round.awaitLive
+        expect(tailLength(paths)).toBe(0)
+        // From a live segment that reads the staging folder.
+        expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 新"])
+        const built = fs.readdirSync(paths.gram).filter((n) => n.endsWith(".docs")).length
+        // The rest of its source folder is done: the staged folder is published (a rename).
+        yield* publishSourceFolder(paths, "共有", "a.xlsx", dir).pipe(Effect.provide(NodeContext.layer))
+        yield* round.awaitLive
+        expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 新"])
+        // Nothing was read again: no segment beyond the one of the staged version.
+        expect(fs.readdirSync(paths.gram).filter((n) => n.endsWith(".docs")).length).toBe(built)
+        agreesWithBody(paths, "published")
+        yield* round.finish(none)
+      }))
+    expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 新"])
+    agreesWithBody(paths, "after finish")
   })
 
   it("catches up at open with a tail a killed run left", async () => {

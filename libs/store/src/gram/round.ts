@@ -30,7 +30,7 @@ import { Clock, Duration, Effect, Fiber, Queue, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "../work_paths.ts"
-import { bodyFolderAt, docKey, isMissing, tsvSourcesOf } from "./body_walk.ts"
+import { bodyFolderAt, docKey, isMissing, stagedFolderAt, tsvSourcesOf } from "./body_walk.ts"
 import { ensureFreshLogSync } from "./fresh.ts"
 import { type FreshEntry, readFreshTailSync } from "./fresh_log.ts"
 import {
@@ -135,14 +135,15 @@ export const openGramRound = (
 
     // Open readers of the manifest's segments, by id, and every live piece of every source file.
     const readers = new Map<string, SegmentReader>()
-    const live = new Map<string, Array<{ readonly id: string; readonly doc: number }>>()
+    const live = new Map<string, Array<{ readonly id: string; readonly doc: number; readonly fingerprint: string }>>()
     const addLive = (id: string, reader: SegmentReader) => {
       for (let d = 0; d < reader.docs.length; d++) {
         if (reader.isDeleted(d)) continue
         const key = docKey(reader.docs.index(d), reader.docs.path(d))
+        const place = { id, doc: d, fingerprint: reader.docs.fingerprint(d) }
         const list = live.get(key)
-        if (list === undefined) live.set(key, [{ id, doc: d }])
-        else list.push({ id, doc: d })
+        if (list === undefined) live.set(key, [place])
+        else list.push(place)
       }
     }
     const dropLive = (ids: ReadonlySet<string>) => {
@@ -164,13 +165,18 @@ export const openGramRound = (
       failed: manifest === undefined,
       closed: false,
       builder: new SegmentBuilder(),
-      // The feed under way: its key, and the pieces of it already in live segments.
-      feed: undefined as { readonly feed: DocFeed; readonly key: string; readonly entryStart: number } | undefined,
-      cutPieces: [] as Array<{ readonly id: string; readonly doc: number; readonly key: string }>,
-      // Keys fed into the builder since the last flush (a second version waits for a flush first).
-      builderKeys: new Set<string>(),
-      // Keys whose entries were consumed since the last flush: their older versions go.
-      consumed: new Set<string>(),
+      // The feed under way.
+      feed: undefined as { readonly feed: DocFeed; readonly key: string } | undefined,
+      // Fingerprints of the versions fed into the builder since the last flush, by key (a second
+      // version of a file waits for a flush first).
+      builderKeys: new Map<string, string>(),
+      // Pieces of the feed under way already in live segments, and pieces of abandoned feeds, which go
+      // at the next flush whatever their fingerprint.
+      feedPieces: [] as Array<{ readonly id: string; readonly doc: number }>,
+      doomedPieces: [] as Array<{ readonly id: string; readonly doc: number }>,
+      // Keys whose entries were consumed since the last flush, with the fingerprint of their current
+      // version (`null`: removed): every other version of them goes at the flush.
+      consumed: new Map<string, string | null>(),
       // How far the log was consumed (entries done) and read.
       pos: manifest?.freshFrom ?? 0,
       queue: [] as Array<{ readonly entry: FreshEntry; readonly start: number; readonly end: number }>,
@@ -260,12 +266,17 @@ export const openGramRound = (
         Effect.gen(function* () {
           const m: Manifest = manifest!
           const generation = m.generation + 1
-          // Older versions of consumed files go, but the pieces of the current versions.
-          const keep = new Set(state.cutPieces.map((p) => `${p.id}#${p.doc}`))
+          // Every version of a consumed file but its current one goes (the pieces of the current
+          // version already live, a file spanning segments, share its fingerprint and stay).
           const doomed = new Map<string, Set<number>>()
-          for (const key of state.consumed) {
+          for (const p of state.doomedPieces) {
+            const set = doomed.get(p.id) ?? new Set<number>()
+            set.add(p.doc)
+            doomed.set(p.id, set)
+          }
+          for (const [key, current] of state.consumed) {
             for (const p of live.get(key) ?? []) {
-              if (keep.has(`${p.id}#${p.doc}`)) continue
+              if (current !== null && p.fingerprint === current) continue
               const set = doomed.get(p.id) ?? new Set<number>()
               set.add(p.doc)
               doomed.set(p.id, set)
@@ -302,15 +313,14 @@ export const openGramRound = (
           }
           const now = yield* Clock.currentTimeMillis
           for (const e of entries) if (!segments.some((x) => x.id === e.id)) state.retired.push({ files: filesOfSegment(e), at: now })
-          // Only the pieces of a feed still under way need keeping from now on.
-          const feeding = state.feed?.key
-          state.cutPieces = state.cutPieces.filter((p) => p.key === feeding)
           if (written !== undefined) {
             state.own.push(written.segment.id)
+            const feeding = state.feed?.key
             if (feeding !== undefined) {
-              for (const p of live.get(feeding) ?? []) if (p.id === written.segment.id) state.cutPieces.push({ ...p, key: feeding })
+              for (const p of live.get(feeding) ?? []) if (p.id === written.segment.id) state.feedPieces.push(p)
             }
           }
+          state.doomedPieces = []
           state.consumed.clear()
           state.builderKeys.clear()
           state.builder = new SegmentBuilder()
@@ -318,7 +328,8 @@ export const openGramRound = (
           removeRetired(now, false)
         })
       )
-      if (state.cutPieces.length === 0) yield* mergeOwn
+      // A feed under way has pieces in live segments: a merge would give them new numbers.
+      if (state.feed === undefined) yield* mergeOwn
     })
 
     // Keeps the round's own segments (the newest, contiguous at the manifest's end) at most
@@ -394,40 +405,68 @@ export const openGramRound = (
       state.readTo = tail.end
     })
 
-    // Consumes one queued entry: a publish is fed block by block (cut and flushed when due).
+    // Consumes one queued entry: a publish (or a done file's staged folder) is fed block by block,
+    // cut and flushed when due; a folder that is already live under its fingerprint (staged, then
+    // published by a rename) is not read again.
     const consume = (item: { readonly entry: FreshEntry; readonly start: number; readonly end: number }) =>
       Effect.gen(function* () {
         const { entry } = item
         const key = docKey(entry.index, entry.path)
+        if (entry.op === "-") {
+          if (state.builderKeys.has(key)) yield* flush
+          state.consumed.set(key, null)
+          yield* markDirty
+          state.pos = item.end
+          return
+        }
+        const folder = yield* attempt("body-index-unreadable", paths.index, () =>
+          entry.op === "+"
+            ? bodyFolderAt(paths.index, entry.index, entry.path)
+            : stagedFolderAt(paths.root, entry.index, entry.path, entry.staging ?? ""))
+        if (folder === undefined) {
+          // Gone meanwhile (a staged folder published, a folder removed): a later entry says what came of it.
+          yield* markDirty
+          state.pos = item.end
+          return
+        }
+        const places = (live.get(key) ?? []).filter((p) => !state.doomedPieces.some((x) => x.id === p.id && x.doc === p.doc))
+        const known = state.builderKeys.get(key) ?? (places.length > 0 && places.every((p) => p.fingerprint === folder.fingerprint) ? folder.fingerprint : undefined)
+        if (known === folder.fingerprint) {
+          state.consumed.set(key, folder.fingerprint)
+          yield* markDirty
+          state.pos = item.end
+          return
+        }
         // A second version of a file in one builder would be found twice: make the first live first.
         if (state.builderKeys.has(key)) yield* flush
-        if (entry.op === "+") {
-          const folder = yield* attempt("body-index-unreadable", paths.index, () => bodyFolderAt(paths.index, entry.index, entry.path))
-          if (folder !== undefined) {
-            const feed = new DocFeed({ index: folder.index, path: folder.path, fingerprint: folder.fingerprint, mtimeMs: folder.mtimeMs }, tsvSourcesOf(folder))
-            state.feed = { feed, key, entryStart: item.start }
-            state.builderKeys.add(key)
-            yield* markDirty
-            for (;;) {
-              const step = yield* Effect.try({ try: () => feed.step(state.builder), catch: (e) => e }).pipe(Effect.either)
-              if (step._tag === "Left") {
-                abandonFeed()
-                if (!isMissing(step.left)) {
-                  return yield* Effect.fail(new GramIndexError({ reason: "body-index-unreadable", path: folder.dir, detail: String(step.left) }))
-                }
-                // Replaced or removed meanwhile: a later entry names it again, or it is gone.
-                break
-              }
-              if (!step.right) break
-              yield* flushIfDue
-              yield* letOthersRun
-            }
-            if (state.feed !== undefined) state.built++
-            state.feed = undefined
-          }
-        }
+        const staging = entry.op === "~" ? (entry.staging ?? "") : ""
+        const feed = new DocFeed({ index: folder.index, path: folder.path, fingerprint: folder.fingerprint, mtimeMs: folder.mtimeMs, staging }, tsvSourcesOf(folder))
+        state.feed = { feed, key }
+        state.feedPieces = []
+        state.builderKeys.set(key, folder.fingerprint)
         yield* markDirty
-        state.consumed.add(key)
+        for (;;) {
+          const step = yield* Effect.try({ try: () => feed.step(state.builder), catch: (e) => e }).pipe(Effect.either)
+          if (step._tag === "Left") {
+            abandonFeed()
+            if (!isMissing(step.left)) {
+              return yield* Effect.fail(new GramIndexError({ reason: "body-index-unreadable", path: folder.dir, detail: String(step.left) }))
+            }
+            // Replaced, published or removed meanwhile: a later entry names what came of it.
+            yield* markDirty
+            state.pos = item.end
+            return
+          }
+          if (!step.right) break
+          yield* flushIfDue
+          yield* letOthersRun
+        }
+        state.feed = undefined
+        state.feedPieces = []
+        state.built++
+        state.consumed.set(key, folder.fingerprint)
+        // A flush during the feed made its earlier pieces live; this one makes the end of it live.
+        yield* markDirty
         state.pos = item.end
       })
 
@@ -437,7 +476,10 @@ export const openGramRound = (
       const f = state.feed
       if (f === undefined) return
       f.feed.abandon(state.builder)
-      state.cutPieces = state.cutPieces.filter((p) => p.key !== f.key)
+      // Its pieces in live segments are incomplete: they go at the next flush (the entry is consumed again or later).
+      state.doomedPieces.push(...state.feedPieces)
+      state.feedPieces = []
+      state.builderKeys.delete(f.key)
       state.feed = undefined
     }
 
@@ -491,7 +533,7 @@ export const openGramRound = (
       if (state.closed) return
       state.closed = true
       yield* stopWork
-      if (!state.failed && (state.builder.docCount > 0 || state.consumed.size > 0)) {
+      if (!state.failed && (state.builder.docCount > 0 || state.consumed.size > 0 || state.doomedPieces.length > 0)) {
         yield* flush.pipe(Effect.catchAll(() => Effect.void))
       }
       removeRetired(0, true)

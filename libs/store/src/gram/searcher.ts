@@ -36,7 +36,7 @@ import {
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { type SearchHit, hitOf } from "../search_hit.ts"
-import { type BodyFolder, bodyFolderAt, docKey, isMissing } from "./body_walk.ts"
+import { type BodyFolder, bodyFolderAt, docKey, isMissing, stagedFolderAt } from "./body_walk.ts"
 import { lastEntries, readFreshTailSync } from "./fresh_log.ts"
 import { type Manifest, isCurrentManifest, readManifestSync } from "./manifest_format.ts"
 import { newestFirst } from "./segment_builder.ts"
@@ -197,8 +197,9 @@ export class GramSearcher {
         const last = lastEntries(tail.entries)
         const freshDocs: Array<FreshDoc> = []
         for (const e of last.values()) {
-          if (e.op !== "+") continue
-          const folder = bodyFolderAt(paths.index, e.index, e.path)
+          if (e.op === "-") continue
+          // A published folder, or a done file's staged one waiting for the rest of its source folder (R14).
+          const folder = e.op === "+" ? bodyFolderAt(paths.index, e.index, e.path) : stagedFolderAt(path.dirname(paths.index), e.index, e.path, e.staging ?? "")
           if (folder === undefined) continue
           freshDocs.push({
             index: e.index, path: e.path, normIndex: normalizeForSearch(e.index), normPath: normalizeForSearch(e.path),

@@ -61,6 +61,8 @@ export interface DocInput {
   readonly path: string
   readonly fingerprint: string
   readonly mtimeMs: number
+  /** Where the TSVs are read from when they are staged, not yet published (relative to the work folder); `""` or absent: the body index. */
+  readonly staging?: string
 }
 
 /** The order of source files in a segment: newest folder first, then by index and path. */
@@ -246,7 +248,7 @@ export class DocFeed {
   }
 
   private finish(builder: SegmentBuilder): false {
-    builder.addRecord({ ...this.doc, first: this.pieceFirst, count: builder.lineCount - this.pieceFirst, parts: this.parts })
+    builder.addRecord({ ...this.doc, staging: this.doc.staging ?? "", first: this.pieceFirst, count: builder.lineCount - this.pieceFirst, parts: this.parts })
     this.parts = []
     this.done = true
     return false
@@ -263,7 +265,7 @@ export class DocFeed {
     if (count === 0) return
     const open = this.open
     const parts = open === undefined ? this.parts : [...this.parts, closed(open, builder.lineCount)]
-    builder.addRecord({ ...this.doc, first: this.pieceFirst, count, parts })
+    builder.addRecord({ ...this.doc, staging: this.doc.staging ?? "", first: this.pieceFirst, count, parts })
     if (open !== undefined) open.lineBase += builder.lineCount - open.first
     this.parts = []
     this.current = undefined

@@ -89,8 +89,9 @@ export class SegmentReader {
   private readonly offsPages = new Map<number, DataView>()
   private readonly views = new Map<number, DocView>()
   private readonly parts = new Map<number, ReadonlyArray<DocPart>>()
-  // Per doc: whether its folder is still the one indexed (checked once per reader).
-  private readonly current = new Map<number, boolean>()
+  // Per doc: the folder its lines are read from — the body index's, or its staging folder until it
+  // is published — or undefined when neither is the one indexed (checked once per reader).
+  private readonly current = new Map<number, string | undefined>()
   private readonly tsvs = new Map<string, { fd: number; window: Uint8Array; start: number }>()
 
   private constructor(
@@ -260,16 +261,30 @@ export class SegmentReader {
     return view.getUint32((line - page * OFFS_PAGE) * 4, true)
   }
 
-  /** Whether the body-index folder of doc `d` is still the one this segment indexed. */
-  isCurrent(d: number): boolean {
-    let ok = this.current.get(d)
-    if (ok === undefined) {
-      const v = this.view(d)
-      const info = fs.statSync(path.join(this.indexRoot, v.index, ...v.path.split("/")), { throwIfNoEntry: false })
-      ok = info !== undefined && v.fingerprint.startsWith(folderIdentityOf(info) + ":")
-      this.current.set(d, ok)
+  /**
+   * The folder doc `d`'s lines are read from: its body-index folder while it
+   * is the one this segment indexed, else its staging folder while the file
+   * waits there to be published (R14), else `undefined` (replaced or removed
+   * since: the fresh tail has it).
+   */
+  folderOf(d: number): string | undefined {
+    if (this.current.has(d)) return this.current.get(d)
+    const v = this.view(d)
+    const matches = (dir: string) => {
+      const info = fs.statSync(dir, { throwIfNoEntry: false })
+      return info !== undefined && v.fingerprint.startsWith(folderIdentityOf(info) + ":")
     }
-    return ok
+    const body = path.join(this.indexRoot, v.index, ...v.path.split("/"))
+    const staging = this.docs.staging(d)
+    const staged = staging === "" ? undefined : path.join(path.dirname(this.indexRoot), ...staging.split("/"))
+    const dir = matches(body) ? body : staged !== undefined && matches(staged) ? staged : undefined
+    this.current.set(d, dir)
+    return dir
+  }
+
+  /** Whether doc `d`'s text is still the one this segment indexed (in the body index, or staged). */
+  isCurrent(d: number): boolean {
+    return this.folderOf(d) !== undefined
   }
 
   /**
@@ -279,15 +294,14 @@ export class SegmentReader {
    */
   line(line: number): { loc: string; text: string } | undefined {
     const d = this.docs.docOfLine(line)
-    if (!this.isCurrent(d)) return undefined
+    const dir = this.folderOf(d)
+    if (dir === undefined) return undefined
     const parts = this.partsOf(d)
     const part = parts.find((p) => line >= p.first && line < p.first + p.count)
     if (part === undefined) return undefined
     const start = this.offsetOf(line)
     const end = line + 1 < part.first + part.count ? this.offsetOf(line + 1) : part.end
-    const v = this.view(d)
-    const file = path.join(this.indexRoot, v.index, ...v.path.split("/"), part.file)
-    const bytes = this.rowBytes(file, start, end)
+    const bytes = this.rowBytes(path.join(dir, part.file), start, end)
     if (bytes === undefined) return undefined
     let row = decoder.decode(bytes)
     while (row.endsWith("\n")) row = row.slice(0, -1)
