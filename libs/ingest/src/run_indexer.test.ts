@@ -556,7 +556,8 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
                   seen.push(tsvText(f.paths, "A", "x/1.xlsx") === undefined, found.hits.map((h) => `${h.path}:${h.text}`))
                   return undefined
                 }),
-                Effect.orDie
+                Effect.orDie,
+                Effect.provide(NodeContext.layer)
               )
             : Effect.succeed(undefined)
       })
