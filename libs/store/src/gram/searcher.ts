@@ -185,13 +185,32 @@ export class GramSearcher {
    * replaced the one read while its files were being opened.
    */
   static open(paths: { readonly gram: string; readonly index: string }): GramSearcher | undefined {
+    return GramSearcher.reopen(paths, undefined)
+  }
+
+  /**
+   * {@link open}, reusing the open segments of `previous` when the manifest
+   * is still the one it read (a GUI's search thread between two queries):
+   * only the fresh tail is read again. `previous` must not be used after;
+   * it is closed when its segments are not reused. Same errors as `open`.
+   */
+  static reopen(paths: { readonly gram: string; readonly index: string }, previous: GramSearcher | undefined): GramSearcher | undefined {
     const gramDir = paths.gram
+    let prior = previous
     for (let attempt = 0; ; attempt++) {
       const manifest = readManifestSync(gramDir)
-      if (manifest === undefined || !isCurrentManifest(manifest)) return undefined
+      if (manifest === undefined || !isCurrentManifest(manifest)) {
+        prior?.close()
+        return undefined
+      }
+      // The same generation: the same segments; what changed since is in the tail (masked there).
+      const kept = prior !== undefined && prior.manifest.generation === manifest.generation && prior.manifest.fresh === manifest.fresh ? prior : undefined
+      if (kept === undefined) prior?.close()
+      prior = undefined
       const opened: Array<SegmentReader> = []
       try {
-        for (const s of manifest.segments) opened.push(SegmentReader.open(gramDir, s, paths.index))
+        if (kept !== undefined) opened.push(...kept.segments)
+        else for (const s of manifest.segments) opened.push(SegmentReader.open(gramDir, s, paths.index))
         const tail = readFreshTailSync(gramDir, manifest.fresh, manifest.freshFrom)
         if (tail === undefined) throw new Error(`the fresh log ${manifest.fresh} is gone`)
         const last = lastEntries(tail.entries)
