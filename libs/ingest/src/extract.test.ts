@@ -65,6 +65,41 @@ describe("extractBuffer() on workbooks", () => {
       expect(parts[0]?.lines.map((l) => `${l.loc}=${l.text}`)).toEqual(["A1=merged", "A2=a2", "B2=b2", "A3=a3", "B3=b3"])
     }))
 
+  it.effect("issue 15 item 7: a cell whose r is a bare number or missing takes the next position in its row", () =>
+    Effect.gen(function* () {
+      const v = (t: string) => `<is><t>${t}</t></is>`
+      const sheet = worksheet(
+        // A 0-based column index as r (some writers), then no r at all, then a row without r, then junk.
+        `<row r="2"><c r="0" t="inlineStr">${v("a2")}</c><c r="1" t="inlineStr">${v("b2")}</c><c r="2" t="inlineStr">${v("c2")}</c></row>` +
+          `<row r="3"><c t="inlineStr">${v("a3")}</c><c r="5" t="inlineStr">${v("b3")}</c><c r="D3" t="inlineStr">${v("d3")}</c><c t="inlineStr">${v("e3")}</c></row>` +
+          `<row><c r="1" t="inlineStr">${v("a4")}</c><c r="XFE4" t="inlineStr">${v("b4")}</c><c r="C" t="inlineStr">${v("c4")}</c></row>` +
+          `<row r="7"><c r="A7x" t="inlineStr">${v("a7")}</c><c r="$B$7" t="inlineStr">${v("b7")}</c><c r="C0" t="inlineStr">${v("c7")}</c></row>`
+      )
+      const { parts } = yield* extract(workbookFiles({ sheets: [{ name: "S", xml: sheet }] }))
+      expect(parts[0]?.lines.map((l) => `${l.loc}=${l.text}`)).toEqual([
+        "A2=a2", "B2=b2", "C2=c2",
+        "A3=a3", "B3=b3", "D3=d3", "E3=e3",
+        "A4=a4", "B4=b4", "C4=c4",
+        "A7=a7", "B7=b7", "C7=c7"
+      ])
+    }))
+
+  it.effect("issue 15 item 9: a formula without a cached value shows its formula; an empty cached string stays empty", () =>
+    Effect.gen(function* () {
+      const sheet = worksheet(
+        `<row r="1"><c r="A1"><f>SUM(B1:B3)</f></c><c r="B1" t="str"><f>_xlfn.CONCAT("見積","番号")</f></c>` +
+          `<c r="C1" t="str"><f>""</f><v></v></c><c r="D1"><f t="shared" ref="D1:D2" si="0">A1*2</f><v>6</v></c></row>` +
+          `<row r="2"><c r="D2"><f t="shared" si="0"/></c><c r="E2"><f>IF(A1&gt;0,"&lt;正&gt;","負")</f></c></row>`
+      )
+      const { parts } = yield* extract(workbookFiles({ sheets: [{ name: "S", xml: sheet }] }))
+      expect(parts[0]?.lines.map((l) => `${l.loc}=${l.text}`)).toEqual([
+        "A1==SUM(B1:B3)",
+        `B1==CONCAT("見積","番号")`,
+        "D1=6",
+        `E2==IF(A1>0,"<正>","負")`
+      ])
+    }))
+
   it.effect("numbers and dates as their format shows them; text sections wrap strings", () =>
     Effect.gen(function* () {
       // Styles: 0 General, 1 #,##0 (3), 2 custom yen, 3 custom 和暦 with weekday, 4 0.00% (10), 5 @"様", 6 custom date-time.

@@ -8,7 +8,7 @@
 import type { BodyLine } from "@sagasu/domain"
 import { cellText, type CellContext } from "./_cell_text.ts"
 import type { LineBudget } from "./_limits.ts"
-import { RichStringReader } from "./_rich_string.ts"
+import { decodeXString, RichStringReader } from "./_rich_string.ts"
 import { attribute, ns, type XmlTag, type XmlVisitor } from "./_xml.ts"
 
 /** A cell with text, 1-based. */
@@ -38,6 +38,35 @@ export function parseReference(ref: string): { col: number | undefined; row: num
   const row = Number(ref.slice(i))
   return { col: col > 0 ? col : undefined, row: i < ref.length && Number.isInteger(row) && row > 0 ? row : undefined }
 }
+
+/**
+ * The cell a cell element's `r` names, `{col, row}` 1-based, only when `r`
+ * is a whole A1 reference: letters then digits, both in Excel's range.
+ * Anything else (a bare number, written by some writers as a 0-based column
+ * index; a row alone; junk) is `undefined`, and the cell takes the next
+ * position in its row (issue 15, item 7).
+ */
+export function parseCellReference(ref: string): { col: number; row: number } | undefined {
+  let col = 0
+  let i = 0
+  for (; i < ref.length && i < 4; i++) {
+    const c = ref.charCodeAt(i) | 0x20
+    if (c < 0x61 || c > 0x7a) break
+    col = col * 26 + (c - 0x60)
+  }
+  if (col === 0 || col > maxColumn || i === ref.length) return undefined
+  let row = 0
+  for (; i < ref.length; i++) {
+    const d = ref.charCodeAt(i) - 0x30
+    if (d < 0 || d > 9) return undefined
+    row = row * 10 + d
+  }
+  return row > 0 && row <= maxRow ? { col, row } : undefined
+}
+
+/** Excel's last column (XFD) and row. */
+const maxColumn = 16_384
+const maxRow = 1_048_576
 
 /** Column 28 → `"AB"`. */
 export function columnName(col: number): string {
@@ -107,7 +136,11 @@ export const lineOfCell = (c: Cell): BodyLine => ({ loc: `${columnName(c.col)}${
 /**
  * Reads one worksheet (or macro sheet: same schema) part. Rows and cells
  * without an `r` attribute follow the previous one (trait `ns-prefixed-xml`
- * files such as 59746_NoRowNums.xlsx omit them).
+ * files such as 59746_NoRowNums.xlsx omit them), and so does a cell whose `r`
+ * is not an A1 reference (`<c r="0">`: a bare 0-based column index, issue 15
+ * item 7): `<row r="2"><c r="0"/><c r="1"/>` is A2, B2. A formula cell
+ * without a cached value (no `<v>`) shows its formula, `=SUM(A1:A3)`, so that
+ * it can be found at all (issue 15 item 9).
  *
  * The cells with text are collected in {@link cells} in file order; a reader
  * that streams a sheet takes them out as they come ({@link takeCells}) while
@@ -134,6 +167,9 @@ export class WorksheetReader implements XmlVisitor {
   private cell: { type: string; style: number; row: number; col: number } | undefined
   private value = ""
   private inValue = false
+  private hasValue = false
+  private formula = ""
+  private inFormula = false
   private inInline = false
   private readonly inline = new RichStringReader()
 
@@ -158,9 +194,16 @@ export class WorksheetReader implements XmlVisitor {
         return
       }
       case "c": {
-        const ref = parseReference(attribute(tag, "r") ?? "")
-        this.col = ref.col ?? this.col + 1
-        if (ref.row !== undefined) this.row = ref.row
+        const ref = parseCellReference(attribute(tag, "r") ?? "")
+        if (ref === undefined) {
+          this.col++
+          if (this.row === 0) this.row = 1
+        } else {
+          this.col = ref.col
+          this.row = ref.row
+        }
+        this.hasValue = false
+        this.formula = ""
         this.cell = {
           type: attribute(tag, "t") ?? "n",
           style: Number(attribute(tag, "s") ?? 0) || 0,
@@ -172,9 +215,14 @@ export class WorksheetReader implements XmlVisitor {
       }
       case "v":
         this.inValue = this.cell !== undefined
+        this.hasValue ||= this.inValue
+        return
+      case "f":
+        this.inFormula = this.cell !== undefined
         return
       case "is":
         this.inInline = this.cell !== undefined
+        this.hasValue ||= this.inInline
         return
       case "mergeCell": {
         const area = parseArea(attribute(tag, "ref") ?? "")
@@ -216,9 +264,13 @@ export class WorksheetReader implements XmlVisitor {
       this.headerFooterElement = undefined
     } else if (tag.local === "v") {
       this.inValue = false
+    } else if (tag.local === "f") {
+      this.inFormula = false
     } else if (tag.local === "c" && this.cell !== undefined) {
       const { type, style, row, col } = this.cell
-      const text = cellText({ type, style, value: this.value, inline: this.inline.take() }, this.context)
+      const text = this.hasValue
+        ? cellText({ type, style, value: this.value, inline: this.inline.take() }, this.context)
+        : formulaText(this.formula)
       if (text !== "") {
         if (row < this.lastRow || (row === this.lastRow && col <= this.lastCol)) this.inOrder = false
         this.lastRow = row
@@ -236,6 +288,7 @@ export class WorksheetReader implements XmlVisitor {
   text(text: string): void {
     if (this.inInline) this.inline.text(text)
     else if (this.inValue) this.value += text
+    else if (this.inFormula) this.formula += text
     else if (this.headerFooterElement !== undefined) this.headerFooterText += text
   }
 
@@ -272,6 +325,13 @@ export class WorksheetReader implements XmlVisitor {
     const cells = this.ordered ? this.cells : [...this.cells].sort((a, b) => a.row - b.row || a.col - b.col)
     return dropMergedCells(cells, this.areas).map(lineOfCell)
   }
+}
+
+/** What a formula cell without a cached value shows: its formula as the formula bar does (`=SUM(A1:A3)`), `""` for none (a shared formula's followers). */
+export function formulaText(formula: string): string {
+  const f = formula.trim()
+  // Functions newer than the file format carry a prefix the formula bar does not show (`_xlfn.XLOOKUP`).
+  return f === "" ? "" : `=${decodeXString(f).replace(/_xl(?:fn|ws)\./g, "")}`
 }
 
 /**
