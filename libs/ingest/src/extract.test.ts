@@ -247,6 +247,23 @@ describe("extractBuffer() on workbooks", () => {
     }))
 })
 
+
+/** SmartArt parts (issue 15 item 8): a graphic naming its data part, the data model, and Office's drawing of it. */
+const dgm = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+const dsp = "http://schemas.microsoft.com/office/drawing/2008/diagram"
+const smartArtGraphic = (dataId: string) =>
+  `<a:graphic xmlns:a="${xmlns.a}"><a:graphicData uri="${dgm}"><dgm:relIds xmlns:dgm="${dgm}" xmlns:r="${xmlns.r}" r:dm="${dataId}" r:lo="rIdLo" r:qs="rIdQs" r:cs="rIdCs"/></a:graphicData></a:graphic>`
+const diagramData = (texts: ReadonlyArray<string>, drawingRelId?: string) =>
+  `<dgm:dataModel xmlns:dgm="${dgm}" xmlns:a="${xmlns.a}"><dgm:ptLst><dgm:pt modelId="0" type="doc"><dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:p><a:endParaRPr/></a:p></dgm:t></dgm:pt>` +
+  texts.map((t, i) => `<dgm:pt modelId="${i + 1}"><dgm:prSet phldrT="[テキスト]"/><dgm:spPr/><dgm:t><a:bodyPr/><a:p><a:r><a:t>${t}</a:t></a:r></a:p></dgm:t></dgm:pt>`).join("") +
+  `</dgm:ptLst><dgm:cxnLst/><dgm:bg/><dgm:whole/>` +
+  (drawingRelId === undefined ? "" : `<dgm:extLst><a:ext uri="${dsp}"><dsp:dataModelExt xmlns:dsp="${dsp}" relId="${drawingRelId}" minVer="${dgm}"/></a:ext></dgm:extLst>`) +
+  `</dgm:dataModel>`
+const diagramDrawing = (texts: ReadonlyArray<string>) =>
+  `<dsp:drawing xmlns:dsp="${dsp}" xmlns:a="${xmlns.a}"><dsp:spTree><dsp:nvGrpSpPr><dsp:cNvPr id="0" name=""/><dsp:cNvGrpSpPr/></dsp:nvGrpSpPr><dsp:grpSpPr/>` +
+  texts.map((t, i) => `<dsp:sp modelId="${i}"><dsp:nvSpPr><dsp:cNvPr id="0" name=""/><dsp:cNvSpPr/></dsp:nvSpPr><dsp:spPr/><dsp:txBody><a:bodyPr/><a:p><a:r><a:t>${t}</a:t></a:r></a:p></dsp:txBody></dsp:sp>`).join("") +
+  `</dsp:spTree></dsp:drawing>`
+
 describe("extractBuffer() on documents", () => {
   const w = (text: string) => `<w:r><w:t xml:space="preserve">${text}</w:t></w:r>`
 
@@ -276,6 +293,38 @@ describe("extractBuffer() on documents", () => {
         { loc: "footnote:1", text: "脚注" },
         { loc: "endnote:2", text: "後注" },
         { loc: "comment:0", text: "指摘" }
+      ])
+    }))
+
+  it.effect("issue 15 item 8: SmartArt text stands where its graphic stands, from the data part, else from Office's drawing of it", () =>
+    Effect.gen(function* () {
+      const p = (t: string) => `<w:p>${w(t)}</w:p>`
+      const drawingRun = (id: string) =>
+        `<w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"><wp:extent cx="1" cy="1"/><wp:docPr id="1" name="図表 1"/>${smartArtGraphic(id)}</wp:inline></w:drawing></w:r>`
+      const files = documentFiles(
+        p("前の段落") + `<w:p>${w("図の説明：")}${drawingRun("rId10")}</w:p>` + p("次の段落") + `<w:p>${drawingRun("rId20")}</w:p>` + p("最後"),
+        [
+          ["rId10", "diagramData", "diagrams/data1.xml", diagramData(["企画", "設計", "実装"], "rId11")],
+          ["rId11", "diagramDrawing", "diagrams/drawing1.xml", diagramDrawing(["企画", "設計", "実装"])],
+          // The second diagram's data part is missing from the package: its drawing is what is left.
+          ["rId21", "diagramDrawing", "diagrams/drawing2.xml", diagramDrawing(["承認", "公開"])]
+        ]
+      )
+      files["word/_rels/document.xml.rels"] = files["word/_rels/document.xml.rels"]!.replace(
+        "</Relationships>",
+        `<Relationship Id="rId20" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/diagramData" Target="diagrams/data2.xml"/></Relationships>`
+      )
+      const { parts } = yield* extract(files, "test.docx")
+      expect(parts[0]?.lines.map((l) => `${l.loc}=${l.text}`)).toEqual([
+        "1=前の段落",
+        "2=図の説明：",
+        "2=企画",
+        "2=設計",
+        "2=実装",
+        "3=次の段落",
+        "4=承認",
+        "4=公開",
+        "5=最後"
       ])
     }))
 })
@@ -325,6 +374,46 @@ describe("extractBuffer() on presentations", () => {
             { loc: "2 notes", text: "補足説明" }
           ]
         }
+      ])
+    }))
+})
+
+describe("extractBuffer() on presentations: SmartArt", () => {
+  it.effect("issue 15 item 8: a slide's SmartArt text where the graphic stands; a missing data part falls back to the drawing", () =>
+    Effect.gen(function* () {
+      const frame = (id: string) => `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Diagram"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>${smartArtGraphic(id)}</p:graphicFrame>`
+      const files = {
+        "[Content_Types].xml": "<Types/>",
+        "_rels/.rels": relationships([["rId1", "officeDocument", "ppt/presentation.xml"]]),
+        "ppt/presentation.xml": `<p:presentation xmlns:p="${xmlns.p}" xmlns:r="${xmlns.r}"><p:sldIdLst><p:sldId id="256" r:id="rId2"/><p:sldId id="257" r:id="rId3"/></p:sldIdLst></p:presentation>`,
+        "ppt/_rels/presentation.xml.rels": relationships([
+          ["rId2", "slide", "slides/slide1.xml"],
+          ["rId3", "slide", "slides/slide2.xml"]
+        ]),
+        "ppt/slides/slide1.xml": slide(textShape(["工程"]) + frame("rId5") + textShape(["備考"])),
+        "ppt/slides/_rels/slide1.xml.rels": relationships([
+          ["rId5", "diagramData", "../diagrams/data1.xml"],
+          ["rId6", "diagramDrawing", "../diagrams/drawing1.xml"]
+        ]),
+        "ppt/diagrams/data1.xml": diagramData(["要件定義", "開発"], "rId6"),
+        "ppt/diagrams/drawing1.xml": diagramDrawing(["要件定義", "開発"]),
+        // Slide 2 names a data part that the package does not hold.
+        "ppt/slides/slide2.xml": slide(textShape(["組織図"]) + frame("rId7")),
+        "ppt/slides/_rels/slide2.xml.rels": relationships([
+          ["rId7", "diagramData", "../diagrams/data2.xml"],
+          ["rId8", "diagramDrawing", "../diagrams/drawing2.xml"]
+        ]),
+        "ppt/diagrams/drawing2.xml": diagramDrawing(["社長", "営業部"])
+      }
+      const { parts } = yield* extract(files, "test.pptx")
+      expect(parts[0]?.lines.map((l) => `${l.loc}=${l.text}`)).toEqual([
+        "1=工程",
+        "1=要件定義",
+        "1=開発",
+        "1=備考",
+        "2=組織図",
+        "2=社長",
+        "2=営業部"
       ])
     }))
 })

@@ -45,6 +45,12 @@ const separatorTypes = new Set(["separator", "continuationSeparator", "continuat
  * VML copy of the box (BUG-16).
  */
 export class WordTextReader implements XmlVisitor {
+  /**
+   * The SmartArt graphics of the part in document order: the number of the
+   * paragraph holding each one, the note it belongs to, and the relationship
+   * id of its data part (`dgm:relIds r:dm`); `_diagram.ts` reads their text.
+   */
+  readonly diagrams: Array<{ readonly number: number; readonly note: string | undefined; readonly dataId: string | undefined }> = []
   private readonly paragraphs: Array<WordParagraph> = []
   private readonly stack: Array<{ number: number; note: string | undefined; text: string }> = []
   private count = 0
@@ -68,6 +74,10 @@ export class WordTextReader implements XmlVisitor {
     }
     if (isElement(tag, ns.math, "t")) {
       this.textDepth++
+      return
+    }
+    if (isElement(tag, ns.diagram, "relIds")) {
+      this.diagrams.push({ number: this.stack.at(-1)?.number ?? this.count, note: this.note, dataId: attribute(tag, "dm", ns.relationshipRef) })
       return
     }
     if (!ns.word.has(tag.uri)) return

@@ -13,7 +13,7 @@
 import { Effect } from "effect"
 import type { BodyLine, PartState } from "@sagasu/domain"
 import type { CellContext } from "./_cell_text.ts"
-import { DrawingTextReader } from "./_drawing_text.ts"
+import { diagramTexts } from "./_diagram.ts"
 import type { ExtractError } from "./extract_error.ts"
 import type { LineBudget } from "./_limits.ts"
 import type { OpcPackage, Relationship } from "./_opc.ts"
@@ -80,21 +80,19 @@ const drawingLines = Effect.fn("Extract.sheetDrawing")(function* (
     budget.take(drawingPart, text.length)
     lines.push({ loc, text })
   }
+  const diagramItems = drawing.items.filter((item) => item._tag === "diagram")
+  const diagrams = diagramItems.length === 0 ? undefined : yield* diagramTexts(pkg, rels, diagramItems.map((d) => d.id), budget)
   for (const item of drawing.items) {
     if (item._tag === "text") {
       push(item.loc, item.text)
-      continue
-    }
-    const part = target(item.id)
-    if (part === undefined) continue
-    if (item._tag === "chart") {
+    } else if (item._tag === "diagram") {
+      for (const text of diagrams?.anchored[diagramItems.indexOf(item)] ?? []) lines.push({ loc: item.loc, text })
+    } else {
+      const part = target(item.id)
+      if (part === undefined) continue
       const chart = new ChartTextReader()
       yield* pkg.readXml(part, chart)
       for (const text of chart.texts) push(item.loc, text)
-    } else {
-      const diagram = new DrawingTextReader(budget, part)
-      yield* pkg.readXml(part, diagram)
-      for (const text of diagram.paragraphs) lines.push({ loc: item.loc, text })
     }
   }
   return lines
