@@ -264,6 +264,26 @@ const diagramDrawing = (texts: ReadonlyArray<string>) =>
   texts.map((t, i) => `<dsp:sp modelId="${i}"><dsp:nvSpPr><dsp:cNvPr id="0" name=""/><dsp:cNvSpPr/></dsp:nvSpPr><dsp:spPr/><dsp:txBody><a:bodyPr/><a:p><a:r><a:t>${t}</a:t></a:r></a:p></dsp:txBody></dsp:sp>`).join("") +
   `</dsp:spTree></dsp:drawing>`
 
+/** Shift_JIS bytes of `text` (test fixtures of legacy-encoded chunks); Node decodes Shift_JIS but does not encode it. */
+const sjis = (text: string): Array<number> => {
+  const decoder = new TextDecoder("shift_jis")
+  const out: Array<number> = []
+  for (const ch of text) {
+    let found = false
+    for (let hi = 0x81; hi <= 0xfc && !found; hi++) {
+      if (hi > 0x9f && hi < 0xe0) continue
+      for (let lo = 0x40; lo <= 0xfc && !found; lo++) {
+        if (decoder.decode(new Uint8Array([hi, lo])) === ch) {
+          out.push(hi, lo)
+          found = true
+        }
+      }
+    }
+    if (!found) throw new Error(`no Shift_JIS code for ${ch}`)
+  }
+  return out
+}
+
 describe("extractBuffer() on documents", () => {
   const w = (text: string) => `<w:r><w:t xml:space="preserve">${text}</w:t></w:r>`
 
@@ -293,6 +313,57 @@ describe("extractBuffer() on documents", () => {
         { loc: "footnote:1", text: "脚注" },
         { loc: "endnote:2", text: "後注" },
         { loc: "comment:0", text: "指摘" }
+      ])
+    }))
+
+  it.effect("issue 15 item 10: altChunks give their text where they stand: HTML, MHT, plain text and a nested document", () =>
+    Effect.gen(function* () {
+      const p = (t: string) => `<w:p>${w(t)}</w:p>`
+      const chunk = (id: string) => `<w:altChunk r:id="${id}"/>`
+      // HTML in Shift_JIS as its meta says, with entities, a script, a style, a table and an implied </p>.
+      const html = new Uint8Array(
+        Buffer.concat([
+          Buffer.from(`<!DOCTYPE html><html><head><meta http-equiv="Content-Type" content="text/html; charset=shift_jis"><title>題名</title><style>p{color:red}</style></head><body>`),
+          Buffer.from(
+            new Uint8Array([
+              ...Buffer.from("<h1>"), ...sjis("見積書"), ...Buffer.from("</h1><p>A &amp; B&nbsp;&#x682A;"), ...sjis("式会社"), ...Buffer.from("<p>"),
+              ...sjis("二行目"), ...Buffer.from("<br>"), ...sjis("続き"), ...Buffer.from("<script>var x = '隠れ';</script><table><tr><td>"), ...sjis("品名"),
+              ...Buffer.from("</td><td>&lt;"), ...sjis("数量"), ...Buffer.from("&gt;</td></tr></table></body></html>")
+            ])
+          )
+        ])
+      )
+      const mht =
+        `MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary="----=_NextPart_01"\r\n\r\n` +
+        `------=_NextPart_01\r\nContent-Location: file:///C:/x.htm\r\nContent-Transfer-Encoding: quoted-printable\r\nContent-Type: text/html; charset="utf-8"\r\n\r\n` +
+        `<html><body><p>=E6=9D=B1=E4=BA=AC=E6=94=AF=E7=A4=BE</p><p>soft=\r\nbreak</p></body></html>\r\n` +
+        `------=_NextPart_01\r\nContent-Location: file:///C:/x_files/image.png\r\nContent-Transfer-Encoding: base64\r\nContent-Type: image/png\r\n\r\niVBORw0KGgo=\r\n` +
+        `------=_NextPart_01--\r\n`
+      const nested = yield* Effect.promise(() => zipOf(documentFiles(p("入れ子の文書") + p("二段落目"))))
+      const files: Record<string, string | Uint8Array> = documentFiles(p("前文") + chunk("rIdH") + chunk("rIdM") + p("中間") + chunk("rIdT") + chunk("rIdD") + p("結び"), [
+        ["rIdH", "aFChunk", "chunk1.htm", ""],
+        ["rIdM", "aFChunk", "chunk2.mht", mht],
+        ["rIdT", "aFChunk", "chunk3.txt", "\uFEFF一行目\r\n\r\n  二行目  \r\n"],
+        ["rIdD", "aFChunk", "chunk4.docx", ""]
+      ])
+      files["word/chunk1.htm"] = html
+      files["word/chunk4.docx"] = nested
+      const { parts } = yield* extract(files, "test.docx")
+      expect(parts[0]?.lines.map((l) => `${l.loc}=${l.text}`)).toEqual([
+        "1=前文",
+        "2=見積書",
+        "2=A & B 株式会社",
+        "2=二行目 続き",
+        "2=品名",
+        "2=<数量>",
+        "3=東京支社",
+        "3=softbreak",
+        "4=中間",
+        "5=一行目",
+        "5=二行目",
+        "6=入れ子の文書",
+        "6=二段落目",
+        "7=結び"
       ])
     }))
 

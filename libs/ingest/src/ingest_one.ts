@@ -24,6 +24,9 @@ export const stagingCompleteMark = ".complete"
  */
 export const defaultMaxStagedBytes = 1024 ** 3
 
+/** The log line of a file that is done with no text at all; its block is a warning (R4, issue 15 item 10). */
+export const noTextWarning = "warning: no text found in it: it was read without error, but nothing in it is text Sagasu reads"
+
 /** Options of {@link ingestPlain}. */
 export interface IngestPlainOptions {
   /** Limits of the extraction (`maxLines` applies per sheet / part here). */
@@ -40,7 +43,8 @@ export interface IngestPlainOptions {
  * needs-Office content comes back as `reroute` with the owner's application;
  * any other extraction failure as `failed` with the extractor's reason (a
  * file past `maxStagedBytes` as `too-large`), a write failure of the work
- * folder as `failed` with `stagingWriteFailedReason` (R18). A file that is
+ * folder as `failed` with `stagingWriteFailedReason` (R18). A `done` file
+ * with no text at all gets {@link noTextWarning} in its log. A file that is
  * not `done` leaves no staging folder (what was written of it is removed).
  * Never fails.
  */
@@ -84,7 +88,9 @@ export const ingestPlain = Effect.fn("Ingest.ingestPlain")(function* (source: st
   )
   if (staged._tag === "Right") {
     const log = [`${staged.right} part(s), ${lines} line(s), ${Date.now() - started} ms`]
-    return { status: "done", tsvCount: staged.right, reason: "", log } satisfies IngestResult
+    // Issue 15 item 10: a file read without error that shows no text at all is worth a look (a format part we do not read?).
+    if (lines === 0) log.push(noTextWarning)
+    return { status: "done", tsvCount: staged.right, reason: "", log, lines } satisfies IngestResult
   }
   // Nothing of a file that is not done may stay where it could be taken for its TSVs.
   yield* fs.remove(staging, { recursive: true, force: true }).pipe(Effect.ignore)

@@ -51,6 +51,12 @@ export class WordTextReader implements XmlVisitor {
    * id of its data part (`dgm:relIds r:dm`); `_diagram.ts` reads their text.
    */
   readonly diagrams: Array<{ readonly number: number; readonly note: string | undefined; readonly dataId: string | undefined }> = []
+  /**
+   * The `w:altChunk` elements of the part (issue 15 item 10): the paragraph
+   * number each one takes (a chunk is one block of the body, its lines share
+   * the number), the note it belongs to, and the relationship id of its part.
+   */
+  readonly altChunks: Array<{ readonly number: number; readonly note: string | undefined; readonly id: string | undefined }> = []
   private readonly paragraphs: Array<WordParagraph> = []
   private readonly stack: Array<{ number: number; note: string | undefined; text: string }> = []
   private count = 0
@@ -86,6 +92,8 @@ export class WordTextReader implements XmlVisitor {
       this.skipDepth = 1
     } else if (local === "p") {
       this.stack.push({ number: ++this.count, note: this.note, text: "" })
+    } else if (local === "altChunk") {
+      this.altChunks.push({ number: ++this.count, note: this.note, id: attribute(tag, "id", ns.relationshipRef) })
     } else if (local === "r") {
       this.runDepth++
     } else if (local === "t") {

@@ -30,6 +30,7 @@ import { Clock, Duration, Effect, Exit, Option, Scope } from "effect"
 import * as path from "node:path"
 import type { ExtractFileOptions } from "../extract.ts"
 import { extractBuffer } from "../extract.ts"
+import { noTextWarning } from "../ingest_one.ts"
 import { precheck } from "./_precheck.ts"
 import {
   awaitReady,
@@ -226,7 +227,9 @@ export const makeOfficeOwner = (
         )
         const verdict = yield* precheck(bytes, path.basename(sourcePath), options.extract)
         if (verdict._tag === "plain") {
-          return { extraction: verdict.extraction, via: "plain", log: ["read without Office: the content needs no conversion"] } satisfies OfficeIngestion
+          const empty = verdict.extraction.parts.every((part) => part.lines.length === 0)
+          const log = ["read without Office: the content needs no conversion", ...(empty ? [noTextWarning] : [])]
+          return { extraction: verdict.extraction, via: "plain", log } satisfies OfficeIngestion
         }
         if (verdict._tag === "fail") {
           return yield* new OfficeFailure({ reason: verdict.error.reason, detail: verdict.error.detail })
