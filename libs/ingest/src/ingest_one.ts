@@ -57,20 +57,21 @@ export const ingestPlain = Effect.fn("Ingest.ingestPlain")(function* (source: st
   const staged = yield* Effect.scoped(
     Effect.gen(function* () {
       const folder = yield* openStagingFolder(staging)
+      const counted = (count: number) => {
+        lines += count
+        partLines += count
+        return folder.bytes() > maxStagedBytes
+          ? Effect.fail(new ExtractError({ reason: "too-large", detail: `staged TSVs: more than ${maxStagedBytes} bytes of text` }))
+          : Effect.void
+      }
       const sink: ExtractionSink<PlatformError> = {
         keepsLines: false,
         beginPart: (head) => {
           partLines = 0
           return folder.beginPart(head)
         },
-        appendLines: (batch) =>
-          Effect.flatMap(folder.appendLines(batch), () => {
-            lines += batch.length
-            partLines += batch.length
-            return folder.bytes() > maxStagedBytes
-              ? Effect.fail(new ExtractError({ reason: "too-large", detail: `staged TSVs: more than ${maxStagedBytes} bytes of text` }))
-              : Effect.void
-          }),
+        appendLines: (batch) => Effect.flatMap(folder.appendLines(batch), () => counted(batch.length)),
+        appendTsv: (tsv, count) => Effect.flatMap(folder.appendTsv(tsv), () => counted(count)),
         restartPart: Effect.map(folder.restartPart, () => {
           lines -= partLines
           partLines = 0

@@ -19,9 +19,9 @@ import type { LineBudget } from "./_limits.ts"
 import type { OpcPackage, Relationship } from "./_opc.ts"
 import { ChartTextReader, CommentsReader, SheetDrawingReader, ThreadedCommentsReader, type CellComment } from "./_sheet_extras.ts"
 import { SharedStringsReader } from "./_shared_strings.ts"
-import { emitLines, type ExtractionSink } from "./_sink.ts"
+import { emitCells, emitLines, type ExtractionSink } from "./_sink.ts"
 import { StylesReader } from "./_styles.ts"
-import { hidesCells, lineOfCell, MergeFilter, parseReference, WorksheetReader } from "./_worksheet.ts"
+import { cellAddress, type CellBatch, hidesCells, linesOfBatch, MergeFilter, parseReference, WorksheetReader } from "./_worksheet.ts"
 import { attribute, ns, type XmlTag, type XmlVisitor } from "./_xml.ts"
 
 interface SheetEntry {
@@ -152,10 +152,10 @@ const sheetExtras = Effect.fn("Extract.sheetExtras")(function* (
   return lines
 })
 
-/** The text each cell shows, by upper-case address, from a sheet's lines; only a sheet with hyperlinks needs it. */
-const shownIn = (lines: ReadonlyArray<BodyLine>, reader: WorksheetReader): ((ref: string) => string) => {
+/** The text each cell shows, by upper-case address, from a sheet's cells; only a sheet with hyperlinks needs it. */
+const shownIn = (batch: CellBatch, keep: ((i: number) => boolean) | undefined, reader: WorksheetReader): ((ref: string) => string) => {
   if (reader.hyperlinks.length === 0) return () => ""
-  const texts = new Map(lines.map((l) => [l.loc, l.text]))
+  const texts = new Map(linesOfBatch(batch, keep).map((l) => [l.loc, l.text]))
   return (ref) => texts.get(ref) ?? ""
 }
 
@@ -202,7 +202,7 @@ const worksheetLines = <E>(
 ): Effect.Effect<void, ExtractError | E> =>
   Effect.gen(function* () {
     const reader = new WorksheetReader(context, budget, sheetPart)
-    const drop = (from: WorksheetReader) => budget.release(charsOfCells(from.takeCells()))
+    const drop = (from: WorksheetReader) => budget.release(from.takeCells().chars)
     let streamed = false
     const handOn = (last: boolean) =>
       Effect.suspend(() => {
@@ -217,14 +217,14 @@ const worksheetLines = <E>(
         if (!streamed && (sink.keepsLines || (reader.heldCells <= streaming.holdLines && reader.heldChars <= streaming.holdChars))) return Effect.void
         if (streamed && !last && reader.heldCells < streaming.batchLines) return Effect.void
         streamed = true
-        return emitLines(sink, budget, reader.takeCells().map(lineOfCell))
+        return emitCells(sink, budget, reader.takeCells())
       })
     yield* pkg.readXml(sheetPart, reader, handOn(false))
 
     if (!streamed) {
-      const lines = reader.lines()
-      const extras = yield* sheetExtras(pkg, rels, reader, shownIn(lines, reader), budget)
-      yield* emitLines(sink, budget, lines)
+      const { batch, keep } = reader.remaining()
+      const extras = yield* sheetExtras(pkg, rels, reader, shownIn(batch, keep, reader), budget)
+      yield* emitCells(sink, budget, batch, keep)
       return yield* emitLines(sink, budget, extras)
     }
     if (reader.ordered && !reader.areas.some(hidesCells) && reader.hyperlinks.length === 0) {
@@ -240,9 +240,9 @@ const worksheetLines = <E>(
     if (!reader.ordered) {
       // Bounded like any sheet held whole: maxLines per part and maxTextChars.
       yield* pkg.readXml(sheetPart, again)
-      const lines = again.lines()
-      const extras = yield* sheetExtras(pkg, rels, again, shownIn(lines, again), budget)
-      yield* emitLines(sink, budget, lines)
+      const { batch, keep } = again.remaining()
+      const extras = yield* sheetExtras(pkg, rels, again, shownIn(batch, keep, again), budget)
+      yield* emitCells(sink, budget, batch, keep)
       return yield* emitLines(sink, budget, extras)
     }
     const merged = new MergeFilter(reader.areas)
@@ -251,30 +251,23 @@ const worksheetLines = <E>(
     const handOnKnowing = (last: boolean) =>
       Effect.suspend(() => {
         if (!last && again.heldCells < streaming.batchLines) return Effect.void
-        const lines: Array<BodyLine> = []
-        let hidden = 0
-        for (const cell of again.takeCells()) {
-          if (!merged.keeps(cell)) {
-            hidden += cell.text.length
-            continue
+        const batch = again.takeCells()
+        const keep = (i: number): boolean => {
+          const row = batch.rows[i] ?? 0
+          const col = batch.cols[i] ?? 0
+          if (!merged.keeps(row, col)) return false
+          if (linked.size > 0) {
+            const loc = cellAddress(row, col)
+            if (linked.has(loc)) shown.set(loc, batch.texts[i] ?? "")
           }
-          const line = lineOfCell(cell)
-          if (linked.has(line.loc)) shown.set(line.loc, line.text)
-          lines.push(line)
+          return true
         }
-        budget.release(hidden)
-        return emitLines(sink, budget, lines)
+        return emitCells(sink, budget, batch, keep)
       })
     yield* pkg.readXml(sheetPart, again, handOnKnowing(false))
     yield* handOnKnowing(true)
     yield* emitLines(sink, budget, yield* sheetExtras(pkg, rels, again, (ref) => shown.get(ref) ?? "", budget))
   })
-
-const charsOfCells = (cells: ReadonlyArray<{ readonly text: string }>): number => {
-  let n = 0
-  for (const c of cells) n += c.text.length
-  return n
-}
 
 /**
  * Extracts a workbook whose main part is `workbookPart` into `sink`: one
