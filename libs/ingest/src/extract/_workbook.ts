@@ -14,7 +14,7 @@ import { Effect } from "effect"
 import type { BodyLine, PartState } from "@sagasu/domain"
 import type { CellContext } from "./_cell_text.ts"
 import { diagramTexts } from "./_diagram.ts"
-import type { ExtractError } from "./extract_error.ts"
+import { ExtractError } from "./extract_error.ts"
 import type { LineBudget } from "./_limits.ts"
 import type { OpcPackage, Relationship } from "./_opc.ts"
 import { ChartTextReader, CommentsReader, SheetDrawingReader, ThreadedCommentsReader, type CellComment } from "./_sheet_extras.ts"
@@ -22,7 +22,8 @@ import { SharedStringsReader } from "./_shared_strings.ts"
 import { emitCells, emitLines, type ExtractionSink } from "./_sink.ts"
 import { StylesReader } from "./_styles.ts"
 import { cellAddress, type CellBatch, hidesCells, linesOfBatch, MergeFilter, parseReference, WorksheetReader } from "./_worksheet.ts"
-import { attribute, ns, type XmlTag, type XmlVisitor } from "./_xml.ts"
+import { type SheetScanOutcome, WorksheetScan } from "./_sheet_scan.ts"
+import { attribute, ns, XmlStream, type XmlTag, type XmlVisitor } from "./_xml.ts"
 
 interface SheetEntry {
   readonly name: string
@@ -198,8 +199,59 @@ const worksheetLines = <E>(
   context: CellContext,
   budget: LineBudget,
   sink: ExtractionSink<E>,
-  streaming: SheetStreaming
+  streaming: SheetStreaming,
+  reading: SheetReading
 ): Effect.Effect<void, ExtractError | E> =>
+  Effect.gen(function* () {
+    if (reading.fast) {
+      const read = yield* worksheetLinesWith(pkg, sheetPart, rels, context, budget, sink, streaming, readFast(pkg, context, reading))
+      if (read) return
+      // The fast path gave the sheet back: what it handed on is dropped, and saxes reads the sheet from its start.
+      yield* sink.restartPart
+      budget.restartPart()
+    }
+    yield* worksheetLinesWith(pkg, sheetPart, rels, context, budget, sink, streaming, readSaxes(pkg))
+  })
+
+/** Reads a worksheet part into a reader, cells and all; `false` when the fast path gave the sheet back. */
+type ReadSheet = <E>(part: string, reader: WorksheetReader, afterChunk?: Effect.Effect<void, E>) => Effect.Effect<boolean, ExtractError | E>
+
+const readSaxes = (pkg: OpcPackage): ReadSheet => <E>(part: string, reader: WorksheetReader, afterChunk?: Effect.Effect<void, E>) =>
+  Effect.as(pkg.readXml(part, reader, afterChunk), true)
+
+/** `sheetData` through the scanner (`_sheet_scan.ts`), the rest of the part through saxes. */
+const readFast = (pkg: OpcPackage, context: CellContext, reading: SheetReading): ReadSheet => <E>(part: string, reader: WorksheetReader, afterChunk?: Effect.Effect<void, E>) =>
+  Effect.suspend(() => {
+    const scan = new WorksheetScan(new XmlStream(part, reader, pkg.maxDepth), reader.cells, context, pkg.maxDepth)
+    return pkg.readText(part, (text) => scan.write(text), afterChunk).pipe(
+      Effect.flatMap(() =>
+        Effect.try({
+          try: () => scan.finish(),
+          catch: (e) => (e instanceof ExtractError ? e : new ExtractError({ reason: "corrupt", detail: `${part}: ${e instanceof Error ? e.message : String(e)}` }))
+        })
+      ),
+      Effect.map(() => {
+        reading.observe?.(part, scan.outcome)
+        return scan.outcome._tag !== "fallback"
+      })
+    )
+  })
+
+/**
+ * {@link worksheetLines} with one way of reading the part; `false` when that
+ * way gave the sheet back (the held cells are released, the sink's part is
+ * the caller's to restart).
+ */
+const worksheetLinesWith = <E>(
+  pkg: OpcPackage,
+  sheetPart: string,
+  rels: ReadonlyArray<Relationship>,
+  context: CellContext,
+  budget: LineBudget,
+  sink: ExtractionSink<E>,
+  streaming: SheetStreaming,
+  readSheet: ReadSheet
+): Effect.Effect<boolean, ExtractError | E> =>
   Effect.gen(function* () {
     const reader = new WorksheetReader(context, budget, sheetPart)
     const drop = (from: WorksheetReader) => budget.release(from.takeCells().chars)
@@ -219,17 +271,22 @@ const worksheetLines = <E>(
         streamed = true
         return emitCells(sink, budget, reader.takeCells())
       })
-    yield* pkg.readXml(sheetPart, reader, handOn(false))
+    if (!(yield* readSheet(sheetPart, reader, handOn(false)))) {
+      drop(reader)
+      return false
+    }
 
     if (!streamed) {
       const { batch, keep } = reader.remaining()
       const extras = yield* sheetExtras(pkg, rels, reader, shownIn(batch, keep, reader), budget)
       yield* emitCells(sink, budget, batch, keep)
-      return yield* emitLines(sink, budget, extras)
+      yield* emitLines(sink, budget, extras)
+      return true
     }
     if (reader.ordered && !reader.areas.some(hidesCells) && reader.hyperlinks.length === 0) {
       yield* handOn(true)
-      return yield* emitLines(sink, budget, yield* sheetExtras(pkg, rels, reader, () => "", budget))
+      yield* emitLines(sink, budget, yield* sheetExtras(pkg, rels, reader, () => "", budget))
+      return true
     }
 
     // Read again, knowing what the first reading learnt only at its end.
@@ -239,11 +296,15 @@ const worksheetLines = <E>(
     const again = new WorksheetReader(context, budget, sheetPart)
     if (!reader.ordered) {
       // Bounded like any sheet held whole: maxLines per part and maxTextChars.
-      yield* pkg.readXml(sheetPart, again)
+      if (!(yield* readSheet<never>(sheetPart, again))) {
+        drop(again)
+        return false
+      }
       const { batch, keep } = again.remaining()
       const extras = yield* sheetExtras(pkg, rels, again, shownIn(batch, keep, again), budget)
       yield* emitCells(sink, budget, batch, keep)
-      return yield* emitLines(sink, budget, extras)
+      yield* emitLines(sink, budget, extras)
+      return true
     }
     const merged = new MergeFilter(reader.areas)
     const linked = new Set(reader.hyperlinks.map((h) => h.ref.toUpperCase()))
@@ -264,10 +325,25 @@ const worksheetLines = <E>(
         }
         return emitCells(sink, budget, batch, keep)
       })
-    yield* pkg.readXml(sheetPart, again, handOnKnowing(false))
+    if (!(yield* readSheet(sheetPart, again, handOnKnowing(false)))) {
+      drop(again)
+      return false
+    }
     yield* handOnKnowing(true)
     yield* emitLines(sink, budget, yield* sheetExtras(pkg, rels, again, (ref) => shown.get(ref) ?? "", budget))
+    return true
   })
+
+/** Which reader reads a sheet's cells (issue 20). */
+export interface SheetReading {
+  /** The fast path (`_sheet_scan.ts`) for `sheetData`, saxes for the rest and for what the fast path gives back; `false`: saxes for all. */
+  readonly fast: boolean
+  /** Told, for each sheet part the fast path read, how it went (tests and profiles). */
+  readonly observe?: (sheetPart: string, outcome: SheetScanOutcome) => void
+}
+
+/** The default {@link SheetReading}: the fast path. */
+export const defaultSheetReading: SheetReading = { fast: true }
 
 /**
  * Extracts a workbook whose main part is `workbookPart` into `sink`: one
@@ -283,7 +359,8 @@ export const extractWorkbook = <E>(
   workbookPart: string,
   budget: LineBudget,
   sink: ExtractionSink<E>,
-  streaming: SheetStreaming = defaultSheetStreaming
+  streaming: SheetStreaming = defaultSheetStreaming,
+  reading: SheetReading = defaultSheetReading
 ): Effect.Effect<void, ExtractError | E> =>
   Effect.gen(function* () {
     const book = new WorkbookReader()
@@ -312,7 +389,7 @@ export const extractWorkbook = <E>(
             if (r.type === "drawing" && !r.external && pkg.has(r.target)) yield* emitLines(sink, budget, yield* drawingLines(pkg, r.target, budget))
           }
         } else {
-          yield* worksheetLines(pkg, part.target, rels, context, budget, sink, streaming)
+          yield* worksheetLines(pkg, part.target, rels, context, budget, sink, streaming, reading)
         }
       }
       yield* sink.endPart

@@ -398,9 +398,9 @@ export class WorksheetReader implements XmlVisitor {
   }
 
   /**
-   * The sheet's cells not taken (all of them unless the sheet streamed),
-   * row-major, with the merged areas' hidden cells dropped: the batch and
-   * which of its cells to keep.
+   * Takes the sheet's cells not taken yet (all of them unless the sheet
+   * streamed), row-major: the batch, and which of its cells to keep (the
+   * merged areas' hidden cells not).
    */
   remaining(): { readonly batch: CellBatch; readonly keep: ((i: number) => boolean) | undefined } {
     const taken = this.cells.take()
