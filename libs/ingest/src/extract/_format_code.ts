@@ -318,7 +318,14 @@ function roundDecimal(abs: number, digits: number): { int: string; frac: string 
   return { int: int === "" ? "0" : int, frac: frac.padEnd(digits, "0").slice(0, digits) }
 }
 
-const group = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+/** `1234567` → `1,234,567`: commas between groups of three digits from the right (a loop: this runs for most numeric cells). */
+function group(digits: string): string {
+  const n = digits.length
+  if (n <= 3) return digits
+  let out = digits.slice(0, ((n - 1) % 3) + 1)
+  for (let i = out.length; i < n; i += 3) out += "," + digits.slice(i, i + 3)
+  return out
+}
 
 const integerShapes = new WeakMap<Section, "plain" | "grouped" | "other">()
 
