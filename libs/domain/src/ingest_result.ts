@@ -10,14 +10,17 @@ import { AppKind } from "./app_kind.ts"
  * `done` (TSVs staged), `failed` (with `reason`), `reroute` (the plain reader
  * found the file needs Office; `app` says which owner), `stopped` (a stop
  * reached the file before or while it was read; nothing staged counts).
- * `tsvCount` TSVs were staged; `log` holds the file's log lines (R4).
+ * `tsvCount` TSVs were staged; `log` holds the file's log lines (R4);
+ * `lines` counts the lines of text of a `done` file.
  */
 export const IngestResult = Schema.Struct({
   status: Schema.Literal("done", "failed", "reroute", "stopped"),
   tsvCount: Schema.Number,
   reason: Schema.String,
   app: Schema.optional(AppKind),
-  log: Schema.Array(Schema.String)
+  log: Schema.Array(Schema.String),
+  /** Lines of text staged, when `done`: 0 is a file that was read and showed no text (its log block is a warning, issue 15 item 10). */
+  lines: Schema.optional(Schema.Number)
 })
 export type IngestResult = typeof IngestResult.Type
 

@@ -65,6 +65,41 @@ describe("extractBuffer() on workbooks", () => {
       expect(parts[0]?.lines.map((l) => `${l.loc}=${l.text}`)).toEqual(["A1=merged", "A2=a2", "B2=b2", "A3=a3", "B3=b3"])
     }))
 
+  it.effect("issue 15 item 7: a cell whose r is a bare number or missing takes the next position in its row", () =>
+    Effect.gen(function* () {
+      const v = (t: string) => `<is><t>${t}</t></is>`
+      const sheet = worksheet(
+        // A 0-based column index as r (some writers), then no r at all, then a row without r, then junk.
+        `<row r="2"><c r="0" t="inlineStr">${v("a2")}</c><c r="1" t="inlineStr">${v("b2")}</c><c r="2" t="inlineStr">${v("c2")}</c></row>` +
+          `<row r="3"><c t="inlineStr">${v("a3")}</c><c r="5" t="inlineStr">${v("b3")}</c><c r="D3" t="inlineStr">${v("d3")}</c><c t="inlineStr">${v("e3")}</c></row>` +
+          `<row><c r="1" t="inlineStr">${v("a4")}</c><c r="XFE4" t="inlineStr">${v("b4")}</c><c r="C" t="inlineStr">${v("c4")}</c></row>` +
+          `<row r="7"><c r="A7x" t="inlineStr">${v("a7")}</c><c r="$B$7" t="inlineStr">${v("b7")}</c><c r="C0" t="inlineStr">${v("c7")}</c></row>`
+      )
+      const { parts } = yield* extract(workbookFiles({ sheets: [{ name: "S", xml: sheet }] }))
+      expect(parts[0]?.lines.map((l) => `${l.loc}=${l.text}`)).toEqual([
+        "A2=a2", "B2=b2", "C2=c2",
+        "A3=a3", "B3=b3", "D3=d3", "E3=e3",
+        "A4=a4", "B4=b4", "C4=c4",
+        "A7=a7", "B7=b7", "C7=c7"
+      ])
+    }))
+
+  it.effect("issue 15 item 9: a formula without a cached value shows its formula; an empty cached string stays empty", () =>
+    Effect.gen(function* () {
+      const sheet = worksheet(
+        `<row r="1"><c r="A1"><f>SUM(B1:B3)</f></c><c r="B1" t="str"><f>_xlfn.CONCAT("見積","番号")</f></c>` +
+          `<c r="C1" t="str"><f>""</f><v></v></c><c r="D1"><f t="shared" ref="D1:D2" si="0">A1*2</f><v>6</v></c></row>` +
+          `<row r="2"><c r="D2"><f t="shared" si="0"/></c><c r="E2"><f>IF(A1&gt;0,"&lt;正&gt;","負")</f></c></row>`
+      )
+      const { parts } = yield* extract(workbookFiles({ sheets: [{ name: "S", xml: sheet }] }))
+      expect(parts[0]?.lines.map((l) => `${l.loc}=${l.text}`)).toEqual([
+        "A1==SUM(B1:B3)",
+        `B1==CONCAT("見積","番号")`,
+        "D1=6",
+        `E2==IF(A1>0,"<正>","負")`
+      ])
+    }))
+
   it.effect("numbers and dates as their format shows them; text sections wrap strings", () =>
     Effect.gen(function* () {
       // Styles: 0 General, 1 #,##0 (3), 2 custom yen, 3 custom 和暦 with weekday, 4 0.00% (10), 5 @"様", 6 custom date-time.
@@ -212,6 +247,43 @@ describe("extractBuffer() on workbooks", () => {
     }))
 })
 
+
+/** SmartArt parts (issue 15 item 8): a graphic naming its data part, the data model, and Office's drawing of it. */
+const dgm = "http://schemas.openxmlformats.org/drawingml/2006/diagram"
+const dsp = "http://schemas.microsoft.com/office/drawing/2008/diagram"
+const smartArtGraphic = (dataId: string) =>
+  `<a:graphic xmlns:a="${xmlns.a}"><a:graphicData uri="${dgm}"><dgm:relIds xmlns:dgm="${dgm}" xmlns:r="${xmlns.r}" r:dm="${dataId}" r:lo="rIdLo" r:qs="rIdQs" r:cs="rIdCs"/></a:graphicData></a:graphic>`
+const diagramData = (texts: ReadonlyArray<string>, drawingRelId?: string) =>
+  `<dgm:dataModel xmlns:dgm="${dgm}" xmlns:a="${xmlns.a}"><dgm:ptLst><dgm:pt modelId="0" type="doc"><dgm:prSet/><dgm:spPr/><dgm:t><a:bodyPr/><a:p><a:endParaRPr/></a:p></dgm:t></dgm:pt>` +
+  texts.map((t, i) => `<dgm:pt modelId="${i + 1}"><dgm:prSet phldrT="[テキスト]"/><dgm:spPr/><dgm:t><a:bodyPr/><a:p><a:r><a:t>${t}</a:t></a:r></a:p></dgm:t></dgm:pt>`).join("") +
+  `</dgm:ptLst><dgm:cxnLst/><dgm:bg/><dgm:whole/>` +
+  (drawingRelId === undefined ? "" : `<dgm:extLst><a:ext uri="${dsp}"><dsp:dataModelExt xmlns:dsp="${dsp}" relId="${drawingRelId}" minVer="${dgm}"/></a:ext></dgm:extLst>`) +
+  `</dgm:dataModel>`
+const diagramDrawing = (texts: ReadonlyArray<string>) =>
+  `<dsp:drawing xmlns:dsp="${dsp}" xmlns:a="${xmlns.a}"><dsp:spTree><dsp:nvGrpSpPr><dsp:cNvPr id="0" name=""/><dsp:cNvGrpSpPr/></dsp:nvGrpSpPr><dsp:grpSpPr/>` +
+  texts.map((t, i) => `<dsp:sp modelId="${i}"><dsp:nvSpPr><dsp:cNvPr id="0" name=""/><dsp:cNvSpPr/></dsp:nvSpPr><dsp:spPr/><dsp:txBody><a:bodyPr/><a:p><a:r><a:t>${t}</a:t></a:r></a:p></dsp:txBody></dsp:sp>`).join("") +
+  `</dsp:spTree></dsp:drawing>`
+
+/** Shift_JIS bytes of `text` (test fixtures of legacy-encoded chunks); Node decodes Shift_JIS but does not encode it. */
+const sjis = (text: string): Array<number> => {
+  const decoder = new TextDecoder("shift_jis")
+  const out: Array<number> = []
+  for (const ch of text) {
+    let found = false
+    for (let hi = 0x81; hi <= 0xfc && !found; hi++) {
+      if (hi > 0x9f && hi < 0xe0) continue
+      for (let lo = 0x40; lo <= 0xfc && !found; lo++) {
+        if (decoder.decode(new Uint8Array([hi, lo])) === ch) {
+          out.push(hi, lo)
+          found = true
+        }
+      }
+    }
+    if (!found) throw new Error(`no Shift_JIS code for ${ch}`)
+  }
+  return out
+}
+
 describe("extractBuffer() on documents", () => {
   const w = (text: string) => `<w:r><w:t xml:space="preserve">${text}</w:t></w:r>`
 
@@ -241,6 +313,89 @@ describe("extractBuffer() on documents", () => {
         { loc: "footnote:1", text: "脚注" },
         { loc: "endnote:2", text: "後注" },
         { loc: "comment:0", text: "指摘" }
+      ])
+    }))
+
+  it.effect("issue 15 item 10: altChunks give their text where they stand: HTML, MHT, plain text and a nested document", () =>
+    Effect.gen(function* () {
+      const p = (t: string) => `<w:p>${w(t)}</w:p>`
+      const chunk = (id: string) => `<w:altChunk r:id="${id}"/>`
+      // HTML in Shift_JIS as its meta says, with entities, a script, a style, a table and an implied </p>.
+      const html = new Uint8Array(
+        Buffer.concat([
+          Buffer.from(`<!DOCTYPE html><html><head><meta http-equiv="Content-Type" content="text/html; charset=shift_jis"><title>題名</title><style>p{color:red}</style></head><body>`),
+          Buffer.from(
+            new Uint8Array([
+              ...Buffer.from("<h1>"), ...sjis("見積書"), ...Buffer.from("</h1><p>A &amp; B&nbsp;&#x682A;"), ...sjis("式会社"), ...Buffer.from("<p>"),
+              ...sjis("二行目"), ...Buffer.from("<br>"), ...sjis("続き"), ...Buffer.from("<script>var x = '隠れ';</script><table><tr><td>"), ...sjis("品名"),
+              ...Buffer.from("</td><td>&lt;"), ...sjis("数量"), ...Buffer.from("&gt;</td></tr></table></body></html>")
+            ])
+          )
+        ])
+      )
+      const mht =
+        `MIME-Version: 1.0\r\nContent-Type: multipart/related; boundary="----=_NextPart_01"\r\n\r\n` +
+        `------=_NextPart_01\r\nContent-Location: file:///C:/x.htm\r\nContent-Transfer-Encoding: quoted-printable\r\nContent-Type: text/html; charset="utf-8"\r\n\r\n` +
+        `<html><body><p>=E6=9D=B1=E4=BA=AC=E6=94=AF=E7=A4=BE</p><p>soft=\r\nbreak</p></body></html>\r\n` +
+        `------=_NextPart_01\r\nContent-Location: file:///C:/x_files/image.png\r\nContent-Transfer-Encoding: base64\r\nContent-Type: image/png\r\n\r\niVBORw0KGgo=\r\n` +
+        `------=_NextPart_01--\r\n`
+      const nested = yield* Effect.promise(() => zipOf(documentFiles(p("入れ子の文書") + p("二段落目"))))
+      const files: Record<string, string | Uint8Array> = documentFiles(p("前文") + chunk("rIdH") + chunk("rIdM") + p("中間") + chunk("rIdT") + chunk("rIdD") + p("結び"), [
+        ["rIdH", "aFChunk", "chunk1.htm", ""],
+        ["rIdM", "aFChunk", "chunk2.mht", mht],
+        ["rIdT", "aFChunk", "chunk3.txt", "\uFEFF一行目\r\n\r\n  二行目  \r\n"],
+        ["rIdD", "aFChunk", "chunk4.docx", ""]
+      ])
+      files["word/chunk1.htm"] = html
+      files["word/chunk4.docx"] = nested
+      const { parts } = yield* extract(files, "test.docx")
+      expect(parts[0]?.lines.map((l) => `${l.loc}=${l.text}`)).toEqual([
+        "1=前文",
+        "2=見積書",
+        "2=A & B 株式会社",
+        "2=二行目 続き",
+        "2=品名",
+        "2=<数量>",
+        "3=東京支社",
+        "3=softbreak",
+        "4=中間",
+        "5=一行目",
+        "5=二行目",
+        "6=入れ子の文書",
+        "6=二段落目",
+        "7=結び"
+      ])
+    }))
+
+  it.effect("issue 15 item 8: SmartArt text stands where its graphic stands, from the data part, else from Office's drawing of it", () =>
+    Effect.gen(function* () {
+      const p = (t: string) => `<w:p>${w(t)}</w:p>`
+      const drawingRun = (id: string) =>
+        `<w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing"><wp:extent cx="1" cy="1"/><wp:docPr id="1" name="図表 1"/>${smartArtGraphic(id)}</wp:inline></w:drawing></w:r>`
+      const files = documentFiles(
+        p("前の段落") + `<w:p>${w("図の説明：")}${drawingRun("rId10")}</w:p>` + p("次の段落") + `<w:p>${drawingRun("rId20")}</w:p>` + p("最後"),
+        [
+          ["rId10", "diagramData", "diagrams/data1.xml", diagramData(["企画", "設計", "実装"], "rId11")],
+          ["rId11", "diagramDrawing", "diagrams/drawing1.xml", diagramDrawing(["企画", "設計", "実装"])],
+          // The second diagram's data part is missing from the package: its drawing is what is left.
+          ["rId21", "diagramDrawing", "diagrams/drawing2.xml", diagramDrawing(["承認", "公開"])]
+        ]
+      )
+      files["word/_rels/document.xml.rels"] = files["word/_rels/document.xml.rels"]!.replace(
+        "</Relationships>",
+        `<Relationship Id="rId20" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/diagramData" Target="diagrams/data2.xml"/></Relationships>`
+      )
+      const { parts } = yield* extract(files, "test.docx")
+      expect(parts[0]?.lines.map((l) => `${l.loc}=${l.text}`)).toEqual([
+        "1=前の段落",
+        "2=図の説明：",
+        "2=企画",
+        "2=設計",
+        "2=実装",
+        "3=次の段落",
+        "4=承認",
+        "4=公開",
+        "5=最後"
       ])
     }))
 })
@@ -290,6 +445,46 @@ describe("extractBuffer() on presentations", () => {
             { loc: "2 notes", text: "補足説明" }
           ]
         }
+      ])
+    }))
+})
+
+describe("extractBuffer() on presentations: SmartArt", () => {
+  it.effect("issue 15 item 8: a slide's SmartArt text where the graphic stands; a missing data part falls back to the drawing", () =>
+    Effect.gen(function* () {
+      const frame = (id: string) => `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Diagram"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>${smartArtGraphic(id)}</p:graphicFrame>`
+      const files = {
+        "[Content_Types].xml": "<Types/>",
+        "_rels/.rels": relationships([["rId1", "officeDocument", "ppt/presentation.xml"]]),
+        "ppt/presentation.xml": `<p:presentation xmlns:p="${xmlns.p}" xmlns:r="${xmlns.r}"><p:sldIdLst><p:sldId id="256" r:id="rId2"/><p:sldId id="257" r:id="rId3"/></p:sldIdLst></p:presentation>`,
+        "ppt/_rels/presentation.xml.rels": relationships([
+          ["rId2", "slide", "slides/slide1.xml"],
+          ["rId3", "slide", "slides/slide2.xml"]
+        ]),
+        "ppt/slides/slide1.xml": slide(textShape(["工程"]) + frame("rId5") + textShape(["備考"])),
+        "ppt/slides/_rels/slide1.xml.rels": relationships([
+          ["rId5", "diagramData", "../diagrams/data1.xml"],
+          ["rId6", "diagramDrawing", "../diagrams/drawing1.xml"]
+        ]),
+        "ppt/diagrams/data1.xml": diagramData(["要件定義", "開発"], "rId6"),
+        "ppt/diagrams/drawing1.xml": diagramDrawing(["要件定義", "開発"]),
+        // Slide 2 names a data part that the package does not hold.
+        "ppt/slides/slide2.xml": slide(textShape(["組織図"]) + frame("rId7")),
+        "ppt/slides/_rels/slide2.xml.rels": relationships([
+          ["rId7", "diagramData", "../diagrams/data2.xml"],
+          ["rId8", "diagramDrawing", "../diagrams/drawing2.xml"]
+        ]),
+        "ppt/diagrams/drawing2.xml": diagramDrawing(["社長", "営業部"])
+      }
+      const { parts } = yield* extract(files, "test.pptx")
+      expect(parts[0]?.lines.map((l) => `${l.loc}=${l.text}`)).toEqual([
+        "1=工程",
+        "1=要件定義",
+        "1=開発",
+        "1=備考",
+        "2=組織図",
+        "2=社長",
+        "2=営業部"
       ])
     }))
 })

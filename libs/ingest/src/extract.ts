@@ -31,6 +31,7 @@ import { extractPresentation } from "./extract/_presentation.ts"
 import { collectingSink, emitLines, type ExtractionSink } from "./extract/_sink.ts"
 import { sniffContainer } from "./extract/_sniff.ts"
 import { defaultSheetStreaming, extractWorkbook, type SheetStreaming } from "./extract/_workbook.ts"
+import type { SheetScanOutcome } from "./extract/_sheet_scan.ts"
 import { extractXlsb } from "./extract/_xlsb.ts"
 import { bytesSource, ZipArchive, type ZipSource } from "./extract/_zip.ts"
 import { ExtractError } from "./extract/extract_error.ts"
@@ -80,6 +81,15 @@ export interface ExtractFileOptions {
    * than 8 batches of cells (or 1 Mi characters). Default 1,024.
    */
   readonly sheetBatchLines?: number
+  /**
+   * How sheet cells are read: `fast` (the default) scans `sheetData` with
+   * the dedicated reader and gives anything it does not recognise to saxes;
+   * `saxes` reads every part through saxes (the reference the fast path is
+   * tested against, issue 20).
+   */
+  readonly sheetReader?: "fast" | "saxes"
+  /** Told how the fast path read each sheet part: `fast`, `saxes` (read on by saxes) or `fallback` (read again by saxes), with the reason. */
+  readonly onSheetScan?: (sheetPart: string, outcome: SheetScanOutcome) => void
 }
 
 const limitsOf = (options: ExtractFileOptions | undefined): ExtractLimits => ({
@@ -115,7 +125,10 @@ const extractPackage = <E>(
     // Lines held in memory are also counted over the file; lines that stream to disk are bounded by what the sink takes.
     const budget = new LineBudget(limits.maxLines, limits.maxTextChars, sink.keepsLines ? limits.maxLines : Infinity)
     if (main.encoding === "binary") return yield* extractXlsb(pkg, main.part, budget, sink, streamingOf(options))
-    if (main.kind === "spreadsheet") return yield* extractWorkbook(pkg, main.part, budget, sink, streamingOf(options))
+    if (main.kind === "spreadsheet") {
+      const reading = { fast: options?.sheetReader !== "saxes", ...(options?.onSheetScan !== undefined ? { observe: options.onSheetScan } : {}) }
+      return yield* extractWorkbook(pkg, main.part, budget, sink, streamingOf(options), reading)
+    }
     // A document or a presentation is one part, read whole, then handed on.
     budget.startPart()
     const { parts } = main.kind === "document" ? yield* extractDocument(pkg, main.part, budget) : yield* extractPresentation(pkg, main.part, budget)

@@ -14,8 +14,8 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { makeChannel } from "./channel.ts"
 import { extractFile } from "./extract.ts"
-import { workbookFiles, worksheet, zipOf } from "./extract/_test_packages.ts"
-import { ingestPlain, type IngestPlainOptions, stagingCompleteMark } from "./ingest_one.ts"
+import { documentFiles, workbookFiles, worksheet, zipOf } from "./extract/_test_packages.ts"
+import { ingestPlain, type IngestPlainOptions, noTextWarning, stagingCompleteMark } from "./ingest_one.ts"
 import { runIndexer } from "./run_indexer.ts"
 import { IngestWorkers } from "./workers.ts"
 
@@ -107,6 +107,36 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
       expect(result.status).toBe("failed")
       expect(result.reason.startsWith(`${stagingWriteFailedReason} (`)).toBe(true)
     }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.scopedLive("issue 15 item 10: a file done with no text at all says so in its log, and its block is a warning; one with text is not", () =>
+    Effect.gen(function* () {
+      const base = yield* tempDir()
+      const source = path.join(base, "src")
+      fs.mkdirSync(source)
+      yield* writeWorkbook(source, "空.docx", documentFiles(`<w:p><w:r><w:t xml:space="preserve">  </w:t></w:r></w:p>`))
+      yield* writeWorkbook(source, "有.docx", documentFiles(`<w:p><w:r><w:t>本文</w:t></w:r></w:p>`))
+      const paths = yield* initWorkFolder(path.join(base, "work"), formatSettings(defaultSettings))
+      yield* writeSettings(paths, { ...defaultSettings, targetFolders: [{ name: "A", path: source, enabled: true }] })
+      const results = new Map<string, IngestResult>()
+      const workers = Layer.succeed(IngestWorkers, {
+        slots: { plain: 1, spreadsheet: 1, document: 1, presentation: 1 },
+        ingest: (_kind, request) =>
+          ingestPlain(request.source, request.staging).pipe(
+            Effect.tap((r: IngestResult) => results.set(request.path, r)),
+            Effect.provide(NodeContext.layer)
+          )
+      })
+      const channel = yield* makeChannel({})
+      expect(yield* runIndexer(channel, { work: paths.root, version: "test", workers: () => workers })).toBe(0)
+      expect(results.get("空.docx")).toMatchObject({ status: "done", lines: 0 })
+      expect(results.get("空.docx")?.log).toContain(noTextWarning)
+      expect(results.get("有.docx")).toMatchObject({ status: "done", lines: 1 })
+      expect(results.get("有.docx")?.log).not.toContain(noTextWarning)
+      const log = fs.readFileSync(paths.log, "utf8").split("\n")
+      expect(log.find((l) => l.includes("A/空.docx: done"))).toMatch(/^\[WARN\] \[\d\/2\] A\/空\.docx: done$/)
+      expect(log).toContain(`    ${noTextWarning}`)
+      expect(log.find((l) => l.includes("A/有.docx: done"))).toMatch(/^\[\d\/2\] A\/有\.docx: done$/)
+    }).pipe(Effect.provide(NodeContext.layer)), 60_000)
 
   it.scopedLive("C2, R7: a worker stopped in the middle of sheet 3 leaves no .complete; the next run does not publish it and ingests the file again", () =>
     Effect.gen(function* () {

@@ -23,6 +23,9 @@ export { stagingCompleteMark } from "@sagasu/store"
  */
 export const defaultMaxStagedBytes = 1024 ** 3
 
+/** The log line of a file that is done with no text at all; its block is a warning (R4, issue 15 item 10). */
+export const noTextWarning = "warning: no text found in it: it was read without error, but nothing in it is text Sagasu reads"
+
 /** Options of {@link ingestPlain}. */
 export interface IngestPlainOptions {
   /** Limits of the extraction (`maxLines` applies per sheet / part here). */
@@ -39,7 +42,8 @@ export interface IngestPlainOptions {
  * needs-Office content comes back as `reroute` with the owner's application;
  * any other extraction failure as `failed` with the extractor's reason (a
  * file past `maxStagedBytes` as `too-large`), a write failure of the work
- * folder as `failed` with `stagingWriteFailedReason` (R18). A file that is
+ * folder as `failed` with `stagingWriteFailedReason` (R18). A `done` file
+ * with no text at all gets {@link noTextWarning} in its log. A file that is
  * not `done` leaves no staging folder (what was written of it is removed).
  * Never fails.
  */
@@ -52,20 +56,21 @@ export const ingestPlain = Effect.fn("Ingest.ingestPlain")(function* (source: st
   const staged = yield* Effect.scoped(
     Effect.gen(function* () {
       const folder = yield* openStagingFolder(staging)
+      const counted = (count: number) => {
+        lines += count
+        partLines += count
+        return folder.bytes() > maxStagedBytes
+          ? Effect.fail(new ExtractError({ reason: "too-large", detail: `staged TSVs: more than ${maxStagedBytes} bytes of text` }))
+          : Effect.void
+      }
       const sink: ExtractionSink<PlatformError> = {
         keepsLines: false,
         beginPart: (head) => {
           partLines = 0
           return folder.beginPart(head)
         },
-        appendLines: (batch) =>
-          Effect.flatMap(folder.appendLines(batch), () => {
-            lines += batch.length
-            partLines += batch.length
-            return folder.bytes() > maxStagedBytes
-              ? Effect.fail(new ExtractError({ reason: "too-large", detail: `staged TSVs: more than ${maxStagedBytes} bytes of text` }))
-              : Effect.void
-          }),
+        appendLines: (batch) => Effect.flatMap(folder.appendLines(batch), () => counted(batch.length)),
+        appendTsv: (tsv, count) => Effect.flatMap(folder.appendTsv(tsv), () => counted(count)),
         restartPart: Effect.map(folder.restartPart, () => {
           lines -= partLines
           partLines = 0
@@ -83,7 +88,9 @@ export const ingestPlain = Effect.fn("Ingest.ingestPlain")(function* (source: st
   )
   if (staged._tag === "Right") {
     const log = [`${staged.right} part(s), ${lines} line(s), ${Date.now() - started} ms`]
-    return { status: "done", tsvCount: staged.right, reason: "", log } satisfies IngestResult
+    // Issue 15 item 10: a file read without error that shows no text at all is worth a look (a format part we do not read?).
+    if (lines === 0) log.push(noTextWarning)
+    return { status: "done", tsvCount: staged.right, reason: "", log, lines } satisfies IngestResult
   }
   // Nothing of a file that is not done may stay where it could be taken for its TSVs.
   yield* fs.remove(staging, { recursive: true, force: true }).pipe(Effect.ignore)

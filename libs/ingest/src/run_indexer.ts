@@ -681,7 +681,8 @@ const dispatchLoop = (
             flight.n, total,
             `${name}: ${status === "done" ? "done" : `failed (${reason})`}`,
             arrival.result.log,
-            status === "done" ? "info" : "warn"
+            // A file done with no text at all is a warning too (issue 15 item 10).
+            status === "done" && arrival.result.lines !== 0 ? "info" : "warn"
           )
           if (status === "done") {
             // S1: a done file is findable at once, from its staging folder while it waits for the rest

@@ -51,7 +51,10 @@ export const standardWorkersLayer = (
           Effect.flatMap((read) =>
             stageExtraction(request.staging, read.extraction).pipe(
               Effect.tap(() => fs.writeFileString(path.join(request.staging, stagingCompleteMark), "")),
-              Effect.map((tsvCount): IngestResult => ({ status: "done", tsvCount, reason: "", log: [...read.log] })),
+              Effect.map((tsvCount): IngestResult => ({
+                status: "done", tsvCount, reason: "", log: [...read.log],
+                lines: read.extraction.parts.reduce((n, part) => n + part.lines.length, 0)
+              })),
               Effect.catchAll((e) =>
                 Effect.succeed<IngestResult>({
                   status: "failed", tsvCount: 0,

@@ -35,6 +35,13 @@ export interface StagingFolder {
   readonly beginPart: (head: BodyPartHead) => Effect.Effect<void, PlatformError>
   /** Appends lines to the current part's TSV; succeeds with the UTF-8 bytes written. Dies before any {@link beginPart}. */
   readonly appendLines: (lines: ReadonlyArray<BodyLine>) => Effect.Effect<number, PlatformError>
+  /**
+   * Appends TSV text already formatted as body lines (`formatBodyTsvLines`'s
+   * output for them: each line escaped and ending in `\n`) to the current
+   * part's TSV; succeeds with the UTF-8 bytes written. For a reader that
+   * formats its lines itself (issue 20). Dies before any {@link beginPart}.
+   */
+  readonly appendTsv: (tsv: string) => Effect.Effect<number, PlatformError>
   /** Cuts the current part's TSV back to its header line: the part is being read again from its start. */
   readonly restartPart: Effect.Effect<void, PlatformError>
   /** Ends (closes) the current part's TSV; nothing when no part is open. */
@@ -83,17 +90,18 @@ export const openStagingFolder = Effect.fn("Store.openStagingFolder")(function* 
       current.headerBytes = header.length
       total += header.length
     })
-  const appendLines = (lines: ReadonlyArray<BodyLine>) =>
+  const appendTsv = (tsv: string) =>
     Effect.gen(function* () {
       const part = current
-      if (part === undefined) return yield* Effect.dieMessage("StagingFolder.appendLines: no part begun")
-      if (lines.length === 0) return 0
-      const chunk = utf8.encode(formatBodyTsvLines(lines))
+      if (part === undefined) return yield* Effect.dieMessage("StagingFolder.appendTsv: no part begun")
+      if (tsv.length === 0) return 0
+      const chunk = utf8.encode(tsv)
       yield* part.file.writeAll(chunk)
       part.lineBytes += chunk.length
       total += chunk.length
       return chunk.length
     })
+  const appendLines = (lines: ReadonlyArray<BodyLine>) => (lines.length === 0 ? Effect.succeed(0) : appendTsv(formatBodyTsvLines(lines)))
   const restartPart = Effect.gen(function* () {
     const part = current
     if (part === undefined) return yield* Effect.dieMessage("StagingFolder.restartPart: no part begun")
@@ -102,7 +110,7 @@ export const openStagingFolder = Effect.fn("Store.openStagingFolder")(function* 
     total -= part.lineBytes
     part.lineBytes = 0
   })
-  return { dir, beginPart, appendLines, restartPart, endPart, tsvCount: () => n, bytes: () => total } satisfies StagingFolder
+  return { dir, beginPart, appendLines, appendTsv, restartPart, endPart, tsvCount: () => n, bytes: () => total } satisfies StagingFolder
 })
 
 /**

@@ -96,29 +96,36 @@ function formatWithCode(n: number, format: NumberFormat, date1904: boolean): str
  * the table does not hold (BUG-01: never a bare index).
  */
 export function cellText(cell: StoredCell, context: CellContext): string {
-  const format = context.formats[cell.style]
-  const asText = (value: string) => (format === undefined || value === "" ? value : formatText(value, format))
-  switch (cell.type) {
+  return cellTextOf(cell.type, cell.style, cell.value, cell.inline, context)
+}
+
+/** {@link cellText} with the cell's fields as arguments: the readers call it once per cell, without making a {@link StoredCell}. */
+export function cellTextOf(type: string, style: number, value: string, inline: string, context: CellContext): string {
+  const format = context.formats[style]
+  switch (type) {
     case "s": {
-      const index = Number(cell.value)
-      return asText(Number.isInteger(index) ? (context.sharedStrings.get(index) ?? "") : "")
+      // An empty <v> names no string (Number("") would be index 0).
+      const index = value.trim() === "" ? Number.NaN : Number(value)
+      return asText(Number.isInteger(index) ? (context.sharedStrings.get(index) ?? "") : "", format)
     }
     case "inlineStr":
-      return asText(cell.inline !== "" ? cell.inline : decodeXString(cell.value))
+      return asText(inline !== "" ? inline : decodeXString(value), format)
     case "str":
-      return asText(decodeXString(cell.value))
+      return asText(decodeXString(value), format)
     case "b":
-      return cell.value === "" ? "" : cell.value === "0" || cell.value === "false" ? "FALSE" : "TRUE"
+      return value === "" ? "" : value === "0" || value === "false" ? "FALSE" : "TRUE"
     case "e":
-      return cell.value
+      return value
     case "d":
-      return formatIsoCell(cell.value.trim())
+      return formatIsoCell(value.trim())
     default: {
-      const raw = cell.value.trim()
-      if (raw === "") return cell.inline
+      const raw = value.trim()
+      if (raw === "") return inline
       const n = Number(raw)
       if (Number.isNaN(n)) return raw
       return numberText(n, format, context.date1904)
     }
   }
 }
+
+const asText = (value: string, format: NumberFormat | undefined) => (format === undefined || value === "" ? value : formatText(value, format))

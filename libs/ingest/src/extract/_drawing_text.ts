@@ -1,6 +1,6 @@
 /**
  * The paragraphs of a DrawingML-bearing part: a slide, a notes page, a
- * SmartArt data part. Text sits in `a:p` paragraphs of shapes, group shapes
+ * SmartArt data or drawing part. Text sits in `a:p` paragraphs of shapes, group shapes
  * and table cells alike, so one reader serves them all.
  *
  * @module
@@ -16,6 +16,12 @@ import { attribute, isElement, ns, type XmlTag, type XmlVisitor } from "./_xml.t
  */
 export class DrawingTextReader implements XmlVisitor {
   readonly paragraphs: Array<string> = []
+  /**
+   * The SmartArt graphics of the part in document order: the relationship id
+   * of each one's data part (`dgm:relIds r:dm`), and how many paragraphs came
+   * before it, which is where its text goes (`_diagram.ts`).
+   */
+  readonly diagrams: Array<{ readonly at: number; readonly dataId: string | undefined }> = []
   /** The slide says `show="0"`: hidden in the slide show. */
   hidden = false
   private readonly shapes: Array<{ skip: boolean }> = []
@@ -37,6 +43,8 @@ export class DrawingTextReader implements XmlVisitor {
       if (tag.local === "p") this.paragraph = ""
       else if (tag.local === "t") this.textDepth++
       else if (tag.local === "br" && this.paragraph !== undefined) this.paragraph += " "
+    } else if (isElement(tag, ns.diagram, "relIds")) {
+      this.diagrams.push({ at: this.paragraphs.length, dataId: attribute(tag, "dm", ns.relationshipRef) })
     } else if (isElement(tag, ns.presentation, "sld")) {
       const show = attribute(tag, "show")
       this.hidden = show === "0" || show === "false"

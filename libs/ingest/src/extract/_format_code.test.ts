@@ -127,3 +127,110 @@ describe("numberText() and formatText()", () => {
     expect(formatText("山田", compileFormat("0.00"))).toBe("山田")
   })
 })
+
+/**
+ * Issue 15 item 9: formats × values with the display Excel's own
+ * documentation gives as the expected text. Sources:
+ * - `guide`: Microsoft Support, "Review guidelines for customizing a number format" (its tables of codes and displays);
+ * - `text`: Microsoft Support, "TEXT function" (its examples of format codes);
+ * - `oi`: [MS-OI29500] 2.1.713, Office's notes on ECMA-376 Part 1 §18.8.31 numFmts;
+ * - `ecma`: ECMA-376 Part 1 §18.8.31 (sections, text section) and §18.8.30 (the zh-cn built-in formats 55 and 56, `上午/下午h"时"mm"分"`);
+ * - `corpus`: ../shared/corpus/files/excel-cellformatter/cell_format_2010.xlsx and cell_format_chinese.xlsx, workbooks made in
+ *   Excel whose "テスト結果" column is Excel's display of each test cell (Excel documents no [DBNum] or 上午/下午 display).
+ * Where the documentation is silent the row says `unclear:` and what was followed. Sagasu trims the spaces Excel pads
+ * with (`?`, `_)`) and reads one run of spaces as one space, so "5   1/4" is "5 1/4".
+ */
+describe("formatNumber() against Excel's documented display (issue 15 item 9)", () => {
+  // 2024-01-07 (a Sunday) 16:36:03, and the same with 0.75 s more, as serials (Excel rounds to what a format shows).
+  const sunday = 45298 + (16 * 3600 + 36 * 60 + 3) / 86400
+  const subsecond = sunday + 0.75 / 86400
+  it.each([
+    // decimals, digits and alignment
+    [1234.59, "####.#", "1234.6", "guide"],
+    [8.9, "#.000", "8.900", "guide"],
+    [0.631, "0.#", "0.6", "guide"],
+    [12, "#.0#", "12.0", "guide"],
+    [1234.568, "#.0#", "1234.57", "guide"],
+    [44.398, "???.???", "44.398", "guide"],
+    [102.65, "???.???", "102.65", "guide"],
+    [2.8, "???.???", "2.8", "guide"],
+    [1234, "0000000", "0001234", "text"],
+    [123456, "##0° 00' 00''", "12° 34' 56''", "text"],
+    // thousands, scaling, percent, scientific
+    [12000, "#,###", "12,000", "guide"],
+    [12000, "#,", "12", "guide"],
+    [12200000, "0.0,,", "12.2", "guide"],
+    [1234.567, "$#,##0.00", "$1,234.57", "text"],
+    [0.08, "0%", "8%", "guide"],
+    [0.028, "0.0%", "2.8%", "guide"],
+    [2.8, "0%", "280%", "oi"],
+    [0.285, "0.0%", "28.5%", "text"],
+    [12200000, "0.00E+00", "1.22E+07", "text"],
+    // sections, conditions, literals
+    [125.74, '$0.00" Surplus";$-0.00" Shortage"', "$125.74 Surplus", "guide"],
+    [-125.74, '$0.00" Surplus";$-0.00" Shortage"', "$-125.74 Shortage", "guide"],
+    [0, '0;-0;"zero"', "zero", "oi"],
+    [1234567898, "[<=9999999]###-####;(###) ###-####", "(123) 456-7898", "text"],
+    [5551234, "[<=9999999]###-####;(###) ###-####", "555-1234", "text"],
+    [5, "0&", "5&", "oi"],
+    [5, "0/", "5/", "oi"],
+    // fractions
+    [4.34, "# ?/?", "4 1/3", "text"],
+    [0.34, "# ?/?", "1/3", "text"],
+    [5.25, "# ???/???", "5 1/4", "guide"],
+    [5.3, "# ???/???", "5 3/10", "guide"],
+    [-4.34, "# ?/?", "-4 1/3", "unclear: the minus sign stands before the whole number as for any number"],
+    [0.125, "# ?/?", "1/8", "corpus"],
+    [0.123456, "# ??/??", "10/81", "corpus"],
+    [0.25, "#\\ ?/4", "1/4", "corpus"],
+    [0.25, "#\\ ?/8", "2/8", "corpus"],
+    [0.25, "#\\ ?/100", "25/100", "corpus"],
+    [1234.5, "#,##0 ?/?", "1,234 1/2", "unclear: the whole part is shown like an integer section, grouping included"],
+    [1.5, '"約"# ?/?', "約1 1/2", "unclear: a literal before the whole part stays before it"],
+    [3, '# ?/?"kg"', "3 kg", "unclear: a whole number leaves the fraction's place blank, the unit after it"],
+    // dates and times
+    [sunday, "m", "1", "guide"],
+    [sunday, "mm", "01", "guide"],
+    [sunday, "mmm", "Jan", "guide"],
+    [sunday, "mmmm", "January", "guide"],
+    [sunday, "mmmmm", "J", "guide"],
+    [sunday, "d", "7", "guide"],
+    [sunday, "dd", "07", "guide"],
+    [sunday, "ddd", "Sun", "guide"],
+    [sunday, "dddd", "Sunday", "guide"],
+    [sunday, "yy", "24", "guide"],
+    [sunday, "yyyy", "2024", "guide"],
+    [sunday, "h AM/PM", "4 PM", "guide"],
+    [sunday, "h:mm AM/PM", "4:36 PM", "guide"],
+    [sunday, "h:mm:ss A/P", "4:36:03 P", "guide"],
+    [subsecond, "h:mm:ss.00", "16:36:03.75", "guide"],
+    [1 + (1 * 3600 + 2 * 60) / 86400, "[h]:mm", "25:02", "guide"],
+    [(63 * 60 + 46) / 86400, "[mm]:ss", "63:46", "guide"],
+    [0.75, '上午/下午h"时"mm"分"', "下午6时00分", "ecma"],
+    [0.25, '上午/下午h"时"mm"分"ss"秒"', "上午6时00分00秒", "ecma"],
+    [10 / 24, "[$-zh-CN]hh:mm am/pm", "10:00 上午", "corpus"],
+    [22 / 24, "[$-zh-CN]hh:mm am/pm", "10:00 下午", "corpus"],
+    // text sections (a number in a cell whose code has a text section)
+    [5, '@"様"', "5様", "ecma, unclear: a code that is a text section alone shows a number in General form where @ stands"],
+    [-5, '0;@"様"', "-5", "guide: the text section is always the last; numbers use the sections before it"],
+    [1234, '#,##0;-#,##0;0;"sales "@', "1,234", "guide"],
+    // kanji numerals
+    [12345, "[DBNum1][$-411]General", "一万二千三百四十五", "corpus"],
+    [-1234.5, "[DBNum1][$-411]General", "-千二百三十四.五", "corpus"],
+    [0, "[DBNum1][$-411]General", "〇", "corpus"],
+    [12345, "[DBNum2][$-411]General", "壱萬弐阡参百四拾伍", "corpus"],
+    [-1234.5, "[DBNum2][$-411]General", "-壱阡弐百参拾四.伍", "corpus"],
+    [-12345, "[DBNum3][$-411]#,##0", "-１２,３４５", "corpus"],
+    [1234.56, "[DBNum1]General", "千二百三十四.五六", "unclear: decimals read digit by digit, as Japanese writes them"],
+    [1234.05, "[DBNum1]0.00", "千二百三十四.〇五", "unclear: decimals read digit by digit, zeros kept"],
+    [0.5, "[DBNum2]0.0", "〇.伍", "unclear: decimals read digit by digit"]
+  ] as ReadonlyArray<readonly [number, string, string, string]>)("%d in %s is %s (%s)", (value, code, text) => {
+    expect(show(value, code)).toBe(text)
+  })
+
+  it("a string in a cell whose code has a text section shows it there; a code without one leaves it as it is", () => {
+    expect(formatText("山田", compileFormat('0;@"様"'))).toBe("山田様")
+    expect(formatText("x", compileFormat('[Blue]#,##0.00_);[Red](#,##0.00);0.00;"sales "@'))).toBe("sales x")
+    expect(formatText("山田", compileFormat("0;-0"))).toBe("山田")
+  })
+})

@@ -5,9 +5,12 @@
  * conditions, digit placeholders `0 # ?`, grouping and scaling commas,
  * percent, exponents, fractions, quoted and escaped literals, `General`,
  * currency and locale tags (`[$¥-411]`, `[$-ja-JP]`), `[DBNum1-3]` kanji
- * numerals, and every date/time token including the Japanese ones: `aaa`
- * weekdays, `午前/午後`, and the 和暦 era `g gg ggg` with era years `e ee`
- * (明治 … 令和; `[$-ja-JP-x-gannen]` shows 元年).
+ * numerals (decimals digit by digit), a text section alone shown around
+ * the number (`@"様"`), and every date/time token including the Japanese and
+ * Chinese ones: `aaa` weekdays, `午前/午後` and `上午/下午`, and the 和暦 era
+ * `g gg ggg` with era years `e ee` (明治 … 令和; `[$-ja-JP-x-gannen]` shows
+ * 元年). The table in `_format_code.test.ts` holds the display Excel's
+ * documentation gives for each rule.
  *
  * Colours, padding (`_x`, `*x`) and alignment do not change the text and are
  * dropped; trailing alignment spaces are trimmed.
@@ -44,6 +47,14 @@ interface Section {
 export interface NumberFormat {
   readonly code: string
   readonly sections: ReadonlyArray<Section>
+  /**
+   * The sections numbers use (positive, negative, zero): every section but a
+   * last one holding `@`, which is the text section (`0;@"様"`: numbers use
+   * `0`). Empty when the code is a text section alone (`@"様"`).
+   */
+  readonly numeric: ReadonlyArray<Section>
+  /** The section strings use: the last section when it holds `@` (or the fourth). */
+  readonly text: Section | undefined
   /** How the first section shows a date or time; `undefined` for a number format. */
   readonly kind: DateKind | undefined
 }
@@ -149,8 +160,9 @@ function compileSection(raw: string): Section {
       const v = /^am\/pm/i.test(rest) ? rest.slice(0, 5) : rest.slice(0, 3)
       tokens.push({ t: "date", v })
       i += v.length - 1
-    } else if (date && rest.startsWith("午前/午後")) {
-      tokens.push({ t: "date", v: "午前/午後" })
+    } else if (date && (rest.startsWith("午前/午後") || rest.startsWith("上午/下午"))) {
+      // The Japanese and Chinese spellings of AM/PM: markers, not literal text (issue 15 item 9).
+      tokens.push({ t: "date", v: rest.slice(0, 5) })
       i += 4
     } else if (date && (dateLetters.test(c) || (/a/i.test(c) && /^aaa/i.test(rest)))) {
       let j = i
@@ -161,7 +173,12 @@ function compileSection(raw: string): Section {
       const v = /^\.0+/.exec(rest)?.[0] ?? "."
       tokens.push({ t: "date", v })
       i += v.length - 1
-    } else if (!date && /[0#?.,%/]/.test(c)) {
+    } else if (!date && c === "/") {
+      // MS-OI29500 2.1.713 d: `/` is the fraction bar only between number symbols; elsewhere it is shown.
+      const previous = tokens.at(-1)
+      if (previous?.t === "num" && /^[0#?]$/.test(previous.v) && /^[0-9#?]/.test(source[i + 1] ?? "")) tokens.push({ t: "num", v: c })
+      else lit(c)
+    } else if (!date && /[0#?.,%]/.test(c)) {
       tokens.push({ t: "num", v: c })
     } else if (!date && /[eE]/.test(c) && /^[eE][+-]/.test(rest)) {
       tokens.push({ t: "num", v: `E${rest[1]}` })
@@ -183,7 +200,12 @@ export function compileFormat(code: string): NumberFormat {
   let format = cache.get(code)
   if (format === undefined) {
     const sections = splitSections(code).map(compileSection)
-    format = { code, sections, kind: dateKindOfCode(code) }
+    const last = sections.at(-1)
+    const textLast = last !== undefined && last.tokens.some((t) => t.t === "text")
+    // ECMA-376 §18.8.31 and Excel's guidelines: a text section is always the last one; numbers use those before it, at most three.
+    const numeric = (textLast ? sections.slice(0, -1) : sections).slice(0, 3)
+    const text = textLast ? last : sections[3]
+    format = { code, sections, numeric, text, kind: dateKindOfCode(code) }
     if (cache.size > 10_000) cache.clear()
     cache.set(code, format)
   }
@@ -210,9 +232,7 @@ const matches = (c: Condition, v: number): boolean => {
 
 /** The section a number uses, and whether the minus sign is the section's business (`abs`) or ours. */
 function pickSection(format: NumberFormat, value: number): { section: Section; abs: boolean } | undefined {
-  // A fourth section is for text only.
-  const numeric = format.sections.slice(0, 3)
-  const [first, second, third] = numeric
+  const [first, second, third] = format.numeric
   if (first === undefined) return undefined
   if (first.condition !== undefined || second?.condition !== undefined) {
     if (first.condition !== undefined && matches(first.condition, value)) return { section: first, abs: false }
@@ -231,7 +251,10 @@ function pickSection(format: NumberFormat, value: number): { section: Section; a
  */
 export function formatNumber(value: number, format: NumberFormat, date1904: boolean): string | undefined {
   const picked = pickSection(format, value)
-  if (picked === undefined) return formatGeneralNumber(value)
+  if (picked === undefined) {
+    // A code that is a text section alone (`@"様"`): Excel shows the number in its General form where `@` stands, literals kept.
+    return format.text === undefined ? formatGeneralNumber(value) : applyText(formatGeneralNumber(value), format.text)
+  }
   const { section, abs } = picked
   let text: string | undefined
   if (section.date) {
@@ -246,14 +269,19 @@ export function formatNumber(value: number, format: NumberFormat, date1904: bool
   }
   if (text === undefined) return undefined
   text = text.trim()
-  if (section.dbnum > 0) text = toDbNum(text, section.dbnum)
+  if (section.dbnum > 0) text = toDbNum(text, section.dbnum, !section.date)
   return text
 }
 
 /** The text Excel shows for a string cell whose format has a text section (`@"様"`), or the string itself. */
 export function formatText(value: string, format: NumberFormat): string {
-  const section = format.sections[3] ?? format.sections.find((s) => s.tokens.some((t) => t.t === "text"))
+  const section = format.text
   if (section === undefined || !section.tokens.some((t) => t.t === "text")) return value
+  return applyText(value, section)
+}
+
+/** A text section applied to `value`: `@` is the value, literals stay, the rest shows nothing. */
+function applyText(value: string, section: Section): string {
   return section.tokens
     .map((t) => (t.t === "text" ? value : t.t === "lit" ? t.v : ""))
     .join("")
@@ -290,7 +318,14 @@ function roundDecimal(abs: number, digits: number): { int: string; frac: string 
   return { int: int === "" ? "0" : int, frac: frac.padEnd(digits, "0").slice(0, digits) }
 }
 
-const group = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ",")
+/** `1234567` → `1,234,567`: commas between groups of three digits from the right (a loop: this runs for most numeric cells). */
+function group(digits: string): string {
+  const n = digits.length
+  if (n <= 3) return digits
+  let out = digits.slice(0, ((n - 1) % 3) + 1)
+  for (let i = out.length; i < n; i += 3) out += "," + digits.slice(i, i + 3)
+  return out
+}
 
 const integerShapes = new WeakMap<Section, "plain" | "grouped" | "other">()
 
@@ -316,10 +351,11 @@ function integerShapeOf(section: Section): "plain" | "grouped" | undefined {
 
 function formatNumberSection(abs: number, section: Section, sign: string): string {
   const tokens = section.tokens
-  if (tokens.some((t) => t.t === "general")) {
-    return sign + tokens.map((t) => (t.t === "general" ? formatGeneralNumber(abs) : t.t === "lit" ? t.v : "")).join("")
-  }
   const num = tokens.filter((t) => t.t === "num").map((t) => t.v)
+  if (tokens.some((t) => t.t === "general") || (num.length === 0 && tokens.some((t) => t.t === "text"))) {
+    // `General` (or an `@` standing for the value in a section without placeholders) shows the number's General form there.
+    return sign + tokens.map((t) => (t.t === "general" || t.t === "text" ? formatGeneralNumber(abs) : t.t === "lit" ? t.v : "")).join("")
+  }
   if (num.length === 0) {
     // Only literals: the section replaces the number (`"-"` for zero).
     return tokens.map((t) => (t.t === "lit" ? t.v : "")).join("")
@@ -331,7 +367,16 @@ function formatNumberSection(abs: number, section: Section, sign: string): strin
   const isPh = (t: Token) => t.t === "num" && (t.v === "0" || t.v === "#" || t.v === "?")
   const dotAt = mantissaTokens.findIndex((t) => t.t === "num" && t.v === ".")
   const intTokens = dotAt < 0 ? mantissaTokens : mantissaTokens.slice(0, dotAt)
-  const fracTokens = dotAt < 0 ? [] : mantissaTokens.slice(dotAt + 1)
+  let fracTokens = dotAt < 0 ? [] : mantissaTokens.slice(dotAt + 1)
+  // Commas after the last decimal placeholder scale too (`0.0,,` shows 12200000 as 12.2).
+  const lastFracPh = fracTokens.reduce((at, t, i) => (isPh(t) ? i : at), -1)
+  if (lastFracPh >= 0) {
+    fracTokens = fracTokens.filter((t, i) => {
+      if (i <= lastFracPh || t.t !== "num" || t.v !== ",") return true
+      value /= 1000
+      return false
+    })
+  }
   // Commas right after the last integer placeholder scale by 1000; between placeholders they group.
   const lastIntPh = intTokens.reduce((at, t, i) => (isPh(t) ? i : at), -1)
   let grouping = false
@@ -393,19 +438,40 @@ function formatNumberSection(abs: number, section: Section, sign: string): strin
   return sign + intOut.join("") + (dotAt >= 0 ? "." : "") + fracOut.join("") + exponentText + expOut.join("")
 }
 
-/** `# ?/?`, `?/8`, …: a whole part when the code has one, then the best fraction with the denominator's digits. */
+/**
+ * `# ?/?`, `?/8`, `#,##0 ??/??`, …: literals, the whole part (when
+ * placeholders stand before the numerator, apart from it), literals, the
+ * numerator, `/`, the denominator (digits or a fixed number), literals. The
+ * whole part is shown like an integer section (grouping, `0` padding); a
+ * fraction that rounds to nothing leaves the whole number alone (Excel pads
+ * it with spaces, trimmed here), and a value below one with a `#` whole part
+ * shows the fraction alone (`=TRIM(TEXT(0.34,"# ?/?"))` is `1/3`).
+ */
 function formatFraction(value: number, tokens: ReadonlyArray<Token>): string {
+  const isPh = (t: Token | undefined) => t !== undefined && t.t === "num" && /^[0#?]$/.test(t.v)
   const slashAt = tokens.findIndex((t) => t.t === "num" && t.v === "/")
-  const left = tokens.slice(0, slashAt)
-  const right = tokens.slice(slashAt + 1)
-  const denominatorText = right.filter((t) => t.t === "num").map((t) => (t as { v: string }).v).join("")
+  let numeratorAt = slashAt
+  while (numeratorAt > 0 && isPh(tokens[numeratorAt - 1])) numeratorAt--
+  const before = tokens.slice(0, numeratorAt)
+  const firstWhole = before.findIndex(isPh)
+  let lastWhole = -1
+  before.forEach((t, i) => {
+    if (isPh(t)) lastWhole = i
+  })
+  const hasWhole = firstWhole >= 0
+  const literalsOf = (ts: ReadonlyArray<Token>) => ts.map((t) => (t.t === "lit" ? t.v : "")).join("")
+  const prefix = literalsOf(hasWhole ? before.slice(0, firstWhole) : before)
+  const middle = hasWhole ? literalsOf(before.slice(lastWhole + 1)) : ""
+  const wholeTokens = hasWhole ? before.slice(firstWhole, lastWhole + 1) : []
+  const after = tokens.slice(slashAt + 1)
+  let denominatorEnd = 0
+  while (denominatorEnd < after.length && after[denominatorEnd]?.t === "num" && /^[0-9#?]$/.test((after[denominatorEnd] as { v: string }).v)) denominatorEnd++
+  const denominatorText = after.slice(0, denominatorEnd).map((t) => (t as { v: string }).v).join("")
+  const suffix = literalsOf(after.slice(denominatorEnd))
   const fixed = /^[1-9]\d*$/.test(denominatorText) ? Number(denominatorText) : undefined
   const maxDenominator = 10 ** Math.max(denominatorText.length, 1) - 1
-  // A whole part exists when a placeholder group stands before a literal that precedes the numerator.
-  let firstNumeratorPh = slashAt
-  while (firstNumeratorPh > 0 && left[firstNumeratorPh - 1]?.t === "num") firstNumeratorPh--
-  const hasWhole = left.slice(0, firstNumeratorPh).some((t) => t.t === "num" && /[0#?]/.test(t.v))
-  const whole = hasWhole ? Math.floor(value) : 0
+
+  let whole = hasWhole ? Math.floor(value) : 0
   const fraction = value - whole
   let numerator: number
   let denominator: number
@@ -415,15 +481,22 @@ function formatFraction(value: number, tokens: ReadonlyArray<Token>): string {
   } else {
     ;[numerator, denominator] = bestFraction(fraction, maxDenominator)
   }
-  let w = whole
-  if (numerator === denominator && hasWhole) {
-    w++
+  if (hasWhole && numerator === denominator) {
+    whole++
     numerator = 0
   }
-  const prefix = left.slice(0, firstNumeratorPh).map((t) => (t.t === "lit" ? t.v : "")).join("")
-  const suffix = right.filter((t) => t.t === "lit").map((t) => (t as { v: string }).v).join("")
-  if (numerator === 0) return `${prefix}${hasWhole ? w : 0}${suffix}`.trim()
-  return `${prefix}${hasWhole && w > 0 ? `${w} ` : ""}${numerator}/${denominator}${suffix}`.replace(/\s+/g, " ")
+  if (numerator === 0 && !hasWhole) return `${prefix}0${suffix}`
+  let wholeText = ""
+  if (hasWhole) {
+    const zeros = wholeTokens.filter((t) => t.t === "num" && t.v === "0").length
+    const grouping = wholeTokens.some((t) => t.t === "num" && t.v === ",")
+    // A zero whole part shows when the fraction is nothing too, or a `0` placeholder asks for it.
+    const digits = whole === 0 && numerator !== 0 && zeros === 0 ? "" : String(whole).padStart(zeros, "0")
+    wholeText = grouping ? group(digits) : digits
+  }
+  if (numerator === 0) return `${prefix}${wholeText}${middle}${suffix}`.replace(/\s+/g, " ")
+  const fractionText = `${numerator}/${denominator}`
+  return `${prefix}${wholeText}${wholeText === "" ? "" : middle}${fractionText}${suffix}`.replace(/\s+/g, " ")
 }
 
 /** The closest fraction to `x` (0 ≤ x < 1) with a denominator of at most `max` (continued fractions). */
@@ -508,7 +581,7 @@ function formatDate(serial: number, section: Section, date1904: boolean): string
   const hour = Math.floor(secondOfDay / 3600)
   const minute = Math.floor(secondOfDay / 60) % 60
   const second = secondOfDay % 60
-  const twelve = tokens.some((t) => t.t === "date" && /^(am\/pm|a\/p|午前\/午後)$/i.test(t.v))
+  const twelve = tokens.some((t) => t.t === "date" && /^(am\/pm|a\/p|午前\/午後|上午\/下午)$/i.test(t.v))
   const era = eras.find(([start]) => utc >= start)
   const eraYear = era === undefined ? year : year - new Date(era[0]).getUTCFullYear() + 1
   const locale = section.locale
@@ -585,6 +658,8 @@ function formatDate(serial: number, section: Section, date1904: boolean): string
           return pad(totalSeconds, v.length - 2)
         case "午前/午後":
           return hour < 12 ? "午前" : "午後"
+        case "上午/下午":
+          return hour < 12 ? "上午" : "下午"
       }
       if (v.startsWith(".")) return `.${pad(fraction, decimals)}`
       if (/^am\/pm$/i.test(v)) {
@@ -636,9 +711,20 @@ function kanjiNumber(digits: string, formal: boolean): string {
   return out
 }
 
-/** `[DBNum1]` kanji, `[DBNum2]` formal kanji, `[DBNum3]` full-width digits, applied to every run of digits. */
-function toDbNum(text: string, kind: number): string {
+/**
+ * `[DBNum1]` kanji, `[DBNum2]` formal kanji, `[DBNum3]` full-width digits,
+ * applied to every run of digits. In a number (`decimals`), the digits after
+ * the decimal point are read one by one, as decimals are read aloud:
+ * 1234.56 is 千二百三十四.五六 and 0.05 is 〇.〇五, never .五十六 or .五
+ * (issue 15 item 9).
+ */
+function toDbNum(text: string, kind: number, decimals: boolean): string {
   if (kind === 3) return text.replace(/[0-9]/g, (d) => String.fromCharCode(0xff10 + Number(d)))
-  if (kind === 1 || kind === 2) return text.replace(/[0-9]+/g, (run) => kanjiNumber(run, kind === 2))
-  return text
+  if (kind !== 1 && kind !== 2) return text
+  const formal = kind === 2
+  const digitwise = (run: string) => run.replace(/[0-9]/g, (d) => (formal ? formalDigits : kanjiDigits)[Number(d)] ?? d)
+  if (!decimals) return text.replace(/[0-9]+/g, (run) => kanjiNumber(run, formal))
+  return text.replace(/([0-9]*)\.([0-9]+)|[0-9]+/g, (run: string, int: string | undefined, frac: string | undefined) =>
+    frac === undefined ? kanjiNumber(run, formal) : `${int === "" || int === undefined ? "" : kanjiNumber(int, formal)}.${digitwise(frac)}`
+  )
 }

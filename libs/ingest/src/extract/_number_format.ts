@@ -110,7 +110,7 @@ export function dateKindOfCode(code: string): DateKind | undefined {
     }
   }
   if (/general/i.test(section)) return undefined
-  const tokens = section.replace(/AM\/PM|A\/P/gi, "h").replace(/e[+-]/gi, "")
+  const tokens = section.replace(/AM\/PM|A\/P|午前\/午後|上午\/下午/gi, "h").replace(/e[+-]/gi, "")
   const hasDate = /[ydeg]|aaa/i.test(tokens)
   const hasTime = /[hs]/i.test(tokens)
   // `m` is minutes beside h or s, months otherwise.

@@ -10,7 +10,7 @@
  */
 import { Effect } from "effect"
 import { ExtractError } from "./extract_error.ts"
-import { attribute, defaultMaxXmlDepth, isElement, ns, parseXml, rootElementOf, type PartBytes, type XmlTag, type XmlVisitor } from "./_xml.ts"
+import { attribute, defaultMaxXmlDepth, feed, isElement, ns, parseXml, rootElementOf, type PartBytes, type XmlTag, type XmlVisitor } from "./_xml.ts"
 import type { ZipArchive, ZipEntry } from "./_zip.ts"
 
 /** A relationship of a part, its target already resolved to a part name. */
@@ -142,6 +142,21 @@ export class OpcPackage {
         }).pipe(Effect.ensuring(Effect.promise(() => Promise.resolve(iterator.return(undefined)).catch(() => undefined))))
       })
     )
+  }
+
+  /**
+   * Feeds the decoded text of a part to `write`, piece by piece, as it
+   * inflates (what {@link readXml} parses): for a reader that parses a part
+   * itself (the fast sheet path). `write` may throw an {@link ExtractError};
+   * anything else it throws is `corrupt`. `corrupt` when the part is missing.
+   */
+  readText<E = never>(part: string, write: (text: string) => void, afterChunk?: Effect.Effect<void, E>): Effect.Effect<void, ExtractError | E> {
+    return Effect.flatMap(this.entry(part), (entry) => feed(this.source(entry), part, write, afterChunk))
+  }
+
+  /** The deepest element nesting parts may have. */
+  get maxDepth(): number {
+    return this.maxXmlDepth
   }
 
   private source(entry: ZipEntry): PartBytes {

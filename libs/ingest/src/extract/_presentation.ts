@@ -1,7 +1,8 @@
 /**
  * Text of a presentation (pptx, pptm, ppsx, potx): one body part `slides`,
  * slides in presentation order (`p:sldIdLst`, not file names), each slide's
- * SmartArt and chart text and speaker notes after its own text. Hidden
+ * SmartArt text where its diagram stands, then its charts' text and speaker
+ * notes. Hidden
  * slides (`show="0"`) are marked the way hidden sheets are: their lines go
  * to a second part `hidden slides` with state `hidden`, keeping their slide
  * numbers, so the `slide` locator grammar (`3`, `3 notes`) stays the same.
@@ -10,6 +11,7 @@
  */
 import { Effect } from "effect"
 import type { BodyLine, BodyPart, Extraction } from "@sagasu/domain"
+import { diagramTexts } from "./_diagram.ts"
 import { DrawingTextReader } from "./_drawing_text.ts"
 import { ChartTextReader } from "./_sheet_extras.ts"
 import type { LineBudget } from "./_limits.ts"
@@ -49,20 +51,31 @@ export const extractPresentation = Effect.fn("Extract.presentation")(function* (
 
   const shown: Array<BodyLine> = []
   const hidden: Array<BodyLine> = []
+  /** A part's paragraphs with its SmartArt text where each diagram stands (issue 15 item 8). */
   const read = Effect.fn(function* (lines: Array<BodyLine>, part: string, loc: string, skip?: ReadonlySet<string>) {
     const reader = new DrawingTextReader(budget, part, skip)
     yield* pkg.readXml(part, reader)
-    for (const text of reader.paragraphs) lines.push({ loc, text })
-    return reader.hidden
+    const rels = yield* pkg.relationships(part)
+    const diagrams = yield* diagramTexts(pkg, rels, reader.diagrams.map((d) => d.dataId), budget)
+    let next = 0
+    const flush = (upTo: number) => {
+      for (; next < upTo; next++) lines.push({ loc, text: reader.paragraphs[next] ?? "" })
+    }
+    reader.diagrams.forEach((d, i) => {
+      flush(d.at)
+      for (const text of diagrams.anchored[i] ?? []) lines.push({ loc, text })
+    })
+    flush(reader.paragraphs.length)
+    for (const text of diagrams.unanchored) lines.push({ loc, text })
+    return { hidden: reader.hidden, rels }
   })
   for (const [index, id] of list.slideIds.entries()) {
     const slide = slideParts.get(id)
     if (slide === undefined || !pkg.has(slide)) continue
     const n = String(index + 1)
     const lines: Array<BodyLine> = []
-    const isHidden = yield* read(lines, slide, n)
-    const own = (yield* pkg.relationships(slide)).filter((r) => !r.external && pkg.has(r.target))
-    for (const r of own) if (r.type === "diagramData") yield* read(lines, r.target, n)
+    const { hidden: isHidden, rels } = yield* read(lines, slide, n)
+    const own = rels.filter((r) => !r.external && pkg.has(r.target))
     for (const r of own) {
       if (r.type !== "chart") continue
       const chart = new ChartTextReader()

@@ -5,10 +5,11 @@
  *
  * @module
  */
-import type { BodyLine, BodyPartHead, Extraction } from "@sagasu/domain"
+import { type BodyLine, type BodyPartHead, escapeTsvField, type Extraction } from "@sagasu/domain"
 import { Effect } from "effect"
 import type { ExtractError } from "./extract_error.ts"
 import type { LineBudget } from "./_limits.ts"
+import { cellAddress, linesOfBatch, type CellBatch } from "./_worksheet.ts"
 
 /**
  * Receives the parts of one file in order: `beginPart`, any number of
@@ -27,6 +28,13 @@ export interface ExtractionSink<E> {
   readonly keepsLines: boolean
   readonly beginPart: (head: BodyPartHead) => Effect.Effect<void, E | ExtractError>
   readonly appendLines: (lines: ReadonlyArray<BodyLine>) => Effect.Effect<void, E | ExtractError>
+  /**
+   * Optional, for a sink that writes TSV: appends `count` lines already
+   * formatted as body-TSV lines (`formatBodyTsvLines`: each `loc \t text \n`,
+   * escaped), so that a sheet's cells need no line objects on their way
+   * (issue 20). The text is exactly what `appendLines` would write for them.
+   */
+  readonly appendTsv?: (tsv: string, count: number) => Effect.Effect<void, E | ExtractError>
   readonly restartPart: Effect.Effect<void, E | ExtractError>
   readonly endPart: Effect.Effect<void, E | ExtractError>
 }
@@ -73,6 +81,37 @@ export const emitLines = <E>(sink: ExtractionSink<E>, budget: LineBudget, lines:
     : Effect.map(sink.appendLines(lines), () => {
         if (!sink.keepsLines) budget.release(charsOf(lines))
       })
+
+/**
+ * Hands the cells of `batch` that `keep` keeps (all by default) to the
+ * current part of `sink`: as TSV text when the sink takes it, else as lines.
+ * When the sink does not keep lines, the characters of the whole batch go
+ * back to `budget` (the cells dropped are no longer held either).
+ */
+export const emitCells = <E>(
+  sink: ExtractionSink<E>,
+  budget: LineBudget,
+  batch: CellBatch,
+  keep?: (i: number) => boolean
+): Effect.Effect<void, E | ExtractError> => {
+  if (batch.texts.length === 0) return Effect.void
+  const release = Effect.sync(() => {
+    if (!sink.keepsLines) budget.release(batch.chars)
+  })
+  if (sink.appendTsv === undefined) {
+    const lines = linesOfBatch(batch, keep)
+    return Effect.zipRight(lines.length === 0 ? Effect.void : sink.appendLines(lines), release)
+  }
+  let tsv = ""
+  let count = 0
+  const { rows, cols, texts } = batch
+  for (let i = 0; i < texts.length; i++) {
+    if (keep !== undefined && !keep(i)) continue
+    tsv += cellAddress(rows[i] ?? 0, cols[i] ?? 0) + "\t" + escapeTsvField(texts[i] ?? "") + "\n"
+    count++
+  }
+  return Effect.zipRight(count === 0 ? Effect.void : sink.appendTsv(tsv, count), release)
+}
 
 /** The characters of the texts of `lines`. */
 export function charsOf(lines: ReadonlyArray<BodyLine>): number {

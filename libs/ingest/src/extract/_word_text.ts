@@ -45,6 +45,18 @@ const separatorTypes = new Set(["separator", "continuationSeparator", "continuat
  * VML copy of the box (BUG-16).
  */
 export class WordTextReader implements XmlVisitor {
+  /**
+   * The SmartArt graphics of the part in document order: the number of the
+   * paragraph holding each one, the note it belongs to, and the relationship
+   * id of its data part (`dgm:relIds r:dm`); `_diagram.ts` reads their text.
+   */
+  readonly diagrams: Array<{ readonly number: number; readonly note: string | undefined; readonly dataId: string | undefined }> = []
+  /**
+   * The `w:altChunk` elements of the part (issue 15 item 10): the paragraph
+   * number each one takes (a chunk is one block of the body, its lines share
+   * the number), the note it belongs to, and the relationship id of its part.
+   */
+  readonly altChunks: Array<{ readonly number: number; readonly note: string | undefined; readonly id: string | undefined }> = []
   private readonly paragraphs: Array<WordParagraph> = []
   private readonly stack: Array<{ number: number; note: string | undefined; text: string }> = []
   private count = 0
@@ -70,12 +82,18 @@ export class WordTextReader implements XmlVisitor {
       this.textDepth++
       return
     }
+    if (isElement(tag, ns.diagram, "relIds")) {
+      this.diagrams.push({ number: this.stack.at(-1)?.number ?? this.count, note: this.note, dataId: attribute(tag, "dm", ns.relationshipRef) })
+      return
+    }
     if (!ns.word.has(tag.uri)) return
     const local = tag.local
     if (skipped.has(local)) {
       this.skipDepth = 1
     } else if (local === "p") {
       this.stack.push({ number: ++this.count, note: this.note, text: "" })
+    } else if (local === "altChunk") {
+      this.altChunks.push({ number: ++this.count, note: this.note, id: attribute(tag, "id", ns.relationshipRef) })
     } else if (local === "r") {
       this.runDepth++
     } else if (local === "t") {

@@ -13,16 +13,17 @@
 import { Effect } from "effect"
 import type { BodyLine, PartState } from "@sagasu/domain"
 import type { CellContext } from "./_cell_text.ts"
-import { DrawingTextReader } from "./_drawing_text.ts"
-import type { ExtractError } from "./extract_error.ts"
+import { diagramTexts } from "./_diagram.ts"
+import { ExtractError } from "./extract_error.ts"
 import type { LineBudget } from "./_limits.ts"
 import type { OpcPackage, Relationship } from "./_opc.ts"
 import { ChartTextReader, CommentsReader, SheetDrawingReader, ThreadedCommentsReader, type CellComment } from "./_sheet_extras.ts"
 import { SharedStringsReader } from "./_shared_strings.ts"
-import { emitLines, type ExtractionSink } from "./_sink.ts"
+import { emitCells, emitLines, type ExtractionSink } from "./_sink.ts"
 import { StylesReader } from "./_styles.ts"
-import { hidesCells, lineOfCell, MergeFilter, parseReference, WorksheetReader } from "./_worksheet.ts"
-import { attribute, ns, type XmlTag, type XmlVisitor } from "./_xml.ts"
+import { cellAddress, type CellBatch, hidesCells, linesOfBatch, MergeFilter, parseReference, WorksheetReader } from "./_worksheet.ts"
+import { type SheetScanOutcome, WorksheetScan } from "./_sheet_scan.ts"
+import { attribute, ns, XmlStream, type XmlTag, type XmlVisitor } from "./_xml.ts"
 
 interface SheetEntry {
   readonly name: string
@@ -80,21 +81,19 @@ export const drawingLines = Effect.fn("Extract.sheetDrawing")(function* (
     budget.take(drawingPart, text.length)
     lines.push({ loc, text })
   }
+  const diagramItems = drawing.items.filter((item) => item._tag === "diagram")
+  const diagrams = diagramItems.length === 0 ? undefined : yield* diagramTexts(pkg, rels, diagramItems.map((d) => d.id), budget)
   for (const item of drawing.items) {
     if (item._tag === "text") {
       push(item.loc, item.text)
-      continue
-    }
-    const part = target(item.id)
-    if (part === undefined) continue
-    if (item._tag === "chart") {
+    } else if (item._tag === "diagram") {
+      for (const text of diagrams?.anchored[diagramItems.indexOf(item)] ?? []) lines.push({ loc: item.loc, text })
+    } else {
+      const part = target(item.id)
+      if (part === undefined) continue
       const chart = new ChartTextReader()
       yield* pkg.readXml(part, chart)
       for (const text of chart.texts) push(item.loc, text)
-    } else {
-      const diagram = new DrawingTextReader(budget, part)
-      yield* pkg.readXml(part, diagram)
-      for (const text of diagram.paragraphs) lines.push({ loc: item.loc, text })
     }
   }
   return lines
@@ -154,10 +153,10 @@ const sheetExtras = Effect.fn("Extract.sheetExtras")(function* (
   return lines
 })
 
-/** The text each cell shows, by upper-case address, from a sheet's lines; only a sheet with hyperlinks needs it. */
-const shownIn = (lines: ReadonlyArray<BodyLine>, reader: WorksheetReader): ((ref: string) => string) => {
+/** The text each cell shows, by upper-case address, from a sheet's cells; only a sheet with hyperlinks needs it. */
+const shownIn = (batch: CellBatch, keep: ((i: number) => boolean) | undefined, reader: WorksheetReader): ((ref: string) => string) => {
   if (reader.hyperlinks.length === 0) return () => ""
-  const texts = new Map(lines.map((l) => [l.loc, l.text]))
+  const texts = new Map(linesOfBatch(batch, keep).map((l) => [l.loc, l.text]))
   return (ref) => texts.get(ref) ?? ""
 }
 
@@ -200,11 +199,62 @@ const worksheetLines = <E>(
   context: CellContext,
   budget: LineBudget,
   sink: ExtractionSink<E>,
-  streaming: SheetStreaming
+  streaming: SheetStreaming,
+  reading: SheetReading
 ): Effect.Effect<void, ExtractError | E> =>
   Effect.gen(function* () {
+    if (reading.fast) {
+      const read = yield* worksheetLinesWith(pkg, sheetPart, rels, context, budget, sink, streaming, readFast(pkg, context, reading))
+      if (read) return
+      // The fast path gave the sheet back: what it handed on is dropped, and saxes reads the sheet from its start.
+      yield* sink.restartPart
+      budget.restartPart()
+    }
+    yield* worksheetLinesWith(pkg, sheetPart, rels, context, budget, sink, streaming, readSaxes(pkg))
+  })
+
+/** Reads a worksheet part into a reader, cells and all; `false` when the fast path gave the sheet back. */
+type ReadSheet = <E>(part: string, reader: WorksheetReader, afterChunk?: Effect.Effect<void, E>) => Effect.Effect<boolean, ExtractError | E>
+
+const readSaxes = (pkg: OpcPackage): ReadSheet => <E>(part: string, reader: WorksheetReader, afterChunk?: Effect.Effect<void, E>) =>
+  Effect.as(pkg.readXml(part, reader, afterChunk), true)
+
+/** `sheetData` through the scanner (`_sheet_scan.ts`), the rest of the part through saxes. */
+const readFast = (pkg: OpcPackage, context: CellContext, reading: SheetReading): ReadSheet => <E>(part: string, reader: WorksheetReader, afterChunk?: Effect.Effect<void, E>) =>
+  Effect.suspend(() => {
+    const scan = new WorksheetScan(new XmlStream(part, reader, pkg.maxDepth), reader.cells, context, pkg.maxDepth)
+    return pkg.readText(part, (text) => scan.write(text), afterChunk).pipe(
+      Effect.flatMap(() =>
+        Effect.try({
+          try: () => scan.finish(),
+          catch: (e) => (e instanceof ExtractError ? e : new ExtractError({ reason: "corrupt", detail: `${part}: ${e instanceof Error ? e.message : String(e)}` }))
+        })
+      ),
+      Effect.map(() => {
+        reading.observe?.(part, scan.outcome)
+        return scan.outcome._tag !== "fallback"
+      })
+    )
+  })
+
+/**
+ * {@link worksheetLines} with one way of reading the part; `false` when that
+ * way gave the sheet back (the held cells are released, the sink's part is
+ * the caller's to restart).
+ */
+const worksheetLinesWith = <E>(
+  pkg: OpcPackage,
+  sheetPart: string,
+  rels: ReadonlyArray<Relationship>,
+  context: CellContext,
+  budget: LineBudget,
+  sink: ExtractionSink<E>,
+  streaming: SheetStreaming,
+  readSheet: ReadSheet
+): Effect.Effect<boolean, ExtractError | E> =>
+  Effect.gen(function* () {
     const reader = new WorksheetReader(context, budget, sheetPart)
-    const drop = (from: WorksheetReader) => budget.release(charsOfCells(from.takeCells()))
+    const drop = (from: WorksheetReader) => budget.release(from.takeCells().chars)
     let streamed = false
     const handOn = (last: boolean) =>
       Effect.suspend(() => {
@@ -219,19 +269,24 @@ const worksheetLines = <E>(
         if (!streamed && (sink.keepsLines || (reader.heldCells <= streaming.holdLines && reader.heldChars <= streaming.holdChars))) return Effect.void
         if (streamed && !last && reader.heldCells < streaming.batchLines) return Effect.void
         streamed = true
-        return emitLines(sink, budget, reader.takeCells().map(lineOfCell))
+        return emitCells(sink, budget, reader.takeCells())
       })
-    yield* pkg.readXml(sheetPart, reader, handOn(false))
+    if (!(yield* readSheet(sheetPart, reader, handOn(false)))) {
+      drop(reader)
+      return false
+    }
 
     if (!streamed) {
-      const lines = reader.lines()
-      const extras = yield* sheetExtras(pkg, rels, reader, shownIn(lines, reader), budget)
-      yield* emitLines(sink, budget, lines)
-      return yield* emitLines(sink, budget, extras)
+      const { batch, keep } = reader.remaining()
+      const extras = yield* sheetExtras(pkg, rels, reader, shownIn(batch, keep, reader), budget)
+      yield* emitCells(sink, budget, batch, keep)
+      yield* emitLines(sink, budget, extras)
+      return true
     }
     if (reader.ordered && !reader.areas.some(hidesCells) && reader.hyperlinks.length === 0) {
       yield* handOn(true)
-      return yield* emitLines(sink, budget, yield* sheetExtras(pkg, rels, reader, () => "", budget))
+      yield* emitLines(sink, budget, yield* sheetExtras(pkg, rels, reader, () => "", budget))
+      return true
     }
 
     // Read again, knowing what the first reading learnt only at its end.
@@ -241,11 +296,15 @@ const worksheetLines = <E>(
     const again = new WorksheetReader(context, budget, sheetPart)
     if (!reader.ordered) {
       // Bounded like any sheet held whole: maxLines per part and maxTextChars.
-      yield* pkg.readXml(sheetPart, again)
-      const lines = again.lines()
-      const extras = yield* sheetExtras(pkg, rels, again, shownIn(lines, again), budget)
-      yield* emitLines(sink, budget, lines)
-      return yield* emitLines(sink, budget, extras)
+      if (!(yield* readSheet<never>(sheetPart, again))) {
+        drop(again)
+        return false
+      }
+      const { batch, keep } = again.remaining()
+      const extras = yield* sheetExtras(pkg, rels, again, shownIn(batch, keep, again), budget)
+      yield* emitCells(sink, budget, batch, keep)
+      yield* emitLines(sink, budget, extras)
+      return true
     }
     const merged = new MergeFilter(reader.areas)
     const linked = new Set(reader.hyperlinks.map((h) => h.ref.toUpperCase()))
@@ -253,30 +312,38 @@ const worksheetLines = <E>(
     const handOnKnowing = (last: boolean) =>
       Effect.suspend(() => {
         if (!last && again.heldCells < streaming.batchLines) return Effect.void
-        const lines: Array<BodyLine> = []
-        let hidden = 0
-        for (const cell of again.takeCells()) {
-          if (!merged.keeps(cell)) {
-            hidden += cell.text.length
-            continue
+        const batch = again.takeCells()
+        const keep = (i: number): boolean => {
+          const row = batch.rows[i] ?? 0
+          const col = batch.cols[i] ?? 0
+          if (!merged.keeps(row, col)) return false
+          if (linked.size > 0) {
+            const loc = cellAddress(row, col)
+            if (linked.has(loc)) shown.set(loc, batch.texts[i] ?? "")
           }
-          const line = lineOfCell(cell)
-          if (linked.has(line.loc)) shown.set(line.loc, line.text)
-          lines.push(line)
+          return true
         }
-        budget.release(hidden)
-        return emitLines(sink, budget, lines)
+        return emitCells(sink, budget, batch, keep)
       })
-    yield* pkg.readXml(sheetPart, again, handOnKnowing(false))
+    if (!(yield* readSheet(sheetPart, again, handOnKnowing(false)))) {
+      drop(again)
+      return false
+    }
     yield* handOnKnowing(true)
     yield* emitLines(sink, budget, yield* sheetExtras(pkg, rels, again, (ref) => shown.get(ref) ?? "", budget))
+    return true
   })
 
-const charsOfCells = (cells: ReadonlyArray<{ readonly text: string }>): number => {
-  let n = 0
-  for (const c of cells) n += c.text.length
-  return n
+/** Which reader reads a sheet's cells (issue 20). */
+export interface SheetReading {
+  /** The fast path (`_sheet_scan.ts`) for `sheetData`, saxes for the rest and for what the fast path gives back; `false`: saxes for all. */
+  readonly fast: boolean
+  /** Told, for each sheet part the fast path read, how it went (tests and profiles). */
+  readonly observe?: (sheetPart: string, outcome: SheetScanOutcome) => void
 }
+
+/** The default {@link SheetReading}: the fast path. */
+export const defaultSheetReading: SheetReading = { fast: true }
 
 /**
  * Extracts a workbook whose main part is `workbookPart` into `sink`: one
@@ -292,7 +359,8 @@ export const extractWorkbook = <E>(
   workbookPart: string,
   budget: LineBudget,
   sink: ExtractionSink<E>,
-  streaming: SheetStreaming = defaultSheetStreaming
+  streaming: SheetStreaming = defaultSheetStreaming,
+  reading: SheetReading = defaultSheetReading
 ): Effect.Effect<void, ExtractError | E> =>
   Effect.gen(function* () {
     const book = new WorkbookReader()
@@ -321,7 +389,7 @@ export const extractWorkbook = <E>(
             if (r.type === "drawing" && !r.external && pkg.has(r.target)) yield* emitLines(sink, budget, yield* drawingLines(pkg, r.target, budget))
           }
         } else {
-          yield* worksheetLines(pkg, part.target, rels, context, budget, sink, streaming)
+          yield* worksheetLines(pkg, part.target, rels, context, budget, sink, streaming, reading)
         }
       }
       yield* sink.endPart

@@ -6,17 +6,10 @@
  * @module
  */
 import type { BodyLine } from "@sagasu/domain"
-import { cellText, type CellContext } from "./_cell_text.ts"
+import { cellTextOf, type CellContext } from "./_cell_text.ts"
 import type { LineBudget } from "./_limits.ts"
-import { RichStringReader } from "./_rich_string.ts"
+import { decodeXString, RichStringReader } from "./_rich_string.ts"
 import { attribute, ns, type XmlTag, type XmlVisitor } from "./_xml.ts"
-
-/** A cell with text, 1-based. */
-export interface Cell {
-  readonly row: number
-  readonly col: number
-  readonly text: string
-}
 
 /** A merged area, 1-based and inclusive. */
 export interface Area {
@@ -38,6 +31,35 @@ export function parseReference(ref: string): { col: number | undefined; row: num
   const row = Number(ref.slice(i))
   return { col: col > 0 ? col : undefined, row: i < ref.length && Number.isInteger(row) && row > 0 ? row : undefined }
 }
+
+/**
+ * The cell a cell element's `r` names, `{col, row}` 1-based, only when `r`
+ * is a whole A1 reference: letters then digits, both in Excel's range.
+ * Anything else (a bare number, written by some writers as a 0-based column
+ * index; a row alone; junk) is `undefined`, and the cell takes the next
+ * position in its row (issue 15, item 7).
+ */
+export function parseCellReference(ref: string): { col: number; row: number } | undefined {
+  let col = 0
+  let i = 0
+  for (; i < ref.length && i < 4; i++) {
+    const c = ref.charCodeAt(i) | 0x20
+    if (c < 0x61 || c > 0x7a) break
+    col = col * 26 + (c - 0x60)
+  }
+  if (col === 0 || col > maxColumn || i === ref.length) return undefined
+  let row = 0
+  for (; i < ref.length; i++) {
+    const d = ref.charCodeAt(i) - 0x30
+    if (d < 0 || d > 9) return undefined
+    row = row * 10 + d
+  }
+  return row > 0 && row <= maxRow ? { col, row } : undefined
+}
+
+/** Excel's last column (XFD) and row. */
+const maxColumn = 16_384
+const maxRow = 1_048_576
 
 /** Column 28 → `"AB"`. */
 export function columnName(col: number): string {
@@ -74,40 +96,159 @@ export class MergeFilter {
     this.byTop = [...areas].sort((a, b) => a.top - b.top)
   }
 
-  /** True when `cell` is not hidden by a merged area; cells must come in row-major order. */
-  keeps(cell: Cell): boolean {
+  /** True when the cell at `row`, `col` is not hidden by a merged area; cells must come in row-major order. */
+  keeps(row: number, col: number): boolean {
     // Sweep down the rows keeping the areas that span the current row: each cell is checked against those only.
-    if (cell.row !== this.activeRow) {
-      this.activeRow = cell.row
-      this.active = this.active.filter((a) => a.bottom >= cell.row)
-      for (; this.next < this.byTop.length && (this.byTop[this.next]?.top ?? Infinity) <= cell.row; this.next++) {
+    if (row !== this.activeRow) {
+      this.activeRow = row
+      this.active = this.active.filter((a) => a.bottom >= row)
+      for (; this.next < this.byTop.length && (this.byTop[this.next]?.top ?? Infinity) <= row; this.next++) {
         const area = this.byTop[this.next]
-        if (area !== undefined && area.bottom >= cell.row) this.active.push(area)
+        if (area !== undefined && area.bottom >= row) this.active.push(area)
       }
     }
-    return !this.active.some(
-      (a) => cell.col >= a.left && cell.col <= a.right && !(cell.row === a.top && cell.col === a.left)
-    )
+    if (this.active.length === 0) return true
+    return !this.active.some((a) => col >= a.left && col <= a.right && !(row === a.top && col === a.left))
   }
 }
 
 /** True when an area hides some cell (it spans more than one). */
 export const hidesCells = (a: Area): boolean => a.bottom > a.top || a.right > a.left
 
-/** Drops every cell inside a merged area except its top-left one; `cells` are in row-major order. */
-function dropMergedCells(cells: ReadonlyArray<Cell>, areas: ReadonlyArray<Area>): ReadonlyArray<Cell> {
-  if (areas.length === 0) return cells
-  const filter = new MergeFilter(areas)
-  return cells.filter((cell) => filter.keeps(cell))
+/** The names of the first columns, made once: a sheet asks for the same few thousand again and again. */
+const columnNames: Array<string> = []
+
+/** {@link columnName}, remembered for the first 16,384 columns (all of Excel's). */
+export function cachedColumnName(col: number): string {
+  let name = columnNames[col]
+  if (name === undefined) {
+    name = columnName(col)
+    if (col <= 16_384) columnNames[col] = name
+  }
+  return name
+}
+
+/** The address of a cell: `"A1"`. */
+export const cellAddress = (row: number, col: number): string => cachedColumnName(col) + row
+
+/** A cell with text, 1-based, as the legacy readers (`_xls.ts`, `_xlsb.ts`) hand them on. */
+export interface Cell {
+  readonly row: number
+  readonly col: number
+  readonly text: string
 }
 
 /** The body line of a cell: `{loc: "A1", text}`. */
-export const lineOfCell = (c: Cell): BodyLine => ({ loc: `${columnName(c.col)}${c.row}`, text: c.text })
+export const lineOfCell = (c: Cell): BodyLine => ({ loc: cellAddress(c.row, c.col), text: c.text })
+
+/**
+ * Cells with text in file order, as three parallel arrays (no object per
+ * cell: a sheet streams millions of them, issue 20).
+ */
+export interface CellBatch {
+  readonly rows: ReadonlyArray<number>
+  readonly cols: ReadonlyArray<number>
+  readonly texts: ReadonlyArray<string>
+  /** The characters of all the texts. */
+  readonly chars: number
+}
+
+/** The body line of each cell of `batch` that `keep` keeps (all by default): `{loc: "A1", text}`. */
+export function linesOfBatch(batch: CellBatch, keep?: (i: number) => boolean): Array<BodyLine> {
+  const lines: Array<BodyLine> = []
+  for (let i = 0; i < batch.texts.length; i++) {
+    if (keep === undefined || keep(i)) lines.push({ loc: cellAddress(batch.rows[i] ?? 0, batch.cols[i] ?? 0), text: batch.texts[i] ?? "" })
+  }
+  return lines
+}
+
+/**
+ * Collects the cells with text of one sheet, from the saxes reader or the
+ * fast scanner (`_sheet_scan.ts`) alike: counts each against the budget,
+ * notes whether they come in row-major order, and holds them until taken.
+ */
+export class CellCollector {
+  private rows: Array<number> = []
+  private cols: Array<number> = []
+  private texts: Array<string> = []
+  private chars = 0
+  private collecting = true
+  private inOrder = true
+  private lastRow = 0
+  private lastCol = 0
+  private readonly budget: LineBudget
+  private readonly partName: string
+
+  constructor(budget: LineBudget, partName: string) {
+    this.budget = budget
+    this.partName = partName
+  }
+
+  /** A cell with text (`text` not empty) at `row`, `col` (1-based). */
+  add(row: number, col: number, text: string): void {
+    if (row < this.lastRow || (row === this.lastRow && col <= this.lastCol)) this.inOrder = false
+    this.lastRow = row
+    this.lastCol = col
+    this.budget.take(this.partName, text.length)
+    if (this.collecting) {
+      this.rows.push(row)
+      this.cols.push(col)
+      this.texts.push(text)
+      this.chars += text.length
+    }
+  }
+
+  /** True while every cell came after the previous one in row-major order (no two at one address). */
+  get ordered(): boolean {
+    return this.inOrder
+  }
+
+  /** Cells held. */
+  get held(): number {
+    return this.texts.length
+  }
+
+  /** Characters of the cells held. */
+  get heldChars(): number {
+    return this.chars
+  }
+
+  /** Takes the cells held, in file order; collecting goes on from empty. */
+  take(): CellBatch {
+    const batch: CellBatch = { rows: this.rows, cols: this.cols, texts: this.texts, chars: this.chars }
+    this.rows = []
+    this.cols = []
+    this.texts = []
+    this.chars = 0
+    return batch
+  }
+
+  /** Stops holding cells (the rest of the part is read for its areas, links and order only). */
+  stopCollecting(): void {
+    this.collecting = false
+  }
+}
+
+/** The cells of `batch` in row-major order (a stable sort of their indexes when they came out of order). */
+function sortedBatch(batch: CellBatch): CellBatch {
+  const order = batch.texts.map((_, i) => i)
+  order.sort((a, b) => (batch.rows[a] ?? 0) - (batch.rows[b] ?? 0) || (batch.cols[a] ?? 0) - (batch.cols[b] ?? 0))
+  return {
+    rows: order.map((i) => batch.rows[i] ?? 0),
+    cols: order.map((i) => batch.cols[i] ?? 0),
+    texts: order.map((i) => batch.texts[i] ?? ""),
+    chars: batch.chars
+  }
+}
 
 /**
  * Reads one worksheet (or macro sheet: same schema) part. Rows and cells
  * without an `r` attribute follow the previous one (trait `ns-prefixed-xml`
- * files such as 59746_NoRowNums.xlsx omit them).
+ * files such as 59746_NoRowNums.xlsx omit them), and so does a cell whose `r`
+ * is not an A1 reference (`<c r="0">`: a bare 0-based column index, issue 15
+ * item 7): `<row r="2"><c r="0"/><c r="1"/>` is A2, B2. A formula cell
+ * without a cached value (no `<v>`) shows its formula, `=SUM(A1:A3)`, so that
+ * it can be found at all (issue 15 item 9).
  *
  * The cells with text are collected in {@link cells} in file order; a reader
  * that streams a sheet takes them out as they come ({@link takeCells}) while
@@ -121,30 +262,26 @@ export class WorksheetReader implements XmlVisitor {
   readonly headerFooter: Array<readonly [string, string]> = []
   /** The merged areas as the sheet declares them (after its cells). */
   readonly areas: Array<Area> = []
+  /** The cells with text, held until taken; the fast scanner adds to the same collector. */
+  readonly cells: CellCollector
   private headerFooterElement: string | undefined
   private headerFooterText = ""
-  private cells: Array<Cell> = []
-  private cellChars = 0
-  private collecting = true
-  private inOrder = true
-  private lastRow = 0
-  private lastCol = 0
   private row = 0
   private col = 0
   private cell: { type: string; style: number; row: number; col: number } | undefined
   private value = ""
   private inValue = false
+  private hasValue = false
+  private formula = ""
+  private inFormula = false
   private inInline = false
   private readonly inline = new RichStringReader()
 
   private readonly context: CellContext
-  private readonly budget: LineBudget
-  private readonly partName: string
 
   constructor(context: CellContext, budget: LineBudget, partName: string) {
     this.context = context
-    this.budget = budget
-    this.partName = partName
+    this.cells = new CellCollector(budget, partName)
   }
 
   open(tag: XmlTag): void {
@@ -158,9 +295,16 @@ export class WorksheetReader implements XmlVisitor {
         return
       }
       case "c": {
-        const ref = parseReference(attribute(tag, "r") ?? "")
-        this.col = ref.col ?? this.col + 1
-        if (ref.row !== undefined) this.row = ref.row
+        const ref = parseCellReference(attribute(tag, "r") ?? "")
+        if (ref === undefined) {
+          this.col++
+          if (this.row === 0) this.row = 1
+        } else {
+          this.col = ref.col
+          this.row = ref.row
+        }
+        this.hasValue = false
+        this.formula = ""
         this.cell = {
           type: attribute(tag, "t") ?? "n",
           style: Number(attribute(tag, "s") ?? 0) || 0,
@@ -172,9 +316,14 @@ export class WorksheetReader implements XmlVisitor {
       }
       case "v":
         this.inValue = this.cell !== undefined
+        this.hasValue ||= this.inValue
+        return
+      case "f":
+        this.inFormula = this.cell !== undefined
         return
       case "is":
         this.inInline = this.cell !== undefined
+        this.hasValue ||= this.inInline
         return
       case "mergeCell": {
         const area = parseArea(attribute(tag, "ref") ?? "")
@@ -216,19 +365,12 @@ export class WorksheetReader implements XmlVisitor {
       this.headerFooterElement = undefined
     } else if (tag.local === "v") {
       this.inValue = false
+    } else if (tag.local === "f") {
+      this.inFormula = false
     } else if (tag.local === "c" && this.cell !== undefined) {
       const { type, style, row, col } = this.cell
-      const text = cellText({ type, style, value: this.value, inline: this.inline.take() }, this.context)
-      if (text !== "") {
-        if (row < this.lastRow || (row === this.lastRow && col <= this.lastCol)) this.inOrder = false
-        this.lastRow = row
-        this.lastCol = col
-        this.budget.take(this.partName, text.length)
-        if (this.collecting) {
-          this.cells.push({ row, col, text })
-          this.cellChars += text.length
-        }
-      }
+      const text = this.hasValue ? cellTextOf(type, style, this.value, this.inline.take(), this.context) : formulaText(this.formula)
+      if (text !== "") this.cells.add(row, col, text)
       this.cell = undefined
     }
   }
@@ -236,42 +378,62 @@ export class WorksheetReader implements XmlVisitor {
   text(text: string): void {
     if (this.inInline) this.inline.text(text)
     else if (this.inValue) this.value += text
+    else if (this.inFormula) this.formula += text
     else if (this.headerFooterElement !== undefined) this.headerFooterText += text
   }
 
   /** True while every cell with text came after the previous one in row-major order (no two at one address). */
   get ordered(): boolean {
-    return this.inOrder
+    return this.cells.ordered
   }
 
   /** Cells with text collected and not yet taken. */
   get heldCells(): number {
-    return this.cells.length
+    return this.cells.held
   }
 
   /** Characters of the cells collected and not yet taken. */
   get heldChars(): number {
-    return this.cellChars
+    return this.cells.heldChars
   }
 
   /** Takes the cells collected so far, in file order; the reader keeps collecting from empty. */
-  takeCells(): ReadonlyArray<Cell> {
-    const cells = this.cells
-    this.cells = []
-    this.cellChars = 0
-    return cells
+  takeCells(): CellBatch {
+    return this.cells.take()
   }
 
   /** Stops collecting cells (the rest of the part is read for its areas, links and order only). */
   stopCollecting(): void {
-    this.collecting = false
+    this.cells.stopCollecting()
+  }
+
+  /**
+   * Takes the sheet's cells not taken yet (all of them unless the sheet
+   * streamed), row-major: the batch, and which of its cells to keep (the
+   * merged areas' hidden cells not).
+   */
+  remaining(): { readonly batch: CellBatch; readonly keep: ((i: number) => boolean) | undefined } {
+    const taken = this.cells.take()
+    const batch = this.ordered ? taken : sortedBatch(taken)
+    if (this.areas.length === 0) return { batch, keep: undefined }
+    // Decided once, in order (the filter sweeps down the rows): `keep` may then be asked any number of times.
+    const filter = new MergeFilter(this.areas)
+    const kept = batch.texts.map((_, i) => filter.keeps(batch.rows[i] ?? 0, batch.cols[i] ?? 0))
+    return { batch, keep: (i) => kept[i] === true }
   }
 
   /** The sheet's lines, `{loc: "A1", text}`, row-major, merged areas once: the cells not taken, which is all of them unless the sheet streamed. */
   lines(): ReadonlyArray<BodyLine> {
-    const cells = this.ordered ? this.cells : [...this.cells].sort((a, b) => a.row - b.row || a.col - b.col)
-    return dropMergedCells(cells, this.areas).map(lineOfCell)
+    const { batch, keep } = this.remaining()
+    return linesOfBatch(batch, keep)
   }
+}
+
+/** What a formula cell without a cached value shows: its formula as the formula bar does (`=SUM(A1:A3)`), `""` for none (a shared formula's followers). */
+export function formulaText(formula: string): string {
+  const f = formula.trim()
+  // Functions newer than the file format carry a prefix the formula bar does not show (`_xlfn.XLOOKUP`).
+  return f === "" ? "" : `=${decodeXString(f).replace(/_xl(?:fn|ws)\./g, "")}`
 }
 
 /**

@@ -509,7 +509,7 @@ const sheetLines = <E>(
     const take = (cells: ReadonlyArray<Cell>, counted = false): Array<BodyLine> => {
       const lines: Array<BodyLine> = []
       for (const cell of cells) {
-        if (!merged.keeps(cell)) {
+        if (!merged.keeps(cell.row, cell.col)) {
           if (counted) budget.release(cell.text.length)
           continue
         }

@@ -351,7 +351,7 @@ const worksheetLines = <E>(
     const take = (cells: ReadonlyArray<Cell>): Array<BodyLine> => {
       const lines: Array<BodyLine> = []
       for (const cell of cells) {
-        if (!merged.keeps(cell)) continue
+        if (!merged.keeps(cell.row, cell.col)) continue
         budget.take(part, cell.text.length)
         const line = lineOfCell(cell)
         if (linked.has(line.loc)) shown.set(line.loc, line.text)

@@ -99,6 +99,11 @@ class CompatibilityFilter implements XmlVisitor {
   private skipDepth = 0
   private readonly alternatives: Array<{ taken: boolean }> = []
 
+  /** True while the events are being skipped (a Choice not taken, a Fallback after one). */
+  get skipping(): boolean {
+    return this.skipDepth > 0
+  }
+
   private readonly inner: XmlVisitor
 
   constructor(inner: XmlVisitor) {
@@ -197,7 +202,7 @@ export interface ParseXmlOptions<E = never> {
  * releases the inflater however the loop ends (`return()` on interruption or
  * failure). `write` may throw to stop early. `after` runs after each piece.
  */
-const feed = <E = never>(
+export const feed = <E = never>(
   source: PartBytes,
   partName: string,
   write: (text: string) => void,
@@ -262,26 +267,63 @@ export const parseXml = <E = never>(
   visitor: XmlVisitor,
   options?: ParseXmlOptions<E>
 ): Effect.Effect<void, ExtractError | E> => Effect.gen(function* () {
-  const maxDepth = options?.maxDepth ?? defaultMaxXmlDepth
-  const filter = new CompatibilityFilter(visitor)
-  const parser = new SaxesParser({ xmlns: true, position: false })
-  let depth = 0
-  parser.on("doctype", refuseDoctype(partName))
-  parser.on("opentag", (tag) => {
-    if (++depth > maxDepth) {
-      throw new ExtractError({ reason: "too-large", detail: `${partName}: elements nested deeper than ${maxDepth} levels` })
-    }
-    filter.open(tag)
-  })
-  parser.on("closetag", (tag) => {
-    depth--
-    filter.close(tag)
-  })
-  parser.on("text", (text) => filter.text(text))
-  parser.on("cdata", (text) => filter.text(text))
-  yield* feed(source, partName, (text) => void parser.write(text), options?.afterChunk)
-  yield* Effect.try({ try: () => parser.close(), catch: (e) => corrupt(partName, e) })
+  const stream = new XmlStream(partName, visitor, options?.maxDepth ?? defaultMaxXmlDepth)
+  yield* feed(source, partName, (text) => stream.write(text), options?.afterChunk)
+  yield* Effect.try({ try: () => stream.close(), catch: (e) => corrupt(partName, e) })
 }).pipe(Effect.withSpan("Extract.parseXml"))
+
+/**
+ * One part's text going through saxes (namespaces on), the nesting limit,
+ * the DTD refusal and Markup Compatibility, to a visitor: what
+ * {@link parseXml} does, written piece by piece. A reader that takes over a
+ * stretch of the part itself (the fast sheet path, `_sheet_scan.ts`) writes
+ * the text before and after that stretch here, and reads {@link depth},
+ * {@link skipping} and {@link lastOpened} to know where it stands.
+ */
+export class XmlStream {
+  /** Elements open at the end of the text written so far. */
+  depth = 0
+  /** The last element opened, and the namespace declarations of every element opened at depth 1 or 2 (prefix → URI). */
+  lastOpened: XmlTag | undefined
+  readonly declared = new Map<string, string>()
+  private readonly parser = new SaxesParser({ xmlns: true, position: false })
+  private readonly filter: CompatibilityFilter
+
+  constructor(partName: string, visitor: XmlVisitor, maxDepth: number = defaultMaxXmlDepth) {
+    this.filter = new CompatibilityFilter(visitor)
+    const parser = this.parser
+    parser.on("doctype", refuseDoctype(partName))
+    parser.on("opentag", (tag) => {
+      if (++this.depth > maxDepth) {
+        throw new ExtractError({ reason: "too-large", detail: `${partName}: elements nested deeper than ${maxDepth} levels` })
+      }
+      this.lastOpened = tag
+      if (this.depth <= 2) for (const prefix in tag.ns) this.declared.set(prefix, tag.ns[prefix] ?? "")
+      this.filter.open(tag)
+    })
+    parser.on("closetag", (tag) => {
+      this.depth--
+      this.filter.close(tag)
+    })
+    parser.on("text", (text) => this.filter.text(text))
+    parser.on("cdata", (text) => this.filter.text(text))
+  }
+
+  /** True inside an `mc:Choice` or `mc:Fallback` that Markup Compatibility skips. */
+  get skipping(): boolean {
+    return this.filter.skipping
+  }
+
+  /** Parses the next piece of the part's text; throws what saxes or the visitor throws. */
+  write(text: string): void {
+    this.parser.write(text)
+  }
+
+  /** Ends the part: throws when the XML is not complete. */
+  close(): void {
+    this.parser.close()
+  }
+}
 
 /** Stops the parser once the root element is seen. */
 class RootFound {

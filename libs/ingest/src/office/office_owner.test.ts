@@ -124,6 +124,38 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
   )
 
   it.live(
+    "issue 15 item 6: a converted file's sheet names and fields give its own name, the same on every run",
+    () =>
+      Effect.gen(function* () {
+        // CRLFX5_2.XLS is a BIFF4 worksheet: no sheet name of its own, so LibreOffice names the sheet after the file.
+        const dir = tempDir("names", root)
+        const named = path.join(dir, "請求書 #1 100%.xls")
+        fs.copyFileSync(corpusFile("sheetjs/CRLFX5_2.XLS"), named)
+        const sheets = yield* withOwner("spreadsheet", { timeout: Duration.seconds(60) }, (owner) =>
+          Effect.gen(function* () {
+            const first = yield* owner.ingest(named)
+            yield* owner.ingest(corpusFile(small.xls[0] ?? ""))
+            const second = yield* owner.ingest(named)
+            const own = yield* owner.ingest(corpusFile("sheetjs/CRLFX5_2.XLS"))
+            return [first, second, own].map((r) => r.extraction.parts.map((p) => p.name))
+          })
+        )
+        expect(sheets).toEqual([["請求書 #1 100%"], ["請求書 #1 100%"], ["CRLFX5_2"]])
+        // FloatingPictures.doc has a FILENAME field in its header.
+        const headers = yield* withOwner("document", { timeout: Duration.seconds(60) }, (owner) =>
+          Effect.gen(function* () {
+            yield* owner.ingest(corpusFile(small.doc))
+            const read = yield* owner.ingest(corpusFile("poi/FloatingPictures.doc"))
+            return [...new Set(read.extraction.parts.flatMap((p) => p.lines.filter((l) => l.loc === "header").map((l) => l.text)))]
+          })
+        )
+        expect(headers).toContain("FloatingPictures.doc")
+        expect(headers.filter((h) => /^\d+\.doc$|sagasu_office_source/.test(h))).toEqual([])
+      }),
+    120_000
+  )
+
+  it.live(
     "on the time limit kills only its own LibreOffice; another LibreOffice survives (W4)",
     () => {
       const dir = tempDir("bystander", root)

@@ -30,6 +30,7 @@ import { Clock, Duration, Effect, Exit, Option, Scope } from "effect"
 import * as path from "node:path"
 import type { ExtractFileOptions } from "../extract.ts"
 import { extractBuffer } from "../extract.ts"
+import { noTextWarning } from "../ingest_one.ts"
 import { precheck } from "./_precheck.ts"
 import {
   awaitReady,
@@ -189,25 +190,31 @@ export const makeOfficeOwner = (
       return format !== undefined && format.app === kind && !ooxmlExtensions.has(format.ext) ? format.ext : { spreadsheet: "xls", document: "doc", presentation: "ppt" }[kind]
     }
 
-    /** The work-area files of one conversion. */
+    /** The work-area files of one conversion: a folder of its own in `in/` and in `out/`. */
     interface WorkFiles {
+      readonly inputDir: string
       readonly input: string
+      readonly outputDir: string
       readonly output: string
     }
 
-    const convert = (source: Uint8Array, { input, output }: WorkFiles) =>
+    const convert = (source: Uint8Array, { inputDir, input, outputDir, output }: WorkFiles) =>
       Effect.gen(function* () {
-        // A copy with a plain name (the bytes already read, so a share is read once): no quoting or
-        // Unicode surprises in LibreOffice's arguments, and its lock file (.~lock.<name>#) goes into
-        // our work area instead of the user's folder.
-        yield* fs.writeFile(input, source).pipe(
+        // A copy under a fixed ASCII name (the bytes already read, so a share is read once): no quoting,
+        // locale or percent-encoding surprises in LibreOffice (under LANG=C it mangles a Japanese name,
+        // and it percent-encodes the name it gives a sheet), and its lock file (.~lock.<name>#) goes
+        // into our work area instead of the user's folder. What LibreOffice makes of the name is put
+        // back to the file's own afterwards (ownNames).
+        yield* fs.makeDirectory(inputDir, { recursive: true }).pipe(
+          Effect.zipRight(fs.makeDirectory(outputDir, { recursive: true })),
+          Effect.zipRight(fs.writeFile(input, source)),
           Effect.mapError((e) => new OfficeFailure({ reason: "unreadable", detail: `the file could not be copied to the work area: ${e.message}` }))
         )
         const t0 = yield* Clock.currentTimeMillis
         const { office: running, cold } = yield* ensureOffice
         const t1 = yield* Clock.currentTimeMillis
         const seen = running.output.length
-        const call = yield* provide(forwardConversion(spec, running, kind, input, outDir))
+        const call = yield* provide(forwardConversion(spec, running, kind, input, outputDir))
         const t2 = yield* Clock.currentTimeMillis
         const bytes = yield* fs.readFile(output).pipe(Effect.orElseSucceed(() => new Uint8Array()))
         if (bytes.length < 4 || bytes[0] !== 0x50 || bytes[1] !== 0x4b || bytes[2] !== 0x03 || bytes[3] !== 0x04) {
@@ -233,7 +240,9 @@ export const makeOfficeOwner = (
         )
         const verdict = yield* precheck(bytes, path.basename(sourcePath), options.extract)
         if (verdict._tag === "plain") {
-          return { extraction: verdict.extraction, via: "plain", log: ["read without Office: the content needs no conversion"] } satisfies OfficeIngestion
+          const empty = verdict.extraction.parts.every((part) => part.lines.length === 0)
+          const log = ["read without Office: the content needs no conversion", ...(empty ? [noTextWarning] : [])]
+          return { extraction: verdict.extraction, via: "plain", log } satisfies OfficeIngestion
         }
         if (verdict._tag === "fail") {
           return yield* new OfficeFailure({ reason: verdict.error.reason, detail: verdict.error.detail })
@@ -245,13 +254,14 @@ export const makeOfficeOwner = (
             Effect.fail(e.reason === "conversion-failed" && verdict.verdict !== "needs-office" ? new OfficeFailure({ reason: verdict.verdict, detail: `${verdict.detail}; ${e.detail}` }) : e)
           )
         )
-        const extraction = yield* extractBuffer(converted.bytes, path.basename(files.output), options.extract).pipe(
+        const read = yield* extractBuffer(converted.bytes, path.basename(files.output), options.extract).pipe(
           Effect.mapError((e) =>
             e.reason === "needs-office"
               ? new OfficeFailure({ reason: "conversion-failed", detail: `the converted file is not ${target.ext}: ${e.detail}` })
               : new OfficeFailure({ reason: e.reason, detail: `in the ${target.ext} LibreOffice wrote: ${e.detail}` })
           )
         )
+        const extraction = ownNames(read, files, sourcePath)
         if (readAsPlainText(extraction)) {
           return yield* new OfficeFailure({
             reason: "corrupt",
@@ -270,8 +280,13 @@ export const makeOfficeOwner = (
         Effect.gen(function* () {
           yield* fs.makeDirectory(inDir, { recursive: true }).pipe(Effect.zipRight(fs.makeDirectory(outDir, { recursive: true })), Effect.ignore)
           const officeAsked = { value: false }
-          const n = ++sequence
-          const files: WorkFiles = { input: path.join(inDir, `${n}.${inputExt(sourcePath)}`), output: path.join(outDir, `${n}.${target.ext}`) }
+          const n = String(++sequence)
+          const files: WorkFiles = {
+            inputDir: path.join(inDir, n),
+            input: path.join(inDir, n, `${copyStem}.${inputExt(sourcePath)}`),
+            outputDir: path.join(outDir, n),
+            output: path.join(outDir, n, `${copyStem}.${target.ext}`)
+          }
           return yield* ingestOne(sourcePath, files, officeAsked).pipe(
             // The watchdog (W4): the time limit interrupts the work, and the exit handler below kills the process.
             Effect.timeoutFail({
@@ -285,7 +300,9 @@ export const makeOfficeOwner = (
               return officeAsked.value ? end("SIGKILL") : Effect.void
             }),
             // After the kill, so a LibreOffice still writing cannot leave the output behind.
-            Effect.ensuring(Effect.all([fs.remove(files.input), fs.remove(files.output)], { discard: true }).pipe(Effect.ignore))
+            Effect.ensuring(
+              Effect.all([fs.remove(files.inputDir, { recursive: true }), fs.remove(files.outputDir, { recursive: true })], { discard: true }).pipe(Effect.ignore)
+            )
           )
         })
       ).pipe(Effect.withSpan("Office.ingest", { attributes: { kind, sourcePath } }))
@@ -301,6 +318,36 @@ export const makeOfficeOwner = (
 
     return { kind, ingest, status } satisfies OfficeOwner
   })
+
+/**
+ * The name of every copy LibreOffice converts: fixed and plain ASCII, so that
+ * nothing of a run (its sequence number) and nothing of the locale reaches
+ * the output; unlike any text a file holds, so that putting the file's own
+ * name back in its place ({@link ownNames}) touches nothing else.
+ */
+export const copyStem = "sagasu_office_source"
+
+/**
+ * The extraction with the file's own names where LibreOffice wrote the
+ * copy's (issue 15 item 6): a sheet named after the file (CSV, HTML, SYLK and
+ * BIFF2–4 workbooks have no sheet names of their own, LibreOffice names the
+ * sheet after the file), a `FILENAME` field in a header (`stem.doc`), a path
+ * field. The copy's folder becomes the source's folder, the copy's stem the
+ * source's stem (its name without its extension), so the text is the same on
+ * every run and names the file the user has.
+ */
+export function ownNames(extraction: Extraction, files: { readonly inputDir: string }, sourcePath: string): Extraction {
+  const stem = path.basename(sourcePath, path.extname(sourcePath)) || path.basename(sourcePath)
+  const replace = (text: string) =>
+    text.includes(copyStem) ? text.split(files.inputDir + path.sep).join(path.dirname(sourcePath) + path.sep).split(copyStem).join(stem) : text
+  return {
+    parts: extraction.parts.map((part) => ({
+      ...part,
+      name: replace(part.name),
+      lines: part.lines.some((l) => l.text.includes(copyStem)) ? part.lines.map((l) => ({ loc: l.loc, text: replace(l.text) })) : part.lines
+    }))
+  }
+}
 
 /**
  * A damaged OLE2 file that LibreOffice cannot load as Office is opened by its
