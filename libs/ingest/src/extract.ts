@@ -121,14 +121,13 @@ const extractPackage = <E>(
 const headBytes = 4096
 
 /**
- * Extracts a file from its first bytes `head`, its bytes as a zip `source`,
- * and `whole`, its bytes in full for the containers that are not zips (read
- * only then). Never dies: an unexpected exception becomes `corrupt`.
+ * Extracts a file from its first bytes `head` and its bytes as a `source`
+ * read by positioned reads (a zip's parts, an OLE2 container's sectors).
+ * Never dies: an unexpected exception becomes `corrupt`.
  */
 const extractContainer = <E>(
   head: Uint8Array,
   source: ZipSource,
-  whole: Effect.Effect<Uint8Array, ExtractError>,
   fileName: string,
   sink: ExtractionSink<E>,
   options: ExtractFileOptions | undefined
@@ -139,8 +138,8 @@ const extractContainer = <E>(
       case "empty":
         return fail("empty-file", "zero bytes")
       case "ole2":
-        return Effect.flatMap(whole, (bytes) => {
-          const verdict = inspectOle2(bytes)
+        return Effect.suspend(() => {
+          const verdict = inspectOle2(source)
           return fail(verdict._tag === "legacy" ? "needs-office" : verdict._tag, verdict.detail)
         })
       case "legacy":
@@ -171,7 +170,7 @@ export const extractBufferTo = <E>(
   sink: ExtractionSink<E>,
   options?: ExtractFileOptions
 ): Effect.Effect<void, ExtractError | E> =>
-  extractContainer(bytes, bytesSource(bytes), Effect.succeed(bytes), fileName, sink, options).pipe(Effect.withSpan("Extract.extractBufferTo"))
+  extractContainer(bytes, bytesSource(bytes), fileName, sink, options).pipe(Effect.withSpan("Extract.extractBufferTo"))
 
 /**
  * Extracts the text of a file already in memory and holds it whole: `{parts}`
@@ -226,8 +225,7 @@ export const extractFileTo = <E>(path: string, sink: ExtractionSink<E>, options?
       Effect.gen(function* () {
         const { source } = file
         const head = yield* Effect.try({ try: () => source.read(0, Math.min(headBytes, source.size)), catch: (e) => e as ExtractError })
-        const whole = Effect.try({ try: () => source.read(0, source.size), catch: (e) => e as ExtractError })
-        const outcome = yield* Effect.exit(extractContainer(head, source, whole, basename(path), sink, options))
+        const outcome = yield* Effect.exit(extractContainer(head, source, basename(path), sink, options))
         // A file saved while it was read gives a torn mix: unreadable (retried on the next run), whatever
         // the extraction made of it; only the sink's own failure (the work folder's) goes first.
         const sinkFailed = Exit.isFailure(outcome) && Option.exists(Cause.failureOption(outcome.cause), (e) => !(e instanceof ExtractError))
