@@ -22,7 +22,9 @@ import { extractDocument } from "./extract/_document.ts"
 import { defaultLimits, LineBudget, type ExtractLimits } from "./extract/_limits.ts"
 import { findMainPart } from "./extract/_main_part.ts"
 import { openSnapshot, readSnapshot } from "./extract/_read_file.ts"
-import { inspectOle2 } from "./extract/_ole2.ts"
+import { openCompoundFile, type CompoundFile } from "./extract/_cfb.ts"
+import { extractPowerPoint97, extractWord97, legacyTextOf } from "./extract/_legacy_text.ts"
+import { inspectOle2, inspectOpen, type Ole2Verdict } from "./extract/_ole2.ts"
 import { OpcPackage } from "./extract/_opc.ts"
 import { extractPresentation } from "./extract/_presentation.ts"
 import { collectingSink, emitLines, type ExtractionSink } from "./extract/_sink.ts"
@@ -117,6 +119,38 @@ const extractPackage = <E>(
     }
   }).pipe(Effect.withSpan("Extract.package"))
 
+/**
+ * Extracts an OLE2 container: Word 97–2003 and PowerPoint 97–2003 files are
+ * read here (W3: the plain workers first); encrypted ones fail `encrypted`;
+ * anything else (a workbook, Word 6/95, PowerPoint 95, an unknown
+ * container) fails `needs-office`, which the worker turns into a reroute to
+ * the Office owner (R14).
+ */
+const extractCompound = <E>(source: ZipSource, sink: ExtractionSink<E>, options: ExtractFileOptions | undefined): Effect.Effect<void, ExtractError | E> =>
+  Effect.suspend(() => {
+    const verdictFail = (verdict: Ole2Verdict) => fail(verdict._tag === "legacy" ? "needs-office" : verdict._tag, verdict.detail)
+    const limits = limitsOf(options)
+    let file: CompoundFile
+    try {
+      // Streams are read part by part (the readers' own limits bound what is held), so none is too large to open.
+      file = openCompoundFile(source, { maxStreamBytes: limits.maxFileBytes })
+    } catch {
+      return verdictFail(inspectOle2(source))
+    }
+    return Effect.suspend(() => {
+      let verdict: Ole2Verdict
+      try {
+        verdict = inspectOpen(file)
+      } catch {
+        verdict = inspectOle2(source)
+      }
+      const format = legacyTextOf(file)
+      if (verdict._tag !== "legacy" || format === undefined) return verdictFail(verdict)
+      const budget = new LineBudget(limits.maxLines, limits.maxTextChars, sink.keepsLines ? limits.maxLines : Infinity)
+      return format === "word97" ? extractWord97(file, budget, sink) : extractPowerPoint97(file, budget, sink)
+    }).pipe(Effect.ensuring(Effect.sync(() => file.close())))
+  }).pipe(Effect.withSpan("Extract.compound"))
+
 /** Bytes {@link sniffContainer} looks at. */
 const headBytes = 4096
 
@@ -138,10 +172,7 @@ const extractContainer = <E>(
       case "empty":
         return fail("empty-file", "zero bytes")
       case "ole2":
-        return Effect.suspend(() => {
-          const verdict = inspectOle2(source)
-          return fail(verdict._tag === "legacy" ? "needs-office" : verdict._tag, verdict.detail)
-        })
+        return extractCompound(source, sink, options)
       case "legacy":
         return fail("needs-office", container.detail)
       case "other":
