@@ -28,10 +28,12 @@ export interface FileFormat {
 const table: ReadonlyArray<readonly [AppKind, Reader, ReadonlyArray<string>]> = [
   ["spreadsheet", "plain", ["xlsx", "xlsm", "xltx", "xltm"]],
   ["spreadsheet", "office", ["xls", "xlsb", "xlt", "ods", "fods"]],
-  ["document", "plain", ["docx", "docm", "dotx", "dotm"]],
-  ["document", "office", ["doc", "dot", "odt", "fodt", "rtf"]],
-  ["presentation", "plain", ["pptx", "pptm", "ppsx", "ppsm", "potx", "potm"]],
-  ["presentation", "office", ["ppt", "pps", "pot", "odp", "fodp"]]
+  // W3: Word 97–2003 and PowerPoint 97–2003 are read by the plain workers first; what they cannot read (Word 6/95,
+  // PowerPoint 95) comes back as a reroute to the owner (R14).
+  ["document", "plain", ["docx", "docm", "dotx", "dotm", "doc", "dot"]],
+  ["document", "office", ["odt", "fodt", "rtf"]],
+  ["presentation", "plain", ["pptx", "pptm", "ppsx", "ppsm", "potx", "potm", "ppt", "pps", "pot"]],
+  ["presentation", "office", ["odp", "fodp"]]
 ]
 
 const formats = new Map<string, FileFormat>(
