@@ -53,6 +53,11 @@ const rt = {
   textCharsAtom: 0x0fa0,
   textBytesAtom: 0x0fa8,
   slideNumberMCAtom: 0x0fd8,
+  dateTimeMCAtom: 0x0ff7,
+  genericDateMCAtom: 0x0ff8,
+  headerMCAtom: 0x0ff9,
+  footerMCAtom: 0x0ffa,
+  rtfDateTimeMCAtom: 0x1015,
   slideListWithText: 0x0ff0,
   userEditAtom: 0x0ff5,
   currentUserAtom: 0x0ff6,
@@ -146,19 +151,27 @@ function textOf(r: Rec): string {
   return latin1(body)
 }
 
-/** A text of a shape or of the slide list, with the positions of slide-number fields in it. */
+/** A text of a shape or of the slide list, with the positions (UTF-16 units) of its fields: the slide number, or a date, header or footer. */
 interface ShapeText {
   readonly text: string
-  readonly slideNumbers: ReadonlyArray<number>
+  readonly fields: ReadonlyArray<{ readonly at: number; readonly slideNumber: boolean }>
 }
 
-/** The paragraphs of a text: `\r` ends one, a vertical tab (line break) is a space, other control characters are not text. */
+/** Fields that stand in a text as a `*`: the slide number, and dates, headers and footers whose text the file does not hold. */
+const fieldAtoms: ReadonlySet<number> = new Set([rt.slideNumberMCAtom, rt.dateTimeMCAtom, rt.genericDateMCAtom, rt.headerMCAtom, rt.footerMCAtom, rt.rtfDateTimeMCAtom])
+
+/**
+ * The paragraphs of a text: `\r` ends one, a vertical tab (line break) is a
+ * space, other control characters are not text; a slide-number field shows
+ * the slide's number, other fields (dates, headers, footers, computed when
+ * shown) nothing.
+ */
 function paragraphsOf(text: ShapeText, slide: number): Array<string> {
   let t = text.text
-  if (text.slideNumbers.length > 0) {
-    const chars = [...t]
-    for (const p of text.slideNumbers) if (chars[p] === "*") chars[p] = String(slide)
-    t = chars.join("")
+  if (text.fields.length > 0) {
+    const units = t.split("")
+    for (const f of text.fields) if (units[f.at] === "*") units[f.at] = f.slideNumber ? String(slide) : ""
+    t = units.join("")
   }
   return t
     .replace(/\v/g, " ")
@@ -256,7 +269,7 @@ export function readPowerPoint97(streams: PowerPoint97Streams, budget: LineBudge
         if (list.inst === 0) slides.push(current)
         else notesPersist.set(r.view.getUint32(r.start + 12, true), current)
       } else if ((r.type === rt.textCharsAtom || r.type === rt.textBytesAtom) && current !== undefined) {
-        current.texts.push({ text: textOf(r), slideNumbers: [] })
+        current.texts.push({ text: textOf(r), fields: [] })
       }
     }
   }
@@ -275,10 +288,10 @@ export function readPowerPoint97(streams: PowerPoint97Streams, budget: LineBudge
           }
         } else if (r.type === rt.clientTextbox) {
           let text: string | undefined
-          const slideNumbers: Array<number> = []
+          const fields: Array<{ at: number; slideNumber: boolean }> = []
           for (const c of children(r, "a text box's records")) {
             if (c.type === rt.textCharsAtom || c.type === rt.textBytesAtom) text = textOf(c)
-            else if (c.type === rt.slideNumberMCAtom && c.end - c.start >= 4) slideNumbers.push(c.view.getInt32(c.start, true))
+            else if (fieldAtoms.has(c.type) && c.end - c.start >= 4) fields.push({ at: c.view.getInt32(c.start, true), slideNumber: c.type === rt.slideNumberMCAtom })
             else if (c.type === rt.outlineTextRefAtom && c.end - c.start >= 4) {
               const index = c.view.getInt32(c.start, true)
               const ref = listed?.texts[index]
@@ -288,7 +301,11 @@ export function readPowerPoint97(streams: PowerPoint97Streams, budget: LineBudge
               }
             }
           }
-          if (text !== undefined) texts.push({ text, slideNumbers })
+          if (text !== undefined) {
+            // A notes page's slide number, placeholder or not, is no more the speaker's text than in the pptx path.
+            if (skipPlaceholders.size > 0 && fields.some((f) => f.slideNumber)) continue
+            texts.push({ text, fields })
+          }
         } else if (r.ver === 0x0f) {
           walk(r, depth + 1)
         }

@@ -202,6 +202,24 @@ interface Paragraph {
   readonly text: string
 }
 
+/** Fields nest this deep at most; deeper ones count as code (real documents nest a few levels). */
+const maxFieldDepth = 256
+/** Characters of a field's code kept (to read an EQ field); the rest of a longer code is dropped. */
+const maxCodeChars = 4096
+
+/**
+ * The text Word shows for a field that has no result: an `EQ` field that
+ * sets a phonetic guide (`EQ \* jc2 … \o\ad(\s\up 10(とうきょう),東京)`, how
+ * Word 97 stores ruby) shows its base text; the reading is left out as the
+ * docx path leaves out `w:rt` (BUG-09). Other fields without a result show
+ * nothing.
+ */
+export function fieldWithoutResult(code: string): string {
+  if (!/^\s*EQ\b/i.test(code)) return ""
+  const ruby = /\\o\s*(?:\\a[dlcr]\s*)?\(\s*\\s\s*\\up\s*-?\d+\s*\((.*)\)\s*,(.*)\)\s*$/s.exec(code)
+  return ruby?.[2] ?? ""
+}
+
 /**
  * Word's view of the characters of one story: paragraphs end at 0x0D, a
  * table cell or row mark (0x07) and a section break (0x0C); a field
@@ -211,9 +229,11 @@ class StoryReader {
   private paragraphs: Array<Paragraph> = []
   private text = ""
   private count = 0
-  /** For each open field: still in its code (before 0x14)? */
-  private readonly fields: Array<boolean> = []
+  /** For each open field: still in its code (before 0x14)?, and the start of its code. */
+  private readonly fields: Array<{ inCode: boolean; code: string }> = []
   private inCode = 0
+  /** Fields opened past {@link maxFieldDepth}, not tracked. */
+  private overflow = 0
 
   private readonly budget: LineBudget
   private readonly where: string
@@ -223,10 +243,21 @@ class StoryReader {
     this.where = where
   }
 
+  /** Text shown, or code of the innermost field. */
+  private add(text: string): void {
+    if (this.overflow > 0) return
+    if (this.inCode === 0) {
+      this.text += text
+      return
+    }
+    const field = this.fields.at(-1)
+    if (field !== undefined && field.inCode && field.code.length < maxCodeChars) field.code += text
+  }
+
   feed(chunk: string): void {
     let run = 0 // start of the pending run of plain characters
     const flush = (i: number) => {
-      if (i > run && this.inCode === 0) this.text += chunk.slice(run, i)
+      if (i > run) this.add(chunk.slice(run, i))
       run = i + 1
     }
     for (let i = 0; i < chunk.length; i++) {
@@ -240,25 +271,40 @@ class StoryReader {
           this.endParagraph()
           break
         case 0x13:
-          this.fields.push(true)
-          this.inCode++
+          if (this.fields.length >= maxFieldDepth || this.overflow > 0) {
+            this.overflow++
+          } else {
+            this.fields.push({ inCode: true, code: "" })
+            this.inCode++
+          }
           break
-        case 0x14:
-          if (this.fields.at(-1) === true) {
-            this.fields[this.fields.length - 1] = false
+        case 0x14: {
+          const field = this.fields.at(-1)
+          if (this.overflow === 0 && field?.inCode === true) {
+            field.inCode = false
             this.inCode--
           }
           break
-        case 0x15:
-          if (this.fields.pop() === true) this.inCode--
+        }
+        case 0x15: {
+          if (this.overflow > 0) {
+            this.overflow--
+            break
+          }
+          const field = this.fields.pop()
+          if (field?.inCode === true) {
+            this.inCode--
+            this.add(fieldWithoutResult(field.code))
+          }
           break
+        }
         case 0x09:
         case 0x0b:
-          if (this.inCode === 0) this.text += " "
+          this.add(" ")
           break
         case 0x1e:
         case 0x2011:
-          if (this.inCode === 0) this.text += "-"
+          this.add("-")
           break
         default:
         // 0x01 picture, 0x02 note reference, 0x05 comment mark, 0x08 drawn object, 0x1F and U+00AD optional hyphens: nothing shown as text.
