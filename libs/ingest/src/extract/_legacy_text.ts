@@ -30,8 +30,9 @@ export function legacyTextOf(file: CompoundFile): LegacyText | undefined {
 /** Streams read whole (the table stream, Current User) are this large at most; real ones are kilobytes to a few megabytes. */
 const maxWholeStreamBytes = 64 * 1024 ** 2
 
-/** Lines handed to the sink at once. */
+/** Lines handed to the sink at once, at most, and characters (a batch of long paragraphs goes sooner). */
 const batchLines = 1024
+const batchChars = 1 << 20
 
 /** The stream at `path` read whole, `too-large` past {@link maxWholeStreamBytes}. */
 function wholeStream(file: CompoundFile, path: string): Uint8Array | undefined {
@@ -58,12 +59,15 @@ const drain = <T, E>(
       const { batch, done } = yield* Effect.try({
         try: () => {
           const batch: Array<BodyLine> = []
+          let chars = 0
           for (;;) {
             const next = lines.next()
             if (next.done === true) return { batch, done: true }
             const line = route(next.value)
-            if (line !== undefined) batch.push(line)
-            if (batch.length >= batchLines) return { batch, done: false }
+            if (line === undefined) continue
+            batch.push(line)
+            chars += line.text.length
+            if (batch.length >= batchLines || chars >= batchChars) return { batch, done: false }
           }
         },
         catch: asExtractError

@@ -136,11 +136,9 @@ function readRecord(stream: ZipSource, at: number, what: string): Rec {
 
 const utf16 = new TextDecoder("utf-16le")
 
-/** Bytes as the code points U+0000–U+00FF, in slices (a spread of a whole atom could pass the call stack's limit). */
+/** Bytes as the code points U+0000–U+00FF (Latin-1, not windows-1252). */
 function latin1(bytes: Uint8Array): string {
-  let text = ""
-  for (let i = 0; i < bytes.length; i += 4096) text += String.fromCharCode(...bytes.subarray(i, i + 4096))
-  return text
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1")
 }
 
 /** The characters of a TextCharsAtom (UTF-16LE) or TextBytesAtom (the low bytes of UTF-16 code units). */
