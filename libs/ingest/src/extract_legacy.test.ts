@@ -71,10 +71,17 @@ describe("Word 97–2003 (.doc) without Office (W3)", () => {
       ])
     }))
 
-  it.effect("table cells and rows end paragraphs (0x07), each cell its own line", () =>
+  it.effect("table cells end paragraphs (0x07), each cell its own line; row ends are not counted, as a docx has no such paragraph", () =>
     Effect.gen(function* () {
-      const result = yield* read(writeDoc({ text: "品名\x07数量\x07\x07りんご\x0712\x07\x07after\r" }), "table.doc")
-      expect(linesOf(result).map(([, , t]) => t)).toEqual(["品名", "数量", "りんご", "12", "after"])
+      const text = "品名\x07数量\x07\x07りんご\x0712\x07\x07after\r"
+      // Row ends at CPs 6 and 14 (the second 0x07 of each pair), told by sprmPFTtp in their paragraph properties.
+      for (const options of [{ rowEnds: [6, 14] }, { rowEnds: [6, 14], hugePapx: true }, { rowEnds: [6, 14], pieceChars: 5 }]) {
+        const result = yield* read(writeDoc({ text }, options), "table.doc")
+        expect(linesOf(result).map(([, loc, t]) => [loc, t]), JSON.stringify(options)).toEqual([["1", "品名"], ["2", "数量"], ["3", "りんご"], ["4", "12"], ["5", "after"]])
+      }
+      // Without paragraph properties every mark counts: the text is the same, the numbers run ahead.
+      const bare = yield* read(writeDoc({ text }), "table.doc")
+      expect(linesOf(bare).map(([, loc, t]) => [loc, t])).toEqual([["1", "品名"], ["2", "数量"], ["4", "りんご"], ["5", "12"], ["7", "after"]])
     }))
 
   it.effect("stories: headers, footers, footnotes, endnotes, comments and text boxes with the docx path's locators", () =>

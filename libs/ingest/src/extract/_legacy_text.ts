@@ -92,7 +92,7 @@ export const extractWord97 = <E>(file: CompoundFile, budget: LineBudget, sink: E
       try: () => {
         const wordDocument = file.streamSource("WordDocument")
         if (wordDocument === undefined) throw new ExtractError({ reason: "needs-office", detail: "OLE2 container without a WordDocument stream" })
-        return readWord97({ wordDocument, table: (name) => wholeStream(file, name) }, budget)
+        return readWord97({ wordDocument, table: (name) => wholeStream(file, name), data: file.streamSource("Data") }, budget)
       },
       catch: asExtractError
     })

@@ -52,6 +52,9 @@ export interface DocOptions {
   readonly nFib?: number
   /** `0Table` instead of `1Table`. */
   readonly table0?: boolean
+  /** Paragraph marks (by CP) that end a table row: their PAPX carries sprmPFTtp, in the FKP or, with `hugePapx`, in the Data stream. */
+  readonly rowEnds?: ReadonlyArray<number>
+  readonly hugePapx?: boolean
 }
 
 /** The streams of a test .doc, and where its parts lie (so a test can damage them). */
@@ -59,6 +62,8 @@ export interface DocStreams {
   readonly wordDocument: Uint8Array
   readonly table: Uint8Array
   readonly tableName: "0Table" | "1Table"
+  /** The Data stream (for `hugePapx`), empty otherwise. */
+  readonly data: Uint8Array
   /** Byte offset of the CLX in the table stream and of the text in the WordDocument stream. */
   readonly clxAt: number
   readonly textAt: number
@@ -109,6 +114,36 @@ export function docStreams(stories: DocStories, options?: DocOptions): DocStream
     }
   }
 
+  // Paragraph properties: one PapxFkp page after the text, a run per row-end mark with sprmPFTtp (MS-DOC 2.9.175).
+  const fcOf = (cp: number) => {
+    const p = [...pieces].reverse().find((q) => q.cp <= cp)
+    if (p === undefined) return textAt
+    const i = pieces.indexOf(p)
+    return p.compressed ? ((fcs[i] ?? 0) & 0x3fffffff) / 2 + (cp - p.cp) : (fcs[i] ?? 0) + (cp - p.cp) * 2
+  }
+  const rowEnds = (options?.rowEnds ?? []).map((cp) => [fcOf(cp), fcOf(cp) + (pieces.find((q) => q.cp <= cp && cp < q.cp + q.text.length)?.compressed === true ? 1 : 2)] as const)
+  let data = Buffer.alloc(0)
+  let fkpPage: Buffer | undefined
+  if (rowEnds.length > 0) {
+    const bounds = [...new Set([textAt, ...rowEnds.flat(), at])].sort((a, b) => a - b)
+    const crun = bounds.length - 1
+    const page = Buffer.alloc(512)
+    bounds.forEach((fc, i) => page.writeUInt32LE(fc, i * 4))
+    // The PAPX of a row end: cb, istd 0, sprmPFTtp 1 (or sprmPHugePapx naming the Data stream's copy).
+    const ttp = Buffer.concat([u16(0x2417), Buffer.from([1])])
+    const grpprl = options?.hugePapx === true ? Buffer.concat([u16(0x6646), u32(0)]) : ttp
+    if (options?.hugePapx === true) data = Buffer.concat([u16(ttp.length), ttp])
+    const papx = Buffer.concat([Buffer.from([Math.ceil((grpprl.length + 2 + 1) / 2)]), u16(0), grpprl])
+    const papxAt = 400
+    papx.copy(page, papxAt)
+    for (let i = 0; i < crun; i++) {
+      const isRowEnd = rowEnds.some(([a]) => a === bounds[i])
+      page[(crun + 1) * 4 + i * 13] = isRowEnd ? papxAt / 2 : 0
+    }
+    page[511] = crun
+    fkpPage = page
+  }
+
   // The table stream: the CLX, then the PLCs of the stories.
   const plcd = Buffer.concat([...pieces.map((p) => u32(p.cp)), u32(all.length), ...fcs.map((fc) => Buffer.concat([u16(0), u32(fc), u16(0)]))])
   const clx = Buffer.concat([Buffer.from([0x02]), u32(plcd.length), plcd])
@@ -135,6 +170,14 @@ export function docStreams(stories: DocStories, options?: DocOptions): DocStream
   pairs[11] = plc(headerStories)
   pairs[5] = plc(comments)
   pairs[47] = plc(endnotes)
+  const textEnd = at
+  const fkpAt = Math.ceil(textEnd / 512) * 512
+  if (fkpPage !== undefined) {
+    const bte = Buffer.concat([u32(textAt), u32(textEnd), u32(fkpAt / 512)])
+    pairs[13] = [tableAt, bte.length]
+    tableParts.push(bte)
+    tableAt += bte.length
+  }
   const table = Buffer.concat(tableParts)
 
   const fib = Buffer.alloc(fibSize)
@@ -152,8 +195,16 @@ export function docStreams(stories: DocStories, options?: DocOptions): DocStream
     fib.writeUInt32LE(fc >>> 0, pairsAt + i * 8)
     fib.writeUInt32LE(lcb >>> 0, pairsAt + i * 8 + 4)
   })
-  const wordDocument = Buffer.concat([fib, Buffer.alloc(textAt - fib.length), ...body])
-  return { wordDocument: new Uint8Array(wordDocument), table: new Uint8Array(table), tableName: options?.table0 === true ? "0Table" : "1Table", clxAt: 16, textAt }
+  const withText = Buffer.concat([fib, Buffer.alloc(textAt - fib.length), ...body])
+  const wordDocument = fkpPage === undefined ? withText : Buffer.concat([withText, Buffer.alloc(fkpAt - withText.length), fkpPage])
+  return {
+    wordDocument: new Uint8Array(wordDocument),
+    table: new Uint8Array(table),
+    tableName: options?.table0 === true ? "0Table" : "1Table",
+    data: new Uint8Array(data),
+    clxAt: 16,
+    textAt
+  }
 }
 
 /** A .doc file (OLE2) holding `stories`. */
@@ -161,7 +212,8 @@ export function writeDoc(stories: DocStories, options?: DocOptions): Uint8Array 
   const s = docStreams(stories, options)
   return writeCfb([
     ["WordDocument", s.wordDocument],
-    [s.tableName, s.table]
+    [s.tableName, s.table],
+    ...(s.data.length > 0 ? [["Data", s.data] as const] : [])
   ])
 }
 

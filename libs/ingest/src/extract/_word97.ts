@@ -32,6 +32,8 @@ export interface Word97Streams {
   /** The `WordDocument` stream, read by positioned reads (the FIB, then the pieces' characters slice by slice). */
   readonly wordDocument: ZipSource
   readonly table: (name: "0Table" | "1Table") => Uint8Array | undefined
+  /** The `Data` stream, read by positioned reads, where a paragraph whose properties do not fit its page keeps them (sprmPHugePapx). */
+  readonly data?: ZipSource | undefined
 }
 
 const corrupt = (detail: string) => new ExtractError({ reason: "corrupt", detail: `Word document: ${detail}` })
@@ -47,7 +49,7 @@ const lowestWord97nFib = 0xc0
 const fibBytes = 4096
 
 /** Indices of the FibRgFcLcb97 pairs this reader uses (MS-DOC 2.5.6). */
-const fcLcb = { plcffndTxt: 3, plcfandTxt: 5, plcfHdd: 11, clx: 33, plcfendTxt: 47 } as const
+const fcLcb = { plcffndTxt: 3, plcfandTxt: 5, plcfHdd: 11, plcfBtePapx: 13, clx: 33, plcfendTxt: 47 } as const
 
 /** The story lengths of FibRgLw97, in CPs, in the order the stories follow each other in CP space. */
 interface Stories {
@@ -184,8 +186,15 @@ const utf16 = new TextDecoder("utf-16le")
 /** Characters of a piece read at once: the WordDocument stream is never held whole. */
 const sliceChars = 1 << 16
 
+/** A slice of a story's characters, and where its first one is stored: byte `fc` of the WordDocument stream, `step` bytes a character. */
+interface Chunk {
+  readonly text: string
+  readonly fc: number
+  readonly step: 1 | 2
+}
+
 /** The characters of CPs `[from, to)`, read and decoded piece by piece in slices, in order. */
-function* chunks(doc: ZipSource, pieces: ReadonlyArray<Piece>, from: number, to: number): Generator<string, void, undefined> {
+function* chunks(doc: ZipSource, pieces: ReadonlyArray<Piece>, from: number, to: number): Generator<Chunk, void, undefined> {
   for (const piece of pieces) {
     if (piece.cpEnd <= from) continue
     if (piece.cp >= to) break
@@ -194,11 +203,139 @@ function* chunks(doc: ZipSource, pieces: ReadonlyArray<Piece>, from: number, to:
     for (let a = first; a < last; a += sliceChars) {
       const b = Math.min(last, a + sliceChars)
       if (piece.compressed) {
-        yield decodeCompressed(doc.read(piece.fc + a, piece.fc + b))
+        yield { text: decodeCompressed(doc.read(piece.fc + a, piece.fc + b)), fc: piece.fc + a, step: 1 }
       } else {
-        yield utf16.decode(doc.read(piece.fc + a * 2, piece.fc + b * 2))
+        yield { text: utf16.decode(doc.read(piece.fc + a * 2, piece.fc + b * 2)), fc: piece.fc + a * 2, step: 2 }
       }
     }
+  }
+}
+
+/**
+ * Tells the table-row marks among the paragraph marks (MS-DOC 2.4.3): a
+ * row's end is a paragraph of its own in a .doc, whose properties (PAPX, in
+ * the FKP pages the PlcfBtePapx lists) carry sprmPFTtp or sprmPFInnerTtp; a
+ * docx has no such paragraph, so these are not counted and the paragraph
+ * numbers stay the docx path's. Anything unreadable here counts as an
+ * ordinary mark: the numbers may then run ahead, the text is the same.
+ */
+class RowMarks {
+  private readonly bounds: ReadonlyArray<number>
+  private readonly pages: ReadonlyArray<number>
+  private readonly fkps = new Map<number, { readonly fcs: ReadonlyArray<number>; readonly rowEnd: ReadonlyArray<boolean> }>()
+  private readonly doc: ZipSource
+  private readonly data: ZipSource | undefined
+
+  constructor(doc: ZipSource, data: ZipSource | undefined, table: Uint8Array, pair: readonly [number, number] | undefined) {
+    this.doc = doc
+    this.data = data
+    const [fc, lcb] = pair ?? [0, 0]
+    const n = (lcb - 4) / 8
+    if (lcb < 12 || !Number.isInteger(n) || fc + lcb > table.length) {
+      this.bounds = []
+      this.pages = []
+      return
+    }
+    const v = new DataView(table.buffer, table.byteOffset + fc, lcb)
+    this.bounds = Array.from({ length: n + 1 }, (_, i) => v.getUint32(i * 4, true))
+    this.pages = Array.from({ length: n }, (_, i) => v.getUint32((n + 1) * 4 + i * 4, true) & 0x3fffff)
+  }
+
+  /** Is the paragraph mark stored at byte `fc` of the WordDocument stream a table row's end? */
+  isRowEnd(fc: number): boolean {
+    const i = lastAtMost(this.bounds, fc)
+    const page = i === undefined || i >= this.pages.length ? undefined : this.pages[i]
+    if (page === undefined) return false
+    const fkp = this.fkp(page)
+    const j = lastAtMost(fkp.fcs, fc)
+    return j !== undefined && fkp.rowEnd[j] === true
+  }
+
+  private fkp(page: number) {
+    let fkp = this.fkps.get(page)
+    if (fkp === undefined) {
+      fkp = readPapxFkp(page * 512 + 512 <= this.doc.size ? this.doc.read(page * 512, page * 512 + 512) : new Uint8Array(), this.data)
+      this.fkps.set(page, fkp)
+    }
+    return fkp
+  }
+}
+
+/** The index of the last of the ascending `xs` that is ≤ `x` (undefined when none is, or `x` is past the last bound). */
+function lastAtMost(xs: ReadonlyArray<number>, x: number): number | undefined {
+  if (xs.length < 2 || x < (xs[0] ?? 0) || x >= (xs[xs.length - 1] ?? 0)) return undefined
+  let lo = 0
+  let hi = xs.length - 1
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1
+    if ((xs[mid] ?? 0) <= x) lo = mid
+    else hi = mid
+  }
+  return lo
+}
+
+const sprmPFTtp = 0x2417
+const sprmPFInnerTtp = 0x244c
+
+const sprmPHugePapx = 0x6646
+
+/** Does this grpprl (sprms from `start` to `end` of `bytes`) mark a table row's end? A sprmPHugePapx sends the reader to the Data stream's copy. */
+function grpprlIsRowEnd(bytes: Uint8Array, start: number, end: number, data: ZipSource | undefined, huge: boolean): boolean {
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  for (let p = start; p + 2 <= end; ) {
+    const sprm = v.getUint16(p, true)
+    p += 2
+    if ((sprm === sprmPFTtp || sprm === sprmPFInnerTtp) && p < end) return bytes[p] !== 0
+    if (sprm === sprmPHugePapx && !huge && data !== undefined && p + 4 <= end) {
+      const at = v.getUint32(p, true)
+      if (at + 2 > data.size) return false
+      const head = data.read(at, at + 2)
+      const cb = (head[0] ?? 0) | ((head[1] ?? 0) << 8)
+      const grpprl = data.read(at + 2, Math.min(data.size, at + 2 + cb))
+      return grpprlIsRowEnd(grpprl, 0, grpprl.length, data, true)
+    }
+    p += operandBytes(sprm, bytes, p)
+  }
+  return false
+}
+
+/** A PapxFkp page (MS-DOC 2.9.175): the FCs of its runs and, for each, whether its paragraph is a table row's end. */
+function readPapxFkp(page: Uint8Array, data: ZipSource | undefined): { readonly fcs: ReadonlyArray<number>; readonly rowEnd: ReadonlyArray<boolean> } {
+  if (page.length !== 512) return { fcs: [], rowEnd: [] }
+  const v = new DataView(page.buffer, page.byteOffset, 512)
+  const crun = page[511] ?? 0
+  if (crun === 0 || (crun + 1) * 4 + crun * 13 > 511) return { fcs: [], rowEnd: [] }
+  const fcs = Array.from({ length: crun + 1 }, (_, i) => v.getUint32(i * 4, true))
+  const rowEnd = Array.from({ length: crun }, (_, i) => {
+    const at = (page[(crun + 1) * 4 + i * 13] ?? 0) * 2
+    if (at === 0 || at >= 511) return false
+    const cb = page[at] ?? 0
+    const start = cb === 0 ? at + 2 : at + 1
+    const end = Math.min(511, cb === 0 ? start + 2 * (page[at + 1] ?? 0) : start + 2 * cb - 1)
+    // GrpPrlAndIstd: the style (2 bytes), then the sprms.
+    return grpprlIsRowEnd(page, start + 2, end, data, false)
+  })
+  return { fcs, rowEnd }
+}
+
+/** The size of a sprm's operand at `at` (MS-DOC 2.2.5.1: from the sprm's spra bits, or the operand's own size byte). */
+function operandBytes(sprm: number, bytes: Uint8Array, at: number): number {
+  switch (sprm >>> 13) {
+    case 0:
+    case 1:
+      return 1
+    case 2:
+    case 4:
+    case 5:
+      return 2
+    case 3:
+      return 4
+    case 7:
+      return 3
+    default:
+      // sprmTDefTable gives its size in two bytes, one more than it is; the others in one.
+      if (sprm === 0xd608) return 1 + ((bytes[at] ?? 0) | ((bytes[at + 1] ?? 0) << 8))
+      return 1 + (bytes[at] ?? 0)
   }
 }
 
@@ -244,9 +381,12 @@ class StoryReader {
   private readonly budget: LineBudget
   private readonly where: string
 
-  constructor(budget: LineBudget, where: string) {
+  private readonly rows: RowMarks | undefined
+
+  constructor(budget: LineBudget, where: string, rows?: RowMarks) {
     this.budget = budget
     this.where = where
+    this.rows = rows
   }
 
   /** Text shown, or code of the innermost field. */
@@ -260,7 +400,7 @@ class StoryReader {
     if (field !== undefined && field.inCode && field.code.length < maxCodeChars) field.code += text
   }
 
-  feed(chunk: string): void {
+  feed({ text: chunk, fc, step }: Chunk): void {
     let run = 0 // start of the pending run of plain characters
     const flush = (i: number) => {
       if (i > run) this.add(chunk.slice(run, i))
@@ -273,6 +413,8 @@ class StoryReader {
       switch (c) {
         case 0x0d:
         case 0x07:
+          this.endParagraph(this.rows?.isRowEnd(fc + i * step) !== true)
+          break
         case 0x0c:
           this.endParagraph()
           break
@@ -319,8 +461,9 @@ class StoryReader {
     flush(chunk.length)
   }
 
-  endParagraph(): void {
-    this.count++
+  /** Ends the current paragraph; `counted` is false for a table row's end, which is no paragraph in a docx. */
+  endParagraph(counted = true): void {
+    if (counted) this.count++
     const text = this.text
     this.text = ""
     if (text.trim() === "") return
@@ -372,7 +515,7 @@ export function readWord97(streams: Word97Streams, budget: LineBudget): Iterator
 
   /** The paragraphs of CPs `[from, to)`, handed on slice by slice (a story is never held whole). */
   function* read(from: number, to: number, where: string): Generator<Paragraph, void, undefined> {
-    const story = new StoryReader(budget, where)
+    const story = new StoryReader(budget, where, rows)
     if (to > from) {
       for (const chunk of chunks(doc, pieces, from, Math.min(to, lastCp))) {
         story.feed(chunk)
@@ -411,6 +554,7 @@ export function readWord97(streams: Word97Streams, budget: LineBudget): Iterator
   const txbxStart = next(s.txbx)
   const hdrTxbxStart = next(s.hdrTxbx)
 
+  const rows = new RowMarks(doc, streams.data, table, fib.pair(fcLcb.plcfBtePapx))
   const hdd = plcCps(table, fib.pair(fcLcb.plcfHdd), 0)
   const ftn = plcCps(table, fib.pair(fcLcb.plcffndTxt), 0)
   const edn = plcCps(table, fib.pair(fcLcb.plcfendTxt), 0)
