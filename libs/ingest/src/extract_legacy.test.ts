@@ -126,6 +126,14 @@ describe("Word 97–2003 (.doc) without Office (W3)", () => {
       expect(old?.detail).toContain("Word 6/95")
     }))
 
+  it.effect("a .doc or .ppt file cut short goes to Office (needs-office: LibreOffice may still read part of it), as any cut OLE2 file", () =>
+    Effect.gen(function* () {
+      for (const [name, bytes] of [["cut.doc", writeDoc({ text: "本文\r" })], ["cut.ppt", writePpt([{ placeholders: ["表題"] }])]] as const) {
+        const error = failure(yield* read(bytes.subarray(0, bytes.length - 1000), name))
+        expect([error?.reason, error?.detail], name).toEqual(["needs-office", expect.stringMatching(/\(truncated\)$/)])
+      }
+    }))
+
   it.effect("a sink that does not keep its lines gets them in batches and the same extraction (W1)", () =>
     Effect.gen(function* () {
       const text = Array.from({ length: 3000 }, (_, i) => `段落${i}\r`).join("")

@@ -9,7 +9,7 @@
  */
 import type { BodyLine, BodyPartHead } from "@sagasu/domain"
 import { Effect } from "effect"
-import type { CompoundFile } from "./_cfb.ts"
+import { cfbDamageOf, type CompoundFile } from "./_cfb.ts"
 import type { LineBudget } from "./_limits.ts"
 import { readPowerPoint97 } from "./_powerpoint97.ts"
 import { emitLines, type ExtractionSink } from "./_sink.ts"
@@ -44,8 +44,19 @@ function wholeStream(file: CompoundFile, path: string): Uint8Array | undefined {
   return file.readStream(entry.path)
 }
 
-const asExtractError = (e: unknown): ExtractError =>
-  e instanceof ExtractError ? e : new ExtractError({ reason: "corrupt", detail: `unexpected failure: ${e instanceof Error ? e.message : String(e)}` })
+/**
+ * The error of a read: the readers' own (`corrupt` for a structure no reader
+ * gets past, `needs-office`, `encrypted`, `too-large`) as they are; a
+ * container cut short or with an odd header (`_cfb.ts`'s *truncated* and
+ * *malformed* damage) goes to Office, which may still read part of it, as
+ * `inspectOle2` decides for any other OLE2 file; a chain that loops stays
+ * `corrupt`.
+ */
+const asExtractError = (e: unknown): ExtractError => {
+  if (!(e instanceof ExtractError)) return new ExtractError({ reason: "corrupt", detail: `unexpected failure: ${e instanceof Error ? e.message : String(e)}` })
+  const damage = cfbDamageOf(e)
+  return damage === "truncated" || damage === "malformed" ? new ExtractError({ reason: "needs-office", detail: `${e.detail} (${damage})` }) : e
+}
 
 /** Pulls lines from `lines` in batches into the current part of `sink`; `keep` takes the lines that belong elsewhere (hidden slides). */
 const drain = <T, E>(
