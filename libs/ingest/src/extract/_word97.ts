@@ -12,7 +12,9 @@
  * What Word shows is the text: a field's result, never its code; pictures and
  * drawn objects (0x01, 0x08) are no text; a line break, tab or page break
  * separates words; an optional hyphen is invisible and a non-breaking one a
- * hyphen (as `_word_text.ts` does for docx).
+ * hyphen (as `_word_text.ts` does for docx); a phonetic guide (an EQ field)
+ * shows its base text. Paragraphs are numbered as the docx path numbers them:
+ * a table row's end mark, a paragraph of its own in a .doc, is not counted.
  *
  * Files this reader does not read fail `needs-office` so that the file is
  * rerouted to the document owner (R14): Word 6/95 and older FIBs, a FIB
@@ -39,7 +41,7 @@ export interface Word97Streams {
 const corrupt = (detail: string) => new ExtractError({ reason: "corrupt", detail: `Word document: ${detail}` })
 const needsOffice = (detail: string) => new ExtractError({ reason: "needs-office", detail: `Word document (WordDocument stream): ${detail}` })
 
-/** The FIB's `wIdent` of every Word 6 and later document. */
+/** The FIB's `wIdent` of Word 97 and later (Word 6/95 files seen here carry 0xA5DC). */
 const wordIdent = 0xa5ec
 /** Word 97's nFib; Word 6 (101) and Word 95 (104) have another FIB layout. */
 const word97nFib = 0xc1
