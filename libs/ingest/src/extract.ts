@@ -1,10 +1,12 @@
 /**
- * Text extraction of one Office file without Office (SPEC W2): workbooks,
- * documents and presentations in OOXML form become an {@link Extraction} —
- * one body part per sheet, or one for a document or a presentation. Anything
- * else fails with an {@link ExtractError} whose reason says why: legacy and
- * OpenDocument formats go to the Office owner (`needs-office`, W3),
- * password-protected files are `encrypted`, and so on.
+ * Text extraction of one Office file without Office (SPEC W2, W3):
+ * workbooks, documents and presentations in OOXML form, and Word 97–2003 and
+ * PowerPoint 97–2003 files, become an {@link Extraction} — one body part per
+ * sheet, or one for a document or a presentation. Anything else fails with an
+ * {@link ExtractError} whose reason says why: what only Office reads (legacy
+ * workbooks, Word 6/95, PowerPoint 95, OpenDocument, RTF) goes to the Office
+ * owner (`needs-office`, rerouted, W3, R14), password-protected files are
+ * `encrypted`, and so on.
  *
  * The format is found from the bytes, never from the name (BUG-14).
  *
