@@ -59,8 +59,7 @@ const failureOf = <A>(exit: Exit.Exit<A, OfficeFailure>): OfficeFailure => {
 
 const small = {
   xls: ["poi/12561-1.xls", "sheetjs/phonetic_text.xls", "xlsmapper/utils.xls", "sheetjs/defined_names_unicode.xls", "poi/testEXCEL_95.xls", "sheetjs/rich_text_stress.xls", "poi/50779_1.xls"],
-  // Word 97 files are read without Office now (W3); Word 95 and Word 6 still need LibreOffice.
-  doc: "poi/Word95.doc",
+  doc: "poi/Bug34898.doc",
   bigXls: "poi/46904.xls"
 }
 
@@ -125,7 +124,8 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
       return Effect.acquireUseRelease(
         Effect.promise(() => startBystander(dir)),
         (bystander) =>
-          withOwner("document", { timeout: Duration.seconds(4) }, (owner) =>
+          // convertReadable: these Word 97 files are read without Office now (W3); this test is about LibreOffice's watchdog.
+          withOwner("document", { timeout: Duration.seconds(4), convertReadable: true }, (owner) =>
             Effect.gen(function* () {
               const bystanderPids = bystander.pids()
               expect(bystanderPids.length).toBeGreaterThan(0)
@@ -135,7 +135,7 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
               // Make the next conversion hang: freeze the owner's LibreOffice.
               for (const pid of warm.pids) process.kill(pid, "SIGSTOP")
               const t0 = performance.now()
-              const exit = yield* Effect.exit(owner.ingest(corpusFile("poi/Word6.doc")))
+              const exit = yield* Effect.exit(owner.ingest(corpusFile("poi/HeaderFooterUnicode.doc")))
               const waited = performance.now() - t0
               const failure = failureOf(exit)
               expect(failure.reason).toBe("timeout")
@@ -147,7 +147,7 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
               expect(Option.isNone((yield* owner.status).pgid)).toBe(true)
               // The next file starts a fresh process.
               const next = yield* owner.ingest(corpusFile(small.doc))
-              expect(textOf(next.extraction)).toContain("The quick brown fox jumps over the lazy dog")
+              expect(textOf(next.extraction)).toContain("ディレクトリ")
               expect((yield* owner.status).processesStarted).toBe(2)
               for (const pid of bystanderPids) expect(isAlive(pid)).toBe(true)
             })
@@ -184,11 +184,30 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
   )
 
   it.live(
+    "W3: a Word 97 or PowerPoint 97 file that reaches an owner is read without starting LibreOffice",
+    () =>
+      Effect.gen(function* () {
+        for (const [kind, file, text] of [["document", small.doc, "ディレクトリ"], ["presentation", "poi/54880_chinese.ppt", "カタカナ"]] as const) {
+          yield* withOwner(kind, {}, (owner) =>
+            Effect.gen(function* () {
+              const result = yield* owner.ingest(corpusFile(file))
+              expect(result.via, file).toBe("plain")
+              expect(textOf(result.extraction)).toContain(text)
+              expect((yield* owner.status).processesStarted, "no LibreOffice started").toBe(0)
+            })
+          )
+        }
+      }),
+    30_000
+  )
+
+  it.live(
     "a stop during LibreOffice's cold start kills the starting process too (W5)",
     () =>
-      withOwner("presentation", {}, (owner, area) =>
+      // convertReadable: a PowerPoint 97 file is read without Office now (W3); this test is about LibreOffice's start.
+      withOwner("presentation", { convertReadable: true }, (owner, area) =>
         Effect.gen(function* () {
-          const fiber = yield* Effect.fork(owner.ingest(corpusFile("poi/PPT95.ppt")))
+          const fiber = yield* Effect.fork(owner.ingest(corpusFile("poi/54880_chinese.ppt")))
           // Wait until the launcher is there, then stop while it is still coming up.
           for (let i = 0; i < 100 && pgrep(area).length === 0; i++) yield* Effect.sleep(Duration.millis(10))
           expect(pgrep(area).length, "LibreOffice is starting").toBeGreaterThan(0)
