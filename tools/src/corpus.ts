@@ -31,6 +31,14 @@ export const ooxmlKinds: ReadonlySet<string> = new Set([
   "xlsx", "xlsm", "xltx", "xltm", "docx", "docm", "dotx", "dotm", "pptx", "pptm", "ppsx", "potx"
 ])
 
+/**
+ * A Word 97–2003 or PowerPoint 97–2003 row, which the plain reader reads
+ * (W3, issue 20); Word 6/95, Word 2 and PowerPoint 95/4 files go to Office.
+ */
+export function plainLegacyRow(row: ManifestRow): boolean {
+  return (row.kind === "doc" || row.kind === "ppt") && !row.traits.some((t) => ["word6-95", "word2", "powerpoint95", "powerpoint4", "unsupported-version"].includes(t))
+}
+
 /** Reads MANIFEST.tsv (header skipped; fields split on tabs, strings on ` | `). */
 export function readManifest(dir: string = corpusDir): Array<ManifestRow> {
   const lines = fs.readFileSync(path.join(dir, "MANIFEST.tsv"), "utf8").split("\n").slice(1)

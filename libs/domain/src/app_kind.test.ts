@@ -11,11 +11,16 @@ describe("fileFormatOf() (R13: the file's application)", () => {
     ["binary.xlsb", "spreadsheet", "plain"],
     ["calc.ods", "spreadsheet", "office"],
     ["議事録.docx", "document", "plain"],
-    ["legacy.DOC", "document", "office"],
+    ["legacy.DOC", "document", "plain"],
+    ["template.dot", "document", "plain"],
     ["memo.rtf", "document", "office"],
+    ["writer.odt", "document", "office"],
     ["deck.pptx", "presentation", "plain"],
     ["show.ppsx", "presentation", "plain"],
-    ["old.ppt", "presentation", "office"]
+    ["old.ppt", "presentation", "plain"],
+    ["show.PPS", "presentation", "plain"],
+    ["design.pot", "presentation", "plain"],
+    ["impress.odp", "presentation", "office"]
   ])("%s → %s / %s", (name, app, reader) => {
     expect(fileFormatOf(name)).toMatchObject({ app, reader })
   })

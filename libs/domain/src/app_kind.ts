@@ -26,15 +26,16 @@ export interface FileFormat {
   readonly ext: string
 }
 
-// W3: once the plain workers read a format its files go to them first (legacy Excel since issue 20);
-// what they cannot read comes back as a reroute to the owner (R14). OpenDocument stays with Office.
+// W3: once the plain workers read a format its files go to them first (legacy Excel, Word 97–2003 and
+// PowerPoint 97–2003 since issue 20); what they cannot read (BIFF2–4, Word 6/95, PowerPoint 95, damaged
+// workbooks) comes back as a reroute to the owner (R14). OpenDocument and RTF stay with Office.
 const table: ReadonlyArray<readonly [AppKind, Reader, ReadonlyArray<string>]> = [
   ["spreadsheet", "plain", ["xlsx", "xlsm", "xltx", "xltm", "xls", "xlt", "xlsb"]],
   ["spreadsheet", "office", ["ods", "fods"]],
-  ["document", "plain", ["docx", "docm", "dotx", "dotm"]],
-  ["document", "office", ["doc", "dot", "odt", "fodt", "rtf"]],
-  ["presentation", "plain", ["pptx", "pptm", "ppsx", "ppsm", "potx", "potm"]],
-  ["presentation", "office", ["ppt", "pps", "pot", "odp", "fodp"]]
+  ["document", "plain", ["docx", "docm", "dotx", "dotm", "doc", "dot"]],
+  ["document", "office", ["odt", "fodt", "rtf"]],
+  ["presentation", "plain", ["pptx", "pptm", "ppsx", "ppsm", "potx", "potm", "ppt", "pps", "pot"]],
+  ["presentation", "office", ["odp", "fodp"]]
 ]
 
 const formats = new Map<string, FileFormat>(

@@ -1,13 +1,13 @@
 /**
  * Text extraction of one Office file without Office (SPEC W2, W3):
- * workbooks, documents and presentations in OOXML form, and legacy Excel
- * workbooks (BIFF5/BIFF8 .xls in an OLE2 container, .xlsb), become an
- * {@link Extraction} — one body part per sheet, or one for a document or a
- * presentation. Anything else fails with an {@link ExtractError} whose
- * reason says why: what only Office reads (OpenDocument, doc, ppt, BIFF2–4,
- * a legacy workbook the reader finds damaged) is `needs-office`, rerouted to
- * the Office owner (W3, R14); password-protected files are `encrypted`, and
- * so on.
+ * workbooks, documents and presentations in OOXML form, and legacy files in
+ * OLE2 containers (BIFF5/BIFF8 .xls, Word 97–2003, PowerPoint 97–2003) and
+ * .xlsb, become an {@link Extraction} — one body part per sheet, or one for
+ * a document or a presentation. Anything else fails with an
+ * {@link ExtractError} whose reason says why: what only Office reads
+ * (OpenDocument, RTF, BIFF2–4, Word 6/95, PowerPoint 95, a legacy workbook
+ * the reader finds damaged) is `needs-office`, rerouted to the Office owner
+ * (W3, R14); password-protected files are `encrypted`, and so on.
  *
  * The format is found from the bytes, never from the name (BUG-14).
  *

@@ -39,8 +39,11 @@ const rows: ReadonlyArray<Row> = fs
 
 const ooxmlKinds = new Set(["xlsx", "xlsm", "xltx", "docx", "docm", "dotx", "pptx", "pptm", "ppsx", "potx"])
 const legacyKinds = new Set(["xls", "doc", "ppt"])
-/** Legacy formats the plain workers read themselves (W3): their rows must give every expected string without Office. */
+/** Legacy workbooks the plain workers read themselves (W3): their rows must give every expected string without Office. */
 const plainLegacyKinds = new Set(["xls", "xlsb"])
+/** Word 97–2003 and PowerPoint 97–2003 are read by the plain reader too (W3); older versions of them go to Office. */
+const plainTextKinds = new Set(["doc", "ppt"])
+const olderVersion = (row: Row) => ["word6-95", "word2", "powerpoint95", "powerpoint4", "unsupported-version"].some((t) => row.traits.has(t))
 /** Issue 3's bar: 99% of the expected strings of the rows a plain reader can read. */
 const minimumRecall = 0.99
 /** Far above the slowest file (≈0.6 s): reaching it means a hang. */
@@ -125,6 +128,31 @@ describe(`extractFile() over the corpus (${corpus})`, () => {
     120_000
   )
 
+  it.effect(
+    "W3: recalls every expected string of the Word 97–2003 and PowerPoint 97–2003 files (Word 6/95 and Word 2 are Office's)",
+    () =>
+      Effect.gen(function* () {
+        let total = 0
+        let found = 0
+        const misses: Array<string> = []
+        for (const row of rows) {
+          if (!plainTextKinds.has(row.kind) || olderVersion(row) || row.expected.length === 0) continue
+          const { exit } = yield* extractOnce(row.path)
+          const texts = Exit.isSuccess(exit) ? exit.value.parts.flatMap((p) => p.lines.map((l) => l.text)) : []
+          const why = Exit.isSuccess(exit) ? "not in the text" : (failureOf(exit)?.message ?? "")
+          for (const s of row.expected) {
+            total++
+            if (texts.some((t) => t.includes(s))) found++
+            else misses.push(`  ${row.path}: ${JSON.stringify(s)} (${why})`)
+          }
+        }
+        console.log(`doc/ppt recall: ${found}/${total}` + (misses.length > 0 ? `\nmisses:\n${misses.join("\n")}` : ""))
+        expect(total).toBeGreaterThanOrEqual(10)
+        expect(misses).toEqual([])
+      }),
+    120_000
+  )
+
   it.effect.each(rows.map((row) => [row.path, row] as const))(
     "%s extracts or fails with an ExtractError of the right reason",
     ([, row]) =>
@@ -149,6 +177,10 @@ describe(`extractFile() over the corpus (${corpus})`, () => {
           if (row.traits.has("biff2-4")) expect(error?.reason).toBe("needs-office")
           if (row.expected.length > 0) expect(error, error?.message).toBeUndefined()
           else if (error !== undefined) expect(["needs-office", "encrypted", "corrupt"]).toContain(error.reason)
+        } else if (plainTextKinds.has(row.kind)) {
+          // W3, R14: what the plain reader does not read goes back to the document or presentation owner.
+          if (olderVersion(row)) expect(error?.reason, row.path).toBe("needs-office")
+          else if (!row.traits.has("encrypted")) expect(error, error?.message).toBeUndefined()
         } else if (legacyKinds.has(row.kind)) {
           expect(["needs-office", "encrypted", "corrupt"]).toContain(error?.reason)
         }

@@ -10,7 +10,8 @@ import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { bug14Encrypted, bug14LegacyWorkbook } from "../../../libs/ingest/src/extract/_cases.ts"
-import { deflateRepeated, type RawZipEntry, writeZip } from "../../../libs/ingest/src/extract/_test_containers.ts"
+import { deflateRepeated, type RawZipEntry, writeCfb, writeZip } from "../../../libs/ingest/src/extract/_test_containers.ts"
+import { docStreams, pptStreams, writeDoc, writePpt } from "../../../libs/ingest/src/extract/_test_legacy.ts"
 import {
   documentFiles,
   relationships,
@@ -136,6 +137,40 @@ export async function makeHostileTree(root: string, seed: number): Promise<Reado
   put("legacy/garbage.xls", magics[8]?.[1] ?? new Uint8Array(), "OLE2 garbage as xls (Office)", failed("*"))
   put("legacy/garbage.doc", Buffer.from(Array.from({ length: 3000 }, () => Math.floor(rand() * 256))), "random bytes as doc (Office)", failed("*"))
   put("legacy/rtf.doc", Buffer.from("{\\rtf1\\ansi{\\fonttbl\\f0 Arial;}\\f0 RTF no honbun\\par}"), "RTF behind a doc name (Office)", either("RTF no honbun"))
+
+  // --- Word 97 and PowerPoint 97 read by the plain workers (W3, issue 20). ----------------------
+  const goodDoc = writeDoc({ text: "旧形式の本文\r二段落目\r", headers: ["", "ヘッダー\r", "", "", "", ""] }, { pieceChars: 4 })
+  const goodPpt = writePpt([{ placeholders: ["旧形式の表題"], shapes: ["箱の中"], notes: "発表者メモ" }])
+  put("legacy/word97.doc", goodDoc, "Word 97 document (plain reader)", done("旧形式の本文", "二段落目", "ヘッダー"))
+  put("legacy/ppt97.ppt", goodPpt, "PowerPoint 97 presentation (plain reader)", done("旧形式の表題", "箱の中", "発表者メモ"))
+  for (const [ext, bytes] of [["doc", goodDoc], ["ppt", goodPpt]] as const) {
+    for (let i = 0; i < 8; i++) {
+      const cut = 1 + Math.floor(rand() * (bytes.length - 2))
+      // A cut container is the Office owner's to judge (LibreOffice may still read part of it).
+      put(`legacy/truncated/${ext}_${i}_${cut}.${ext}`, bytes.subarray(0, cut), `truncated ${ext}`, either())
+    }
+  }
+  const doc = docStreams({ text: "片の外\r" })
+  const docWith = (table: Uint8Array, wordDocument: Uint8Array = doc.wordDocument) => writeCfb([["WordDocument", wordDocument], ["1Table", table]])
+  const pieceOutside = Buffer.from(doc.table)
+  pieceOutside.writeUInt32LE(0x3fffff00, doc.clxAt + 5 + 8 + 2)
+  put("legacy/doc_piece_outside.doc", docWith(pieceOutside), "piece table pointing outside the stream", failed("corrupt"))
+  const backwards = Buffer.from(doc.table)
+  backwards.writeUInt32LE(0x7fffffff, doc.clxAt + 5)
+  put("legacy/doc_piece_backwards.doc", docWith(backwards), "piece whose CPs run backwards", failed("corrupt"))
+  const hugeCounts = Buffer.from(doc.wordDocument)
+  for (const i of [3, 4, 5, 7, 8, 9, 10]) hugeCounts.writeInt32LE(0x7fffffff, 0x22 + 28 + 2 + i * 4)
+  put("legacy/doc_huge_counts.doc", docWith(doc.table, hugeCounts), "story lengths of 2^31-1", done("片の外"))
+  const nested = docStreams({ text: "\x13".repeat(20_000) + "\x15".repeat(20_000) + "入れ子の後\r" }, { pieceChars: 40_000 })
+  put("legacy/doc_nested_fields.doc", writeCfb([["WordDocument", nested.wordDocument], ["1Table", nested.table]]), "20,000 nested fields", done("入れ子の後"))
+  put("legacy/ppt_edit_loop.ppt", writePpt([{ placeholders: ["編集の輪"] }], { editLoop: true }), "UserEditAtom chain that loops", done("編集の輪"))
+  const ppt = pptStreams([{ placeholders: ["外を指す"] }])
+  const pptDir = Buffer.from(ppt.document)
+  pptDir.writeUInt32LE(0x7ffffff0, ppt.userEditAt + 8 + 12)
+  put("legacy/ppt_directory_outside.ppt", writeCfb([["PowerPoint Document", pptDir], ["Current User", ppt.currentUser]]), "persist directory outside the stream", failed("corrupt"))
+  const pptClaims = Buffer.from(ppt.document)
+  pptClaims.writeUInt32LE(((4000 << 20) | 1) >>> 0, ppt.persistDirectoryAt + 8)
+  put("legacy/ppt_directory_claims.ppt", writeCfb([["PowerPoint Document", pptClaims], ["Current User", ppt.currentUser]]), "persist directory entry claiming 4,000 offsets", failed("corrupt"))
 
   // --- Zip bombs. --------------------------------------------------------------------------------
   const sheetBomb = deflateRepeated(`<worksheet xmlns="${xmlns.sml}"><sheetData>`, "\0".repeat(1 << 20), 1024, "</sheetData></worksheet>")

@@ -1,8 +1,9 @@
 /**
  * A legacy Office file in an OLE2 container (MS-CFB), read without Office
  * where a plain reader exists (W3): an Excel 5.0–2003 workbook through
- * `_xls.ts`. Everything else — Word and PowerPoint 97–2003 until their
- * readers exist, OLE2 files of other kinds, containers cut short — is
+ * `_xls.ts`, a Word 97–2003 document or a PowerPoint 97–2003 presentation
+ * through `_legacy_text.ts`. Everything else — Word 6/95 and Word 2,
+ * PowerPoint 95, OLE2 files of other kinds, containers cut short — is
  * `needs-office`, rerouted to the Office owner of its kind (R14), as is a
  * workbook the reader finds damaged; an encrypted file is `encrypted` and a
  * container whose sector chains loop is `corrupt` (no reader gets past it).
@@ -11,6 +12,7 @@
  */
 import { Effect } from "effect"
 import { cfbDamageOf, openCompoundFile } from "./_cfb.ts"
+import { extractPowerPoint97, extractWord97, legacyTextOf } from "./_legacy_text.ts"
 import type { LineBudget } from "./_limits.ts"
 import { inspectOle2 } from "./_ole2.ts"
 import type { ExtractionSink } from "./_sink.ts"
@@ -57,7 +59,13 @@ export const extractOle2 = <E>(
         if (verdict._tag !== "legacy") return yield* Effect.fail(new ExtractError({ reason: verdict._tag, detail: verdict.detail }))
         // A workbook saved as "Excel 97–2003 & 5.0/95" holds both streams: Workbook is the BIFF8 one.
         const streamName = ["Workbook", "Book"].find((name) => file.entries.some((e) => e.type === "stream" && e.path.toLowerCase() === name.toLowerCase()))
-        if (streamName === undefined) return yield* Effect.fail(new ExtractError({ reason: "needs-office", detail: verdict.detail }))
+        if (streamName === undefined) {
+          // Word 97–2003 or PowerPoint 97–2003; an older one is needs-office (rerouted).
+          const format = yield* Effect.try({ try: () => legacyTextOf(file), catch: containerError })
+          if (format === "word97") return yield* extractWord97(file, budget, sink)
+          if (format === "powerpoint97") return yield* extractPowerPoint97(file, budget, sink)
+          return yield* Effect.fail(new ExtractError({ reason: "needs-office", detail: verdict.detail }))
+        }
         const stream = yield* Effect.try({ try: () => file.streamSource(streamName), catch: containerError })
         if (stream === undefined) return yield* Effect.fail(new ExtractError({ reason: "needs-office", detail: verdict.detail }))
         return yield* extractXls(stream, streamName, budget, sink, streaming).pipe(

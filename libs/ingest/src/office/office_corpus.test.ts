@@ -14,6 +14,8 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { OfficeFailure } from "./office_failure.ts"
 import { makeOfficeOwner, type OfficeIngestion } from "./office_owner.ts"
+import { extractFile } from "../extract.ts"
+import { compareLines } from "./_agreement.ts"
 import { corpusFile, haveCorpus, pgrep, readManifest, tempDir, textOf } from "./_test_support.ts"
 
 const kindOf: Record<string, AppKind> = { xls: "spreadsheet", xlsb: "spreadsheet", ods: "spreadsheet", doc: "document", ppt: "presentation" }
@@ -37,7 +39,8 @@ const runAll = Effect.gen(function* () {
     const mine = rows.filter((row) => kindOf[row.kind] === kind)
     yield* Effect.scoped(
       Effect.gen(function* () {
-        const owner = yield* makeOfficeOwner(kind, { workArea: path.join(root, "work"), timeout: Duration.seconds(60) })
+        // Every file through LibreOffice, also those the plain reader reads (W3), so the two can be compared.
+        const owner = yield* makeOfficeOwner(kind, { workArea: path.join(root, "work"), timeout: Duration.seconds(60), convertReadable: true })
         const t0 = performance.now()
         for (const row of mine) {
           const started = performance.now()
@@ -77,6 +80,44 @@ const failureOf = (exit: Exit.Exit<OfficeIngestion, OfficeFailure>): OfficeFailu
 }
 
 describe.skipIf(!haveCorpus)("Office owners over the corpus", () => {
+  it.live(
+    "W3: the plain reader's Word 97 and PowerPoint 97 text agrees with LibreOffice's, line by line",
+    () =>
+      Effect.gen(function* () {
+        const { outcomes } = yield* results()
+        let identical = 0
+        let total = 0
+        const report: Array<string> = []
+        const bodyMissed: Array<string> = []
+        for (const row of rows.filter((r) => r.kind === "doc" || r.kind === "ppt")) {
+          const office = outcomes.find((o) => o.path === row.path)?.exit
+          const plain = yield* Effect.exit(extractFile(corpusFile(row.path)))
+          if (office === undefined || Exit.isFailure(office) || office.value.via !== "office" || Exit.isFailure(plain)) {
+            report.push(`  ${row.path}: not read by both (plain ${Exit.isSuccess(plain) ? "read" : "failed"}, LibreOffice ${office !== undefined && Exit.isSuccess(office) ? "read" : "failed"})`)
+            continue
+          }
+          const lines = (e: typeof plain.value) => e.parts.flatMap((p) => p.lines.map((l) => l.text))
+          const a = compareLines(lines(plain.value), lines(office.value.extraction))
+          identical += a.identical
+          total += a.total
+          report.push(`  ${row.path}: ${a.identical}/${a.total} identical`)
+          for (const t of a.onlyFirst.slice(0, 8)) report.push(`      plain only:       ${JSON.stringify(t.slice(0, 120))}`)
+          for (const t of a.onlySecond.slice(0, 8)) report.push(`      LibreOffice only: ${JSON.stringify(t.slice(0, 120))}`)
+          // The body (paragraphs by number, slides without their notes): whatever LibreOffice reads there, the plain reader reads too.
+          const body = (e: typeof plain.value) => e.parts.flatMap((p) => p.lines.filter((l) => /^\d+$/.test(l.loc)).map((l) => l.text.trimEnd()))
+          const plainBody = new Set(body(plain.value))
+          for (const t of body(office.value.extraction)) if (!plainBody.has(t)) bodyMissed.push(`${row.path}: ${JSON.stringify(t)}`)
+        }
+        console.log(`doc/ppt agreement with LibreOffice: ${identical}/${total} lines identical (${((100 * identical) / total).toFixed(1)}%)\n${report.join("\n")}`)
+        expect(total).toBeGreaterThan(1000)
+        // Measured 94.5%: the rest are header fields LibreOffice computes again (PAGE, DATE, FILENAME, which it fills
+        // with the work area's temporary name) and the slides of a file whose edit chain loops, which it cannot read.
+        expect(identical / total).toBeGreaterThanOrEqual(0.94)
+        expect(bodyMissed).toEqual([])
+      }),
+    170_000
+  )
+
   it.live(
     "legacy xls/doc/ppt files reach the recall bar (≥ 0.9) through LibreOffice",
     () =>

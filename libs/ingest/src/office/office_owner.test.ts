@@ -162,7 +162,8 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
       return Effect.acquireUseRelease(
         Effect.promise(() => startBystander(dir)),
         (bystander) =>
-          withOwner("document", { timeout: Duration.seconds(4) }, (owner) =>
+          // convertReadable: these Word 97 files are read without Office now (W3); this test is about LibreOffice's watchdog.
+          withOwner("document", { timeout: Duration.seconds(4), convertReadable: true }, (owner) =>
             Effect.gen(function* () {
               const bystanderPids = bystander.pids()
               expect(bystanderPids.length).toBeGreaterThan(0)
@@ -221,9 +222,28 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
   )
 
   it.live(
+    "W3: a Word 97 or PowerPoint 97 file that reaches an owner is read without starting LibreOffice",
+    () =>
+      Effect.gen(function* () {
+        for (const [kind, file, text] of [["document", small.doc, "ディレクトリ"], ["presentation", "poi/54880_chinese.ppt", "カタカナ"]] as const) {
+          yield* withOwner(kind, {}, (owner) =>
+            Effect.gen(function* () {
+              const result = yield* owner.ingest(corpusFile(file))
+              expect(result.via, file).toBe("plain")
+              expect(textOf(result.extraction)).toContain(text)
+              expect((yield* owner.status).processesStarted, "no LibreOffice started").toBe(0)
+            })
+          )
+        }
+      }),
+    30_000
+  )
+
+  it.live(
     "a stop during LibreOffice's cold start kills the starting process too (W5)",
     () =>
-      withOwner("presentation", {}, (owner, area) =>
+      // convertReadable: a PowerPoint 97 file is read without Office now (W3); this test is about LibreOffice's start.
+      withOwner("presentation", { convertReadable: true }, (owner, area) =>
         Effect.gen(function* () {
           const fiber = yield* Effect.fork(owner.ingest(corpusFile("poi/54880_chinese.ppt")))
           // Wait until the launcher is there, then stop while it is still coming up.

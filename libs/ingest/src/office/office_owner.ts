@@ -69,6 +69,12 @@ export interface OfficeOwnerOptions {
   readonly env?: Readonly<Record<string, string>>
   /** Limits of the extraction of converted files (as for the plain path). */
   readonly extract?: ExtractFileOptions
+  /**
+   * Convert through LibreOffice even a file the plain reader reads (default
+   * false: such a file is read without Office). For measuring the two paths
+   * against each other (`office_corpus.test.ts`, `tools/src/bench/legacy_cpu.ts`).
+   */
+  readonly convertReadable?: boolean
 }
 
 /** What {@link OfficeOwner.ingest} returns for a file it could read. */
@@ -238,15 +244,16 @@ export const makeOfficeOwner = (
         const bytes = yield* fs.readFile(sourcePath).pipe(
           Effect.mapError((e) => new OfficeFailure({ reason: "unreadable", detail: e.message }))
         )
-        const verdict = yield* precheck(bytes, path.basename(sourcePath), options.extract)
-        if (verdict._tag === "plain") {
-          const empty = verdict.extraction.parts.every((part) => part.lines.length === 0)
+        const checked = yield* precheck(bytes, path.basename(sourcePath), options.extract)
+        if (checked._tag === "plain" && options.convertReadable !== true) {
+          const empty = checked.extraction.parts.every((part) => part.lines.length === 0)
           const log = ["read without Office: the content needs no conversion", ...(empty ? [noTextWarning] : [])]
-          return { extraction: verdict.extraction, via: "plain", log } satisfies OfficeIngestion
+          return { extraction: checked.extraction, via: "plain", log } satisfies OfficeIngestion
         }
-        if (verdict._tag === "fail") {
-          return yield* new OfficeFailure({ reason: verdict.error.reason, detail: verdict.error.detail })
+        if (checked._tag === "fail") {
+          return yield* new OfficeFailure({ reason: checked.error.reason, detail: checked.error.detail })
         }
+        const verdict = checked._tag === "convert" ? checked : ({ verdict: "needs-office", detail: "also readable without Office" } as const)
         officeAsked.value = true
         const converted = yield* convert(bytes, files).pipe(
           Effect.catchTag("OfficeFailure", (e) =>

@@ -1,0 +1,146 @@
+/**
+ * Word 97–2003 and PowerPoint 97–2003 files read from their OLE2 container
+ * (`_cfb.ts`) by the plain workers (SPEC W3): the streams each reader needs,
+ * and the lines handed to the sink in batches while they are read, in the
+ * parts the docx and pptx paths give (`document`; `slides` and
+ * `hidden slides`).
+ *
+ * @module
+ */
+import type { BodyLine, BodyPartHead } from "@sagasu/domain"
+import { Effect } from "effect"
+import { cfbDamageOf, type CompoundFile } from "./_cfb.ts"
+import type { LineBudget } from "./_limits.ts"
+import { readPowerPoint97 } from "./_powerpoint97.ts"
+import { emitLines, type ExtractionSink } from "./_sink.ts"
+import { readWord97 } from "./_word97.ts"
+import { ExtractError } from "./extract_error.ts"
+
+/** The legacy text formats of this module. */
+export type LegacyText = "word97" | "powerpoint97"
+
+/** Which reader of this module reads `file`, by its root streams; undefined for any other container (a workbook, an unknown one). */
+export function legacyTextOf(file: CompoundFile): LegacyText | undefined {
+  const root = new Set(file.entries.filter((e) => e.type === "stream" && !e.path.includes("/")).map((e) => e.path.toLowerCase()))
+  if (root.has("worddocument")) return "word97"
+  if (root.has("powerpoint document")) return "powerpoint97"
+  return undefined
+}
+
+/** Streams read whole (the table stream, Current User) are this large at most; real ones are kilobytes to a few megabytes. */
+const maxWholeStreamBytes = 64 * 1024 ** 2
+
+/** Lines handed to the sink at once, at most, and characters (a batch of long paragraphs goes sooner). */
+const batchLines = 1024
+const batchChars = 1 << 20
+
+/** The stream at `path` read whole, `too-large` past {@link maxWholeStreamBytes}. */
+function wholeStream(file: CompoundFile, path: string): Uint8Array | undefined {
+  const entry = file.entries.find((e) => e.type === "stream" && e.path.toLowerCase() === path.toLowerCase())
+  if (entry === undefined) return undefined
+  if (entry.size > maxWholeStreamBytes) {
+    throw new ExtractError({ reason: "too-large", detail: `OLE2 stream ${entry.path} has ${entry.size} bytes; the limit is ${maxWholeStreamBytes}` })
+  }
+  return file.readStream(entry.path)
+}
+
+/**
+ * The error of a read: the readers' own (`corrupt` for a structure no reader
+ * gets past, `needs-office`, `encrypted`, `too-large`) as they are; a
+ * container cut short or with an odd header (`_cfb.ts`'s *truncated* and
+ * *malformed* damage) goes to Office, which may still read part of it, as
+ * `inspectOle2` decides for any other OLE2 file; a chain that loops stays
+ * `corrupt`.
+ */
+const asExtractError = (e: unknown): ExtractError => {
+  if (!(e instanceof ExtractError)) return new ExtractError({ reason: "corrupt", detail: `unexpected failure: ${e instanceof Error ? e.message : String(e)}` })
+  const damage = cfbDamageOf(e)
+  return damage === "truncated" || damage === "malformed" ? new ExtractError({ reason: "needs-office", detail: `${e.detail} (${damage})` }) : e
+}
+
+/** Pulls lines from `lines` in batches into the current part of `sink`; `keep` takes the lines that belong elsewhere (hidden slides). */
+const drain = <T, E>(
+  lines: Iterator<T, void, undefined>,
+  sink: ExtractionSink<E>,
+  budget: LineBudget,
+  route: (item: T) => BodyLine | undefined
+): Effect.Effect<void, ExtractError | E> =>
+  Effect.gen(function* () {
+    for (;;) {
+      const { batch, done } = yield* Effect.try({
+        try: () => {
+          const batch: Array<BodyLine> = []
+          let chars = 0
+          for (;;) {
+            const next = lines.next()
+            if (next.done === true) return { batch, done: true }
+            const line = route(next.value)
+            if (line === undefined) continue
+            batch.push(line)
+            chars += line.text.length
+            if (batch.length >= batchLines || chars >= batchChars) return { batch, done: false }
+          }
+        },
+        catch: asExtractError
+      })
+      yield* emitLines(sink, budget, batch)
+      if (done) return
+    }
+  })
+
+const documentPart: BodyPartHead = { name: "document", locator: "paragraph", state: "visible" }
+const slidesPart: BodyPartHead = { name: "slides", locator: "slide", state: "visible" }
+const hiddenSlidesPart: BodyPartHead = { name: "hidden slides", locator: "slide", state: "hidden" }
+
+/**
+ * Reads the Word 97–2003 document in `file` into `sink`: one part
+ * `document` (see `_word97.ts`). Fails with an {@link ExtractError} or the
+ * sink's error.
+ */
+export const extractWord97 = <E>(file: CompoundFile, budget: LineBudget, sink: ExtractionSink<E>): Effect.Effect<void, ExtractError | E> =>
+  Effect.gen(function* () {
+    const lines = yield* Effect.try({
+      try: () => {
+        const wordDocument = file.streamSource("WordDocument")
+        if (wordDocument === undefined) throw new ExtractError({ reason: "needs-office", detail: "OLE2 container without a WordDocument stream" })
+        return readWord97({ wordDocument, table: (name) => wholeStream(file, name), data: file.streamSource("Data") }, budget)
+      },
+      catch: asExtractError
+    })
+    budget.startPart()
+    yield* sink.beginPart(documentPart)
+    yield* drain(lines, sink, budget, (line) => line)
+    yield* sink.endPart
+  }).pipe(Effect.withSpan("Extract.word97"))
+
+/**
+ * Reads the PowerPoint 97–2003 presentation in `file` into `sink`: a part
+ * `slides`, and `hidden slides` when some are hidden (see
+ * `_powerpoint97.ts`). Fails with an {@link ExtractError} or the sink's
+ * error.
+ */
+export const extractPowerPoint97 = <E>(file: CompoundFile, budget: LineBudget, sink: ExtractionSink<E>): Effect.Effect<void, ExtractError | E> =>
+  Effect.gen(function* () {
+    const lines = yield* Effect.try({
+      try: () => {
+        const document = file.streamSource("PowerPoint Document")
+        if (document === undefined) throw new ExtractError({ reason: "needs-office", detail: "OLE2 container without a PowerPoint Document stream" })
+        return readPowerPoint97({ currentUser: wholeStream(file, "Current User"), document }, budget)
+      },
+      catch: asExtractError
+    })
+    // Hidden slides are few; their lines wait for their own part, as the pptx path keeps them apart.
+    const hidden: Array<BodyLine> = []
+    budget.startPart()
+    yield* sink.beginPart(slidesPart)
+    yield* drain(lines, sink, budget, (item) => {
+      if (!item.hidden) return item.line
+      hidden.push(item.line)
+      return undefined
+    })
+    yield* sink.endPart
+    if (hidden.length === 0) return
+    yield* sink.beginPart(hiddenSlidesPart)
+    yield* emitLines(sink, budget, hidden)
+    yield* sink.endPart
+  }).pipe(Effect.withSpan("Extract.powerpoint97"))

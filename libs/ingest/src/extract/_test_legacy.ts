@@ -1,0 +1,339 @@
+/**
+ * Byte-level writers of Word 97–2003 and PowerPoint 97–2003 streams, for
+ * tests only: just the structures `_word97.ts` and `_powerpoint97.ts` read
+ * (a FIB, a piece table and the story PLCs; Current User, the edit chain,
+ * the persist directory, the slide list, slides with shapes and notes), so
+ * that every feature and every kind of damage can be written on purpose.
+ * {@link writeDoc} and {@link writePpt} wrap them in an OLE2 container.
+ *
+ * @module
+ */
+import { writeCfb } from "./_test_containers.ts"
+
+const u16 = (n: number) => {
+  const b = Buffer.alloc(2)
+  b.writeUInt16LE(n & 0xffff)
+  return b
+}
+const u32 = (n: number) => {
+  const b = Buffer.alloc(4)
+  b.writeUInt32LE(n >>> 0)
+  return b
+}
+
+/** MS-DOC 2.4.1 exceptions, reversed: the byte a compressed piece stores for these characters. */
+const compressedBytes: ReadonlyMap<number, number> = new Map([
+  [0x201a, 0x82], [0x0192, 0x83], [0x201e, 0x84], [0x2026, 0x85], [0x2020, 0x86], [0x2021, 0x87], [0x02c6, 0x88],
+  [0x2030, 0x89], [0x0160, 0x8a], [0x2039, 0x8b], [0x0152, 0x8c], [0x2018, 0x91], [0x2019, 0x92], [0x201c, 0x93],
+  [0x201d, 0x94], [0x2022, 0x95], [0x2013, 0x96], [0x2014, 0x97], [0x02dc, 0x98], [0x2122, 0x99], [0x0161, 0x9a],
+  [0x203a, 0x9b], [0x0153, 0x9c], [0x0178, 0x9f]
+])
+
+/** The stories of a test document, each ending with its own paragraph marks (`\r`) as Word writes them. */
+export interface DocStories {
+  readonly text: string
+  /** Footnotes, one string each (each ends with `\r`). */
+  readonly footnotes?: ReadonlyArray<string>
+  /** Header stories after the 6 separator stories: even header, odd header, even footer, odd footer, first header, first footer. */
+  readonly headers?: ReadonlyArray<string>
+  readonly comments?: ReadonlyArray<string>
+  readonly endnotes?: ReadonlyArray<string>
+  readonly textboxes?: string
+}
+
+/** Options of {@link docStreams}. */
+export interface DocOptions {
+  /** Split the text into pieces of this many characters, alternating 8-bit and UTF-16 where the characters allow. */
+  readonly pieceChars?: number
+  /** Every piece 8-bit ("compressed"); the text must then be cp1252-representable. */
+  readonly compressed?: boolean
+  readonly encrypted?: boolean
+  /** FIB nFib (Word 97: 0xC1; Word 95: 104). */
+  readonly nFib?: number
+  /** `0Table` instead of `1Table`. */
+  readonly table0?: boolean
+  /** Paragraph marks (by CP) that end a table row: their PAPX carries sprmPFTtp, in the FKP or, with `hugePapx`, in the Data stream. */
+  readonly rowEnds?: ReadonlyArray<number>
+  readonly hugePapx?: boolean
+}
+
+/** The streams of a test .doc, and where its parts lie (so a test can damage them). */
+export interface DocStreams {
+  readonly wordDocument: Uint8Array
+  readonly table: Uint8Array
+  readonly tableName: "0Table" | "1Table"
+  /** The Data stream (for `hugePapx`), empty otherwise. */
+  readonly data: Uint8Array
+  /** Byte offset of the CLX in the table stream and of the text in the WordDocument stream. */
+  readonly clxAt: number
+  readonly textAt: number
+}
+
+const fibPairs = 93
+const fibSize = 0x22 + 28 + 2 + 88 + 2 + fibPairs * 8 + 2
+
+/** A WordDocument stream and a table stream holding `stories` (see {@link DocStories}). */
+export function docStreams(stories: DocStories, options?: DocOptions): DocStreams {
+  const footnotes = stories.footnotes ?? []
+  const comments = stories.comments ?? []
+  const endnotes = stories.endnotes ?? []
+  const headers = stories.headers ?? []
+  const headerStories = headers.length > 0 ? ["", "", "", "", "", "", ...headers] : []
+  const ftn = footnotes.join("")
+  const hdd = headerStories.join("")
+  const atn = comments.join("")
+  const edn = endnotes.join("")
+  const txbx = stories.textboxes ?? ""
+  const others = ftn + hdd + atn + edn + txbx
+  // Word ends the text with one more paragraph mark when any story follows the main text.
+  const all = stories.text + others + (others.length > 0 ? "\r" : "")
+
+  // Pieces: alternate encodings when splitting, so both decoders and their seams are exercised.
+  const size = options?.pieceChars ?? Math.max(1, all.length)
+  const pieces: Array<{ cp: number; text: string; compressed: boolean }> = []
+  for (let cp = 0, i = 0; cp < all.length; cp += size, i++) {
+    const text = all.slice(cp, cp + size)
+    const representable = [...text].every((c) => (c.codePointAt(0) ?? 0) < 0x100 || compressedBytes.has(c.codePointAt(0) ?? 0))
+    pieces.push({ cp, text, compressed: representable && (options?.compressed === true || (options?.pieceChars !== undefined && i % 2 === 0)) })
+  }
+  const textAt = 1024
+  const body: Array<Buffer> = []
+  const fcs: Array<number> = []
+  let at = textAt
+  for (const p of pieces) {
+    if (p.compressed) {
+      fcs.push(((at * 2) | 0x40000000) >>> 0)
+      const b = Buffer.from([...p.text].map((c) => compressedBytes.get(c.codePointAt(0) ?? 0) ?? c.codePointAt(0) ?? 0))
+      body.push(b)
+      at += b.length
+    } else {
+      fcs.push(at)
+      const b = Buffer.from(p.text, "utf16le")
+      body.push(b)
+      at += b.length
+    }
+  }
+
+  // Paragraph properties: one PapxFkp page after the text, a run per row-end mark with sprmPFTtp (MS-DOC 2.9.175).
+  const fcOf = (cp: number) => {
+    const p = [...pieces].reverse().find((q) => q.cp <= cp)
+    if (p === undefined) return textAt
+    const i = pieces.indexOf(p)
+    return p.compressed ? ((fcs[i] ?? 0) & 0x3fffffff) / 2 + (cp - p.cp) : (fcs[i] ?? 0) + (cp - p.cp) * 2
+  }
+  const rowEnds = (options?.rowEnds ?? []).map((cp) => [fcOf(cp), fcOf(cp) + (pieces.find((q) => q.cp <= cp && cp < q.cp + q.text.length)?.compressed === true ? 1 : 2)] as const)
+  let data = Buffer.alloc(0)
+  let fkpPage: Buffer | undefined
+  if (rowEnds.length > 0) {
+    const bounds = [...new Set([textAt, ...rowEnds.flat(), at])].sort((a, b) => a - b)
+    const crun = bounds.length - 1
+    const page = Buffer.alloc(512)
+    bounds.forEach((fc, i) => page.writeUInt32LE(fc, i * 4))
+    // The PAPX of a row end: cb, istd 0, sprmPFTtp 1 (or sprmPHugePapx naming the Data stream's copy).
+    const ttp = Buffer.concat([u16(0x2417), Buffer.from([1])])
+    const grpprl = options?.hugePapx === true ? Buffer.concat([u16(0x6646), u32(0)]) : ttp
+    if (options?.hugePapx === true) data = Buffer.concat([u16(ttp.length), ttp])
+    const papx = Buffer.concat([Buffer.from([Math.ceil((grpprl.length + 2 + 1) / 2)]), u16(0), grpprl])
+    const papxAt = 400
+    papx.copy(page, papxAt)
+    for (let i = 0; i < crun; i++) {
+      const isRowEnd = rowEnds.some(([a]) => a === bounds[i])
+      page[(crun + 1) * 4 + i * 13] = isRowEnd ? papxAt / 2 : 0
+    }
+    page[511] = crun
+    fkpPage = page
+  }
+
+  // The table stream: the CLX, then the PLCs of the stories.
+  const plcd = Buffer.concat([...pieces.map((p) => u32(p.cp)), u32(all.length), ...fcs.map((fc) => Buffer.concat([u16(0), u32(fc), u16(0)]))])
+  const clx = Buffer.concat([Buffer.from([0x02]), u32(plcd.length), plcd])
+  const tableParts: Array<Buffer> = [Buffer.alloc(16), clx]
+  let tableAt = 16 + clx.length
+  const plc = (parts: ReadonlyArray<string>) => {
+    if (parts.length === 0) return [0, 0] as const
+    const cps: Array<number> = []
+    let cp = 0
+    for (const p of parts) {
+      cps.push(cp)
+      cp += p.length
+    }
+    cps.push(cp, cp + 1)
+    const b = Buffer.concat(cps.map(u32))
+    const fc = tableAt
+    tableParts.push(b)
+    tableAt += b.length
+    return [fc, b.length] as const
+  }
+  const pairs: Array<readonly [number, number]> = Array.from({ length: fibPairs }, () => [0, 0] as const)
+  pairs[33] = [16, clx.length]
+  pairs[3] = plc(footnotes)
+  pairs[11] = plc(headerStories)
+  pairs[5] = plc(comments)
+  pairs[47] = plc(endnotes)
+  const textEnd = at
+  const fkpAt = Math.ceil(textEnd / 512) * 512
+  if (fkpPage !== undefined) {
+    const bte = Buffer.concat([u32(textAt), u32(textEnd), u32(fkpAt / 512)])
+    pairs[13] = [tableAt, bte.length]
+    tableParts.push(bte)
+    tableAt += bte.length
+  }
+  const table = Buffer.concat(tableParts)
+
+  const fib = Buffer.alloc(fibSize)
+  fib.writeUInt16LE(0xa5ec, 0)
+  fib.writeUInt16LE(options?.nFib ?? 0xc1, 2)
+  fib.writeUInt16LE(0x0004 | (options?.table0 === true ? 0 : 0x0200) | (options?.encrypted === true ? 0x0100 : 0), 0x0a)
+  fib.writeUInt16LE(14, 0x20)
+  const lwAt = 0x22 + 28 + 2
+  fib.writeUInt16LE(22, 0x22 + 28)
+  const lengths = [stories.text.length, ftn.length, hdd.length, 0, atn.length, edn.length, txbx.length, 0]
+  lengths.forEach((n, i) => fib.writeInt32LE(n, lwAt + (3 + i) * 4))
+  const pairsAt = lwAt + 88 + 2
+  fib.writeUInt16LE(fibPairs, lwAt + 88)
+  pairs.forEach(([fc, lcb], i) => {
+    fib.writeUInt32LE(fc >>> 0, pairsAt + i * 8)
+    fib.writeUInt32LE(lcb >>> 0, pairsAt + i * 8 + 4)
+  })
+  const withText = Buffer.concat([fib, Buffer.alloc(textAt - fib.length), ...body])
+  const wordDocument = fkpPage === undefined ? withText : Buffer.concat([withText, Buffer.alloc(fkpAt - withText.length), fkpPage])
+  return {
+    wordDocument: new Uint8Array(wordDocument),
+    table: new Uint8Array(table),
+    tableName: options?.table0 === true ? "0Table" : "1Table",
+    data: new Uint8Array(data),
+    clxAt: 16,
+    textAt
+  }
+}
+
+/** A .doc file (OLE2) holding `stories`. */
+export function writeDoc(stories: DocStories, options?: DocOptions): Uint8Array {
+  const s = docStreams(stories, options)
+  return writeCfb([
+    ["WordDocument", s.wordDocument],
+    [s.tableName, s.table],
+    ...(s.data.length > 0 ? [["Data", s.data] as const] : [])
+  ])
+}
+
+/** One slide of a test presentation. */
+export interface PptSlide {
+  /** Placeholder texts kept in the slide list, each shown through an OutlineTextRefAtom of a shape. */
+  readonly placeholders?: ReadonlyArray<string>
+  /** Texts of the slide's own text boxes (in drawing order, after the placeholders); `bytes` writes a TextBytesAtom. */
+  readonly shapes?: ReadonlyArray<string | { readonly text: string; readonly bytes?: boolean; readonly slideNumberAt?: number }>
+  readonly notes?: string
+  readonly hidden?: boolean
+}
+
+/** Options of {@link pptStreams}. */
+export interface PptOptions {
+  readonly encrypted?: boolean
+  /** The last edit's offsetLastEdit points at itself (a loop, as in 57272_corrupted_usereditatom.ppt). */
+  readonly editLoop?: boolean
+}
+
+/** The streams of a test .ppt, and where its records lie. */
+export interface PptStreams {
+  readonly currentUser: Uint8Array
+  readonly document: Uint8Array
+  readonly userEditAt: number
+  readonly persistDirectoryAt: number
+}
+
+const record = (type: number, body: Uint8Array, options?: { readonly ver?: number; readonly inst?: number }) =>
+  Buffer.concat([u16(((options?.inst ?? 0) << 4) | (options?.ver ?? 0)), u16(type), u32(body.length), body])
+const container = (type: number, children: ReadonlyArray<Uint8Array>, inst = 0) => record(type, Buffer.concat(children), { ver: 0x0f, inst })
+const chars = (text: string) => record(0x0fa0, Buffer.from(text, "utf16le"))
+const textBytes = (text: string) => record(0x0fa8, Buffer.from(text, "latin1"))
+const textHeader = (type: number) => record(0x0f9f, u32(type))
+
+/** A shape (OfficeArtSpContainer) with a ClientTextbox holding `content`, and a placeholder type when given. */
+const shape = (content: ReadonlyArray<Uint8Array>, placeholder?: number) =>
+  container(0xf004, [
+    ...(placeholder === undefined ? [] : [container(0xf011, [record(0x0bc3, Buffer.from([0, 0, 0, 0, placeholder, 0, 0, 0]))])]),
+    container(0xf00d, content)
+  ])
+const drawing = (shapes: ReadonlyArray<Uint8Array>) => container(0x040c, [container(0xf002, [container(0xf003, shapes)])])
+
+/** A Current User stream and a PowerPoint Document stream holding `slides`. */
+export function pptStreams(slides: ReadonlyArray<PptSlide>, options?: PptOptions): PptStreams {
+  // Persist ids: 1 the document, then each slide, then each notes page.
+  const slideId = (i: number) => 256 + i
+  const notesId = (i: number) => 0x1000 + i
+  const slidePersist = (i: number) => 2 + i
+  const notesPersist = (i: number) => 2 + slides.length + i
+  const persistAtom = (persistId: number, id: number) => record(0x03f3, Buffer.concat([u32(persistId), u32(0), u32(0), u32(id), u32(0)]))
+
+  const slideList = container(
+    0x0ff0,
+    slides.flatMap((s, i) => [persistAtom(slidePersist(i), slideId(i)), ...(s.placeholders ?? []).flatMap((t, k) => [textHeader(k === 0 ? 0 : 1), chars(t)])]),
+    0
+  )
+  const notesList = container(
+    0x0ff0,
+    slides.flatMap((s, i) => (s.notes === undefined ? [] : [persistAtom(notesPersist(i), notesId(i))])),
+    2
+  )
+  const objects: Array<readonly [persistId: number, bytes: Uint8Array]> = [[1, container(0x03e8, [record(0x03e9, Buffer.alloc(40), { ver: 1 }), slideList, notesList])]]
+  slides.forEach((s, i) => {
+    const slideAtom = record(0x03ef, Buffer.concat([u32(0), Buffer.alloc(8), u32(0), u32(s.notes === undefined ? 0 : notesId(i)), u16(0), u16(0)]), { ver: 2 })
+    const info = s.hidden === true ? [record(0x03f9, Buffer.concat([u32(0), u32(0), Buffer.from([0, 0]), u16(0x04), Buffer.alloc(4)]))] : []
+    const shapes = [
+      ...(s.placeholders ?? []).map((_, k) => shape([record(0x0f9e, u32(k))], k === 0 ? 0x0d : 0x0e)),
+      ...(s.shapes ?? []).map((t) => {
+        const own = typeof t === "string" ? { text: t } : t
+        return shape([
+          textHeader(4),
+          own.bytes === true ? textBytes(own.text) : chars(own.text),
+          ...(own.slideNumberAt === undefined ? [] : [record(0x0fd8, u32(own.slideNumberAt))])
+        ])
+      })
+    ]
+    objects.push([slidePersist(i), container(0x03ee, [slideAtom, ...info, drawing(shapes)])])
+    if (s.notes !== undefined) {
+      const notesShapes = [
+        shape([], 0x0b),
+        shape([textHeader(2), chars(s.notes)], 0x0c),
+        shape([textHeader(4), chars("*"), record(0x0fd8, u32(0))], 0x08)
+      ]
+      objects.push([notesPersist(i), container(0x03f0, [record(0x03f1, Buffer.alloc(8), { ver: 1 }), drawing(notesShapes)])])
+    }
+  })
+
+  const parts: Array<Uint8Array> = []
+  const offsets = new Map<number, number>()
+  let at = 0
+  for (const [id, bytes] of objects) {
+    offsets.set(id, at)
+    parts.push(bytes)
+    at += bytes.length
+  }
+  const ids = [...offsets.keys()].sort((a, b) => a - b)
+  const directory = record(0x1772, Buffer.concat([u32(((ids.length << 20) | (ids[0] ?? 1)) >>> 0), ...ids.map((id) => u32(offsets.get(id) ?? 0))]))
+  const persistDirectoryAt = at
+  parts.push(directory)
+  at += directory.length
+  const userEditAt = at
+  const userEdit = record(
+    0x0ff5,
+    Buffer.concat([u32(slideId(0)), u16(0), Buffer.from([0, 3]), u32(options?.editLoop === true ? userEditAt : 0), u32(persistDirectoryAt), u32(1), u32(ids.length + 1), u16(1), u16(0), ...(options?.encrypted === true ? [u32(99)] : [])])
+  )
+  parts.push(userEdit)
+  const document = Buffer.concat(parts)
+  const currentUser = record(
+    0x0ff6,
+    Buffer.concat([u32(0x14), u32(options?.encrypted === true ? 0xf3d1c4df : 0xe391c05f), u32(userEditAt), u16(0), u16(0x03f4), Buffer.from([3, 0]), u16(0), u32(8)])
+  )
+  return { currentUser: new Uint8Array(currentUser), document: new Uint8Array(document), userEditAt, persistDirectoryAt }
+}
+
+/** A .ppt file (OLE2) holding `slides`. */
+export function writePpt(slides: ReadonlyArray<PptSlide>, options?: PptOptions): Uint8Array {
+  const s = pptStreams(slides, options)
+  return writeCfb([
+    ["PowerPoint Document", s.document],
+    ["Current User", s.currentUser]
+  ])
+}

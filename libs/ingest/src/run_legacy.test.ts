@@ -1,0 +1,77 @@
+/**
+ * Legacy Word and PowerPoint files in a real run (W3, R14): Word 97–2003 and
+ * PowerPoint 97–2003 are read by a plain worker without LibreOffice; a Word
+ * 6/95 or Word 2 file comes back from the plain worker as *reroute* and the
+ * run hands it to the document owner, whose LibreOffice reads it. Needs the
+ * corpus (../shared/corpus) and LibreOffice.
+ */
+import { NodeContext } from "@effect/platform-node"
+import { describe, expect, it } from "@effect/vitest"
+import { defaultSettings } from "@sagasu/domain"
+import { formatSettings, initWorkFolder, readIngestList, searchIndex, writeSettings } from "@sagasu/store"
+import { Effect } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { makeChannel } from "./channel.ts"
+import { ingestPlain } from "./ingest_one.ts"
+import { corpusFile, haveCorpus, haveSoffice } from "./office/_test_support.ts"
+import { runIndexer } from "./run_indexer.ts"
+import { standardRunOptions } from "./run_workers.ts"
+
+const files = {
+  "word97.doc": "poi/Bug34898.doc",
+  "word95.doc": "poi/Word95.doc",
+  "word2.doc": "poi/word2.doc",
+  "ppt97.ppt": "poi/54880_chinese.ppt"
+} as const
+
+const tempDir = Effect.acquireRelease(
+  Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-legacy-run-"))),
+  (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
+)
+
+describe.skipIf(!haveCorpus)("legacy Word and PowerPoint: plain first, Office when needed (W3, R14)", { timeout: 120_000 }, () => {
+  it.scoped("a plain worker reads a Word 97 file and sends a Word 6/95 or Word 2 file back as reroute to the document owner", () =>
+    Effect.gen(function* () {
+      const dir = yield* tempDir
+      const read = (name: keyof typeof files) => ingestPlain(corpusFile(files[name]), path.join(dir, name))
+      expect(yield* read("word97.doc")).toMatchObject({ status: "done", tsvCount: 1 })
+      expect(yield* read("ppt97.ppt")).toMatchObject({ status: "done", tsvCount: 1 })
+      for (const name of ["word95.doc", "word2.doc"] as const) {
+        const result = yield* read(name)
+        expect(result, name).toMatchObject({ status: "reroute", app: "document", tsvCount: 0 })
+        expect(result.reason, name).toMatch(/^needs-office: /)
+        expect(fs.existsSync(path.join(dir, name)), "nothing staged").toBe(false)
+      }
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.scopedLive.skipIf(!haveSoffice)("a run indexes all four: Word 97 and PowerPoint 97 without LibreOffice, Word 95 and Word 2 through it", () =>
+    Effect.gen(function* () {
+      const base = yield* tempDir
+      const source = path.join(base, "src")
+      fs.mkdirSync(source)
+      for (const [name, file] of Object.entries(files)) fs.copyFileSync(corpusFile(file), path.join(source, name))
+      const paths = yield* initWorkFolder(path.join(base, "work"), formatSettings(defaultSettings))
+      yield* writeSettings(paths, { ...defaultSettings, targetFolders: [{ name: "A", path: source, enabled: true }] })
+      const channel = yield* makeChannel()
+      const code = yield* runIndexer(channel, yield* standardRunOptions(paths.root, "test"))
+      expect(code).toBe(0)
+      const rows = yield* readIngestList(paths)
+      expect(Object.fromEntries(rows.map((r) => [r.path, r.status]))).toEqual({ "ppt97.ppt": "done", "word2.doc": "done", "word95.doc": "done", "word97.doc": "done" })
+      // The log block of each file says how it was read: LibreOffice converted only the two old ones.
+      const log = fs.readFileSync(paths.log, "utf8")
+      const block = (name: string) => {
+        const at = log.indexOf(`] A/${name}: `)
+        return log.slice(at, log.indexOf("\n[", at) >>> 0)
+      }
+      // R14: the reroute is logged when it happens, the owner's result in the file's block.
+      for (const name of ["word95.doc", "word2.doc"]) expect(log).toContain(`A/${name}: reading it needs Office; handed to the document owner`)
+      for (const name of ["word95.doc", "word2.doc"]) expect(block(name), name).toMatch(/: done\n.*converted to docx/)
+      for (const name of ["word97.doc", "ppt97.ppt"]) expect(block(name), name).not.toMatch(/LibreOffice|converted/)
+      for (const [query, file] of [["ディレクトリ", "word97.doc"], ["カタカナ", "ppt97.ppt"], ["quick brown fox", "word95.doc"], ["alain.bibas@rd.francetelecom.com", "word2.doc"]] as const) {
+        const result = yield* searchIndex(paths, query, { index: "A", limit: 5 })
+        expect(result.hits.map((h) => h.path), query).toContain(file)
+      }
+    }).pipe(Effect.provide(NodeContext.layer)))
+})
