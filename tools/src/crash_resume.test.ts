@@ -127,16 +127,21 @@ describe("crash and resume through the CLI (C1, C2, C3, R3, R7)", () => {
       const child = startIndex(work)
       let out = ""
       let phaseAtKill = ""
-      // The kill moment counts from the log header (the lock is taken), so kills spread over
-      // recovery, crawl, ingest and the finally step rather than over Node's start-up.
-      const delay = Math.floor(rand() * 3000)
+      // The kill moment is set by what the run has printed, not by a clock a busy machine makes
+      // slow: half of the kills after a seeded number of results (ingest and publish), the others a
+      // seeded number of milliseconds after the log header (start, recovery, crawl, dispatch).
+      const afterResults = rand() < 0.5 ? 1 + Math.floor(rand() * 60) : 0
+      const delay = Math.floor(rand() * 1500)
       let timer: NodeJS.Timeout | undefined
+      const kill = () => {
+        phaseAtKill = /インデックス作成が完了/.test(out) ? "closing" : /^\[\d+\//m.test(out) ? "ingest" : /取り込み対象/.test(out) ? "dispatch" : "start/crawl"
+        child.kill("SIGKILL")
+      }
       child.stdout?.on("data", (d: Buffer) => {
         out += d.toString()
-        timer ??= setTimeout(() => {
-          phaseAtKill = /インデックス作成が完了/.test(out) ? "closing" : /^\[\d+\//m.test(out) ? "ingest" : /取り込み対象/.test(out) ? "dispatch" : "start/crawl"
-          child.kill("SIGKILL")
-        }, delay)
+        if (afterResults > 0) {
+          if ((out.match(/^\[\d+\/\d+\] /gm) ?? []).length >= afterResults && child.exitCode === null && !child.killed) kill()
+        } else timer ??= setTimeout(kill, delay)
       })
       const exit = await exitOf(child)
       clearTimeout(timer)
