@@ -100,8 +100,12 @@ export interface RunIndexerOptions {
   readonly version: string
   /** How long to wait for the plan's answer (R10; default 60 minutes). */
   readonly answerTimeout?: Duration.DurationInput
-  /** The workers of the run, made once the settings are known (default: worker threads, no Office). */
-  readonly workers?: (settings: Settings) => Layer.Layer<IngestWorkers>
+  /**
+   * The workers of the run, made once the settings are known (default: worker threads, no Office),
+   * given the work folder's paths as the run resolved them (its real path, R3: the Office profiles
+   * live in its work area).
+   */
+  readonly workers?: (settings: Settings, paths: WorkPaths) => Layer.Layer<IngestWorkers>
   /** The R16 hook: bring the 2-gram index in line with what this round changed (a {@link GramUpdateSummary} result goes to the log). */
   readonly updateGram?: (paths: WorkPaths, changes: RoundChanges) => Effect.Effect<unknown, unknown>
   /** R16 started while ingesting ({@link GramRoundHook}); without it, all of R16 runs at the end through `updateGram`. */
@@ -451,7 +455,7 @@ const runMain = (
         // R15: the finally step, as the finalizer of the scope that owns the workers.
         yield* Effect.addFinalizer(() => finallyStep(paths, log, text, state, progress))
         const makeWorkers = options.workers ?? defaultWorkers
-        const workers = Context.get(yield* Layer.build(makeWorkers(settings)), IngestWorkers)
+        const workers = Context.get(yield* Layer.build(makeWorkers(settings, paths)), IngestWorkers)
         yield* dispatchLoop(channel, paths, log, text, state, workers, progress)
       })
     )

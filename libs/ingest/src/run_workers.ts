@@ -9,7 +9,7 @@
 import { CommandExecutor, FileSystem } from "@effect/platform"
 import { type IngestResult, type Settings } from "@sagasu/domain"
 import { NodeContext } from "@effect/platform-node"
-import { type WorkPaths, openGramRound, stageExtraction, stagingWriteFailedReason, updateGramIndexesOfRound, workPaths } from "@sagasu/store"
+import { type WorkPaths, openGramRound, stageExtraction, stagingWriteFailedReason, updateGramIndexesOfRound } from "@sagasu/store"
 import { Duration, Effect, Layer, Option } from "effect"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -88,7 +88,7 @@ export const standardRunOptions = (
     return {
       work,
       version,
-      workers: (settings) => standardWorkersLayer(workPaths(work), settings).pipe(Layer.provide(NodeContext.layer)),
+      workers: (settings, paths) => standardWorkersLayer(paths, settings).pipe(Layer.provide(NodeContext.layer)),
       headerExtra: [
         Option.match(office, {
           onNone: () => `LibreOffice: not found — files that need it (xls, doc, ppt, …) fail. ${installLibreOfficeHint}`,

@@ -16,7 +16,7 @@ import { readPendingRemove, removeBodyFolders } from "./pending_remove.ts"
 import { readProgress, writeProgress } from "./progress_store.ts"
 import { openRunLog } from "./run_log.ts"
 import { formatSettings } from "./settings_store.ts"
-import { initWorkFolder } from "./work_folder.ts"
+import { checkWorkFolder, initWorkFolder, workPaths } from "./work_folder.ts"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const tempWork = () =>
@@ -32,6 +32,32 @@ describe("lock (R3)", () => {
       const error = yield* Effect.flip(Effect.scoped(acquireLock(a)))
       expect(error.reason).toBe("held")
       yield* acquireLock(b)
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.scoped("is held through a symbolic link to the folder, and through the folder when taken through the link (issue 15)", () =>
+    Effect.gen(function* () {
+      const a = yield* tempWork()
+      const link = path.join(path.dirname(a.root), `${path.basename(a.root)}-link`)
+      fs.symlinkSync(a.root, link)
+      yield* Effect.scoped(Effect.gen(function* () {
+        yield* acquireLock(a)
+        expect((yield* Effect.flip(Effect.scoped(acquireLock(workPaths(link))))).reason).toBe("held")
+      }))
+      yield* Effect.scoped(Effect.gen(function* () {
+        yield* acquireLock(workPaths(link))
+        expect((yield* Effect.flip(Effect.scoped(acquireLock(a)))).reason).toBe("held")
+      }))
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.effect("checkWorkFolder and initWorkFolder give the real path's paths through a link (profiles, markers, issue 15)", () =>
+    Effect.gen(function* () {
+      const a = yield* tempWork()
+      const real = fs.realpathSync(a.root)
+      const link = path.join(path.dirname(a.root), `${path.basename(a.root)}-via`)
+      fs.symlinkSync(a.root, link)
+      expect((yield* checkWorkFolder(link)).tmp).toBe(path.join(real, "tmp"))
+      expect((yield* checkWorkFolder(path.join(link, "store", ".."))).root).toBe(real)
+      expect((yield* initWorkFolder(link, formatSettings(defaultSettings))).root).toBe(real)
     }).pipe(Effect.provide(NodeContext.layer)))
 
   it.effect("is released when its scope closes", () =>
