@@ -308,10 +308,11 @@ const runMain = (
 
     // C1, W3: a killed run's LibreOffice keeps running and would capture this run's (same profile).
     for (const p of yield* endLeftoverProcesses(paths)) yield* log.write(`ended a process an interrupted run left: ${p.pid} ${p.command.slice(0, 160)}`, "warn")
-    // R7: finish what the previous run left: removals, then unpublished staged folders.
-    yield* removeBodyFolders(paths, yield* readPendingRemove(paths)).pipe(Effect.mapError(ioFailure))
+    // R7: finish what the previous run left: removals, then unpublished staged folders. A record
+    // that exists but cannot be read ends the run here (R18), before anything is reset or deleted.
+    yield* readPendingRemove(paths).pipe(Effect.flatMap((removals) => removeBodyFolders(paths, removals)), Effect.mapError(ioFailure))
     const previousRows = yield* readIngestList(paths).pipe(Effect.mapError(ioFailure))
-    const recovery = recoverFromJournal(yield* readJournal(paths), previousRows)
+    const recovery = recoverFromJournal(yield* readJournal(paths).pipe(Effect.mapError(ioFailure)), previousRows)
     // R7: a folder that cannot be published is carried over: ingested again in this run, last (C1).
     const inFlight = new Set(recovery.inFlight)
     for (const s of recovery.publish) {

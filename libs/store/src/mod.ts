@@ -26,6 +26,7 @@ export * from "./lock.ts"
 export * from "./origins.ts"
 export * from "./pending_remove.ts"
 export * from "./progress_store.ts"
+export { StoreReadError } from "./read_error.ts"
 export * from "./run_log.ts"
 export * from "./search.ts"
 export {
