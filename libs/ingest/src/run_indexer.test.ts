@@ -411,7 +411,7 @@ describe("runIndexer(): confirmation (R9, R10, R11, R12)", () => {
           c.plan.changes.pipe(Stream.filter(Option.isSome), Stream.take(1), Stream.runForEach((p) => Effect.sync(() => plans.push(p.value))),
             Effect.zipRight(Deferred.succeed(c.answer, null)))
       })
-      expect(plans).toEqual([{ entries: [{ index: "A", new: 1, changed: 0, pending: 0, failedLastTime: 1, cloudOnly: 0, unchanged: 1, vanished: 1 }] }])
+      expect(plans).toEqual([{ entries: [{ index: "A", new: 1, changed: 0, pending: 0, failedLastTime: 1, failedByEnvironment: 0, cloudOnly: 0, unchanged: 1, vanished: 1 }] }])
       expect(r.code).toBe(2)
       expect(statuses(r.rows)).toEqual({ "A/a1.xlsx": "done", "A/bad.xlsx": "failed" })
       expect(tsvText(f.paths, "A", "gone.xlsx")).toBeUndefined()

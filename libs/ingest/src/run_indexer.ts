@@ -47,7 +47,6 @@ import {
   describeOrigin,
   endLeftoverProcesses,
   hasLegacyLayoutMarks,
-  isStagingWriteFailure,
   longestPathBytes,
   maxPathBytes,
   openRunLog,
@@ -428,7 +427,8 @@ const runMain = (
     for (const c of list.counts) {
       yield* log.write(
         `${c.index}: new ${c.new}, changed ${c.changed}, pending ${c.pending}, retry ${c.retry}, ` +
-          `unchanged ${c.unchanged}, failed last time ${c.failedLastTime}, vanished ${c.vanished}`
+          `unchanged ${c.unchanged}, failed last time ${c.failedLastTime}, ` +
+          `failed last time for the environment (retried) ${c.failedByEnvironment}, vanished ${c.vanished}`
       )
     }
     yield* log.write(text.targetCounts(list.targets.length))
@@ -657,14 +657,14 @@ const dispatchLoop = (
           yield* appendIngestRows(paths, [row("pending", "")]).pipe(Effect.mapError(ioFailure))
           yield* log.block(flight.n, total, `${name}: stopped (stays pending)`, arrival.result.log)
           break
+        case "WorkFolderFailed":
+          // R18: the work folder could not take the file's TSVs or LibreOffice's files (disk full, …):
+          // not the file's fault. It stays pending (its R11 row), nothing more is handed over, the run
+          // ends with exit 1.
+          state.workFolderError = Option.some(describeIoError(decision.reason))
+          yield* log.block(flight.n, total, `${name}: not recorded (stays pending): ${decision.reason}`, arrival.result.log, "error")
+          break
         case "Record": {
-          if (decision.status === "failed" && isStagingWriteFailure(decision.reason)) {
-            // R18: the work folder could not take the TSVs (disk full, …): not the file's fault. It
-            // stays pending (its R11 row), nothing more is handed over, the run ends with exit 1.
-            state.workFolderError = Option.some(describeIoError(decision.reason))
-            yield* log.block(flight.n, total, `${name}: not recorded (stays pending): ${decision.reason}`, arrival.result.log, "error")
-            break
-          }
           // C2: a folder whose body-index path the system cannot hold would fail its publish (and
           // every later run's): the file fails here instead, before a done row could claim it.
           const tooLong = decision.status === "done" ? bodyPathTooLong(paths, flight) : undefined
@@ -710,7 +710,7 @@ const bodyPathTooLong = (paths: WorkPaths, flight: InFlight): string | undefined
   }
   const bytes = longestPathBytes(bodyFolderOf(paths, flight.target.index, flight.target.path), names)
   return bytes > maxPathBytes
-    ? `unreadable: its body-index path would be ${bytes} bytes, more than this system allows (${maxPathBytes}); ` +
+    ? `path-too-long: its body-index path would be ${bytes} bytes, more than this system allows (${maxPathBytes}); ` +
         "move the work folder to a shorter path or the file to a less deep folder"
     : undefined
 }
