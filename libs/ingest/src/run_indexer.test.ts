@@ -17,6 +17,7 @@ import {
   formatBodyTsv
 } from "@sagasu/domain"
 import {
+  type GramRound,
   type RoundChanges,
   type WorkPaths,
   acquireLock,
@@ -697,12 +698,13 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
   it.live("R16: a stopped run leaves the 2-gram index as it was (the round's segments removed); the next run brings it in line", () =>
     provide(Effect.gen(function* () {
       const f = yield* makeFixture({ A: { "x/0.xlsx": "見積 旧0", "y/1.xlsx": "見積 旧1", "z/2.xlsx": "見積 旧2" } })
+      let round: GramRound | undefined
       const options = (workers: Layer.Layer<IngestWorkers>) => ({
         work: f.paths.root, version: "test",
         workers: () => workers,
         updateGram: (p: WorkPaths, changes: RoundChanges) => updateGramIndexesOfRound(p, changes),
         // A tiny budget: every source file is written to a segment at once.
-        gramRound: (p: WorkPaths) => openGramRound(p, { builderMemoryBytes: 1 })
+        gramRound: (p: WorkPaths) => openGramRound(p, { builderMemoryBytes: 1 }).pipe(Effect.tap((r) => Effect.sync(() => { round = r })))
       })
       const search = (q: string) => searchIndex(f.paths, q).pipe(Effect.map((r) => [r.engine, ...r.hits.map((h) => h.text).sort()]))
       expect(yield* runIndexer(yield* makeChannel(), options(fakeWorkers([])))).toBe(0)
@@ -719,7 +721,7 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       const script: Script = (_kind, request) =>
         request.path === "y/1.xlsx"
           ? Effect.gen(function* () {
-              yield* Effect.sleep("300 millis") // the round reads x/ meanwhile
+              if (round !== undefined) yield* round.settled // the round has read x/ (published before y/1 was handed over)
               roundWrote = fs.readdirSync(f.paths.gram).some((n) => /-p\d+-0\.text$/.test(n))
               yield* requestStop(channel)
               yield* Deferred.await(gate)
@@ -728,7 +730,9 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
             })
           : Effect.succeed(undefined)
       const stopped = yield* Effect.fork(runIndexer(channel, options(fakeWorkers([], script))))
-      yield* Effect.sleep("500 millis")
+      // The stop seen, the commander discards the round (its files go) while y/1 is still in flight.
+      const asBefore = () => fs.readdirSync(f.paths.gram).sort().join("\n") === gramFiles.join("\n")
+      while (!roundWrote || !asBefore()) yield* Effect.sleep("10 millis")
       yield* Deferred.succeed(gate, undefined)
       expect(yield* Fiber.join(stopped)).toBe(2)
       expect(roundWrote).toBe(true)

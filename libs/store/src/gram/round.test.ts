@@ -68,8 +68,8 @@ describe("openGramRound(): the 2-gram update overlapped with ingesting (R16, iss
         for (const f of files) yield* published("共有", f, randomParts(random))
         yield* published("共有", "base.xlsx", [part("s", "cell", ["見積 基本 改"])])
         yield* Effect.promise(() => remove(paths, "共有", "gone.xlsx"))
-        // Let the background fiber catch up and write segments (tiny budget).
-        yield* Effect.sleep("200 millis")
+        // The background fiber has read all of it and written segments (tiny budget).
+        yield* round.settled
         expect(readManifestSync(paths.gram)?.generation).toBe(generation)
         expect(texts(paths, "見積").sort()).toEqual(["base.xlsx:見積 基本", "gone.xlsx:見積 消える"])
         expect(fs.readdirSync(paths.gram).some((n) => n.includes("-p"))).toBe(true)
@@ -90,7 +90,7 @@ describe("openGramRound(): the 2-gram update overlapped with ingesting (R16, iss
       Effect.gen(function* () {
         yield* published("共有", "a.xlsx", [part("s", "cell", ["見積 一回目"])])
         yield* published("共有", "b.xlsx", [part("s", "cell", ["請求 B"])])
-        yield* Effect.sleep("100 millis")
+        yield* round.settled // both read before a.xlsx changes
         // Published again without telling the round (a repair), and one it never heard of.
         yield* Effect.promise(() => publish(paths, "共有", "a.xlsx", [part("s", "cell", ["見積 二回目"])]))
         yield* Effect.promise(() => publish(paths, "共有", "c.xlsx", [part("s", "cell", ["見積 C"])]))
@@ -107,10 +107,10 @@ describe("openGramRound(): the 2-gram update overlapped with ingesting (R16, iss
     await publish(paths, "共有", "a.xlsx", [part("s", "cell", ["見積 A"])])
     await run(updateGramIndexesOfRound(paths, none))
     const before = fs.readFileSync(path.join(paths.gram, "manifest.json"), "utf8")
-    await inRound(paths, { builderMemoryBytes: 1 }, (_round, published) =>
+    await inRound(paths, { builderMemoryBytes: 1 }, (round, published) =>
       Effect.gen(function* () {
         for (let i = 0; i < 5; i++) yield* published("共有", `n${i}.xlsx`, [part("s", "cell", [`見積 新${i}`])])
-        yield* Effect.sleep("100 millis")
+        yield* round.settled
         expect(fs.readdirSync(paths.gram).some((n) => n.includes("-p"))).toBe(true)
       }))
     expect(fs.readFileSync(path.join(paths.gram, "manifest.json"), "utf8")).toBe(before)

@@ -20,7 +20,7 @@
  *
  * @module
  */
-import { Effect, Fiber, Queue, type Scope } from "effect"
+import { Deferred, Effect, Fiber, Queue, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "../work_folder.ts"
@@ -50,6 +50,11 @@ export interface GramRound {
   readonly finish: (changes: RoundChanges) => Effect.Effect<GramUpdateSummary, GramIndexError>
   /** Stops the background work and removes what it wrote (also done when the scope closes, unless finished). */
   readonly discard: Effect.Effect<void>
+  /**
+   * Waits until every folder told so far has been read into the round (or the round failed,
+   * finished or was discarded): what a test waits for instead of a time (issue 15).
+   */
+  readonly settled: Effect.Effect<void>
 }
 
 // Lets the event loop run (worker results, a GUI's requests) between two steps of work.
@@ -176,12 +181,15 @@ export const openGramRound = (
         if (state.builder.memoryBytes >= limit) yield* spill
       })
 
-    const queue = yield* Queue.unbounded<SourceRef | undefined>()
+    // A folder to read, the end (undefined), or a marker completed once everything before it was read.
+    const queue = yield* Queue.unbounded<SourceRef | undefined | Deferred.Deferred<void>>()
+    const done = yield* Deferred.make<void>()
     let fiber: Fiber.RuntimeFiber<void> | undefined
     const discard = Effect.gen(function* () {
       if (state.closed) return
       state.closed = true
       if (fiber !== undefined) yield* Fiber.interrupt(fiber)
+      yield* Deferred.succeed(done, undefined)
       removeFiles()
     })
     // Runs after the fiber below is interrupted (finalizers run last added first).
@@ -190,7 +198,14 @@ export const openGramRound = (
       Effect.gen(function* () {
         for (;;) {
           const ref = yield* Queue.take(queue)
-          if (ref === undefined) return
+          if (ref === undefined) {
+            yield* Deferred.succeed(done, undefined)
+            return
+          }
+          if (Deferred.DeferredTypeId in ref) {
+            yield* Deferred.succeed(ref, undefined)
+            continue
+          }
           if (state.failed) continue
           // A failure here is not the run's: the final update reads everything and reports.
           yield* feed(ref).pipe(
@@ -225,9 +240,16 @@ export const openGramRound = (
         return summary
       })
 
+    const settled = Effect.gen(function* () {
+      const marker = yield* Deferred.make<void>()
+      yield* Queue.offer(queue, marker)
+      yield* Deferred.await(marker).pipe(Effect.raceFirst(Deferred.await(done)))
+    })
+
     return {
       published: (ref: SourceRef) => Queue.offer(queue, ref).pipe(Effect.asVoid),
       finish,
-      discard
+      discard,
+      settled
     } satisfies GramRound
   })
