@@ -120,7 +120,8 @@ describe("the GUI in a real browser (issue 7)", () => {
       // Progress (P1), polled once a second; the update buttons are off meanwhile.
       await dialog.waitFor({ state: "hidden" })
       await page.locator("#progress-box").waitFor({ state: "visible" })
-      expect(await page.locator("#update-all").isDisabled()).toBe(true)
+      // The buttons follow the run in the indexes view, which the page fetches on its own: polled.
+      await expect.poll(() => page.locator("#update-all").isDisabled(), poll).toBe(true)
       // The plain worker threads take a few seconds to start: 取り込み with 0 of 3 is on screen meanwhile.
       await expect.poll(() => page.locator("#phase").textContent(), poll).toMatch(/^(取り込み|仕上げ)$/)
       await shot(page, "04-progress")
@@ -134,7 +135,8 @@ describe("the GUI in a real browser (issue 7)", () => {
       // R9: the cloud-only file was left, and said so.
       expect(await page.locator("#end-cloud h3").textContent()).toBe("クラウドにだけあるため、ダウンロードせずに残したファイル（1 件）")
       expect(await page.locator("#end-cloud li").allTextContents()).toEqual(["共有/クラウド/予算_2024.xlsx"])
-      expect(await page.locator("#update-all").isEnabled()).toBe(true)
+      // The indexes view is fetched after the end is shown (a loaded machine showed the button still off): polled.
+      await expect.poll(() => page.locator("#update-all").isEnabled(), poll).toBe(true)
       await expect.poll(() => page.locator('#indexes tr[data-name="共有"] td.num').allTextContents(), poll).toEqual(["2", "1", "0"])
       expect(await page.locator("#resume").isHidden()).toBe(true)
       await shot(page, "05-end")
