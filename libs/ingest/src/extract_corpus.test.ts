@@ -245,7 +245,7 @@ describe(`extractFile() over the corpus (${corpus})`, () => {
         expect(wrong).toEqual([])
         expect(compared).toBeGreaterThan(200)
       }),
-    60_000
+    600_000
   )
 
   afterAll(async () => {

@@ -136,7 +136,7 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
       expect(log.find((l) => l.includes("A/空.docx: done"))).toMatch(/^\[WARN\] \[\d\/2\] A\/空\.docx: done$/)
       expect(log).toContain(`    ${noTextWarning}`)
       expect(log.find((l) => l.includes("A/有.docx: done"))).toMatch(/^\[\d\/2\] A\/有\.docx: done$/)
-    }).pipe(Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.provide(NodeContext.layer)), 600_000)
 
   it.scopedLive("C2, R7: a worker stopped in the middle of sheet 3 leaves no .complete; the next run does not publish it and ingests the file again", () =>
     Effect.gen(function* () {
@@ -177,5 +177,5 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
       expect(Object.keys(filesOf(published))).toEqual([".complete", "1_一.tsv", "2_二.tsv", "3_三.tsv"])
       expect(filesOf(published)["3_三.tsv"]?.trimEnd().split("\n")).toHaveLength(1 + 60_000)
       expect(fs.existsSync(path.join(paths.root, "publish", "99999"))).toBe(false)
-    }).pipe(Effect.provide(NodeContext.layer)), 60_000)
+    }).pipe(Effect.provide(NodeContext.layer)), 600_000)
 })

@@ -774,5 +774,5 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       expect(yield* runIndexer(yield* makeChannel(), options(fakeWorkers([])))).toBe(0)
       expect(yield* search("見積")).toEqual(["gram", "見積 新0", "見積 新1", "見積 新2"])
       expect(fs.readFileSync(f.paths.log, "utf8")).toMatch(/2-gram index updated: \d+ file\(s\) indexed/)
-    })), 30_000)
+    })), 600_000)
 })

@@ -105,7 +105,7 @@ const statuses = (rows: ReadonlyArray<IngestRow>) => Object.fromEntries(rows.map
 const provide = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, NodeContext.layer)
 
 // Real runs, processes and files: seconds on a loaded 2-core CI machine (5 s, the default, was once too little).
-describe("runIndexer(): faults found by the chaos campaign", { timeout: 60_000 }, () => {
+describe("runIndexer(): faults found by the chaos campaign", { timeout: 600_000 }, () => {
   it.scopedLive("C1, W3: a LibreOffice left by a killed run of this work folder is ended before anything starts", () =>
     provide(Effect.gen(function* () {
       if (process.platform !== "linux") return

@@ -13,6 +13,7 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
+import type { DocPart } from "./doc_table.ts"
 import type { TsvSource } from "./segment_builder.ts"
 
 /** Name of the file that marks a staging folder as complete, written last (R7: only complete folders are published). */
@@ -130,6 +131,46 @@ export function stagedFolderAt(workRoot: string, index: string, relPath: string,
   }
   if (!names.includes(stagingCompleteMark)) return undefined
   return folderOf(index, relPath, dir, names)
+}
+
+/**
+ * Whether the live pieces of one source file (each piece's parts as its doc
+ * table holds them, all of `folder`'s fingerprint) hold every body line of
+ * the folder's TSVs exactly once (S1): per TSV, the pieces follow one another
+ * from its first body line (`lineBase`) and the last ends where the TSV ends
+ * (one `stat` per TSV). False for the first pieces a killed round left of a
+ * file it was still reading, and for pieces read twice. Throws on I/O errors
+ * other than a vanished TSV (then false).
+ */
+export function piecesCoverFolder(pieces: ReadonlyArray<ReadonlyArray<DocPart>>, folder: BodyFolder): boolean {
+  const byFile = new Map<string, Array<DocPart>>()
+  for (const parts of pieces) {
+    for (const p of parts) {
+      const list = byFile.get(p.file)
+      if (list === undefined) byFile.set(p.file, [p])
+      else list.push(p)
+    }
+  }
+  for (const file of byFile.keys()) if (!folder.files.includes(file)) return false
+  for (const file of folder.files) {
+    const size = fs.statSync(path.join(folder.dir, file), { throwIfNoEntry: false })?.size
+    if (size === undefined) return false
+    const parts = (byFile.get(file) ?? []).sort((a, b) => a.lineBase - b.lineBase || a.end - b.end)
+    // An empty TSV (no header) gives no part.
+    if (parts.length === 0) {
+      if (size !== 0) return false
+      continue
+    }
+    let next = 0
+    let end = 0
+    for (const p of parts) {
+      if (p.lineBase !== next || p.end < end) return false
+      next = p.lineBase + p.count
+      end = p.end
+    }
+    if (end !== size) return false
+  }
+  return true
 }
 
 /**

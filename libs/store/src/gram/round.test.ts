@@ -197,6 +197,37 @@ describe("openGramRound(): the 2-gram index kept live while a run ingests (R16, 
     agreesWithBody(paths, "after finish")
   })
 
+  it("S1: a file a round was still reading when killed is read again whole, neither kept in part nor found twice", async () => {
+    for (const older of [false, true]) {
+      const paths = await makeWork()
+      if (older) await publish(paths, "共有", "big.xlsx", [part("s", "cell", ["見積 旧版"])])
+      await inRound(paths, { flushIntervalMs: 0 }, (round) => round.awaitLive.pipe(Effect.zipRight(round.close)))
+      const before = readManifestSync(paths.gram)!
+      // The older version's segment files, which the next round deletes with it: kept to put back.
+      const kept = fs.readdirSync(paths.gram).filter((n) => before.segments.some((b) => n.startsWith(`${b.id}.`)))
+        .map((n) => [n, fs.readFileSync(path.join(paths.gram, n))] as const)
+      const lines = Array.from({ length: 30_000 }, (_, i) => `行 ${i} 見積`)
+      await inRound(paths, { flushIntervalMs: 0, builderMemoryBytes: 200_000, mergeFactor: 1000 }, (round, change) =>
+        change.publish("共有", "big.xlsx", [part("s", "cell", lines)]).pipe(Effect.zipRight(round.awaitLive), Effect.zipRight(round.close)))
+      const after = readManifestSync(paths.gram)!
+      const pieces = after.segments.filter((s) => !before.segments.some((b) => b.id === s.id))
+      expect(pieces.length, "pieces").toBeGreaterThan(2)
+      // The moment of the kill: the first piece live, the file's entry still in the tail, the older
+      // version not yet deleted (what the manifest said between the first flush and the last).
+      const killed = { ...after, generation: after.generation + 1, segments: [...before.segments, pieces[0]!], freshFrom: before.freshFrom }
+      for (const [n, bytes] of kept) fs.writeFileSync(path.join(paths.gram, n), bytes)
+      fs.writeFileSync(path.join(paths.gram, "manifest.json"), JSON.stringify(killed))
+      expect(tailLength(paths)).toBe(1)
+      agreesWithBody(paths, `older ${older}: killed`, ['"行 29999 見積"', '"行 0 見積"', "見積"])
+      // The next run's round catches up.
+      await inRound(paths, { flushIntervalMs: 0 }, (round) => round.awaitLive.pipe(Effect.zipRight(round.close)))
+      expect(tailLength(paths)).toBe(0)
+      expect(texts(paths, '"行 29999 見積"'), `older ${older}`).toEqual(["big.xlsx:行 29999 見積"])
+      expect(texts(paths, '"行 0 見積"'), `older ${older}`).toEqual(["big.xlsx:行 0 見積"])
+      agreesWithBody(paths, `older ${older}: caught up`, ['"行 1"', "見積"])
+    }
+  })
+
   it("catches up at open with a tail a killed run left", async () => {
     const paths = await makeWork()
     // A killed run: published and noted, never built.

@@ -30,7 +30,7 @@ import { Clock, Duration, Effect, Fiber, Queue, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "../work_paths.ts"
-import { bodyFolderAt, docKey, isMissing, stagedFolderAt, tsvSourcesOf } from "./body_walk.ts"
+import { bodyFolderAt, docKey, isMissing, piecesCoverFolder, stagedFolderAt, tsvSourcesOf } from "./body_walk.ts"
 import { ensureFreshLogSync } from "./fresh.ts"
 import { type FreshEntry, readFreshTailSync } from "./fresh_log.ts"
 import {
@@ -429,8 +429,13 @@ export const openGramRound = (
           state.pos = item.end
           return
         }
-        const places = (live.get(key) ?? []).filter((p) => !state.doomedPieces.some((x) => x.id === p.id && x.doc === p.doc))
-        const known = state.builderKeys.get(key) ?? (places.length > 0 && places.every((p) => p.fingerprint === folder.fingerprint) ? folder.fingerprint : undefined)
+        const livePlaces = () => (live.get(key) ?? []).filter((p) => !state.doomedPieces.some((x) => x.id === p.id && x.doc === p.doc))
+        const places = livePlaces()
+        // Live already when its pieces are of this very folder and hold all of it: a round killed
+        // while it read the file left only its first pieces (S1).
+        const whole = places.length > 0 && places.every((p) => p.fingerprint === folder.fingerprint) &&
+          (yield* attempt("body-index-unreadable", folder.dir, () => piecesCoverFolder(places.map((p) => readers.get(p.id)!.docs.parts(p.doc)), folder)))
+        const known = state.builderKeys.get(key) ?? (whole ? folder.fingerprint : undefined)
         if (known === folder.fingerprint) {
           state.consumed.set(key, folder.fingerprint)
           yield* markDirty
@@ -439,6 +444,9 @@ export const openGramRound = (
         }
         // A second version of a file in one builder would be found twice: make the first live first.
         if (state.builderKeys.has(key)) yield* flush
+        // Pieces of this version left live by a killed round go with the older versions at the next
+        // flush; kept, their lines would be found twice once this feed is live (S1).
+        for (const p of livePlaces()) if (p.fingerprint === folder.fingerprint) state.doomedPieces.push({ id: p.id, doc: p.doc })
         const staging = entry.op === "~" ? (entry.staging ?? "") : ""
         const feed = new DocFeed({ index: folder.index, path: folder.path, fingerprint: folder.fingerprint, mtimeMs: folder.mtimeMs, staging }, tsvSourcesOf(folder))
         state.feed = { feed, key }

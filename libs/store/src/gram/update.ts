@@ -12,7 +12,7 @@ import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "../work_paths.ts"
-import { type BodyFolder, docKey, isMissing, tsvSourcesOf, walkBodyIndex } from "./body_walk.ts"
+import { type BodyFolder, docKey, isMissing, piecesCoverFolder, tsvSourcesOf, walkBodyIndex } from "./body_walk.ts"
 import { freshLogName } from "./fresh_log.ts"
 import {
   GramIndexError,
@@ -251,8 +251,10 @@ export const updateGramIndexes = Effect.fn("Store.updateGramIndexesOfRound")(fun
     const key = docKey(folder.index, folder.path)
     seen.add(key)
     const known = live.get(key)
-    // Current only when every piece is of this very folder.
-    const current = known !== undefined && known.every((k) => k.fingerprint === folder.fingerprint)
+    // Current only when every piece is of this very folder, and the pieces of a file spanning
+    // segments hold it exactly once (a killed round may have left some of them: S1).
+    const current = known !== undefined && known.every((k) => k.fingerprint === folder.fingerprint) &&
+      (known.length === 1 || (yield* attempt("walk", folder.dir, () => piecesCoverFolder(known.map((k) => readers[k.segment]!.docs.parts(k.doc)), folder))))
     if (current && !forced.has(key)) continue
     if (known !== undefined) known.forEach(deleteDoc)
     toIndex.push(folder)
