@@ -19,6 +19,7 @@ const sagasu = (work: string, ...args: Array<string>) => {
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
 
+// The per-test limits are hang guards, not speeds: with both cores busy a CLI start takes seconds (issue 15 item 11).
 describe("sagasu CLI on the sample documents", () => {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-cli-"))
   const work = path.join(base, "work")
@@ -29,7 +30,7 @@ describe("sagasu CLI on the sample documents", () => {
     files = await makeSamples(samples)
     expect(sagasu(work, "init").code).toBe(0)
     expect(sagasu(work, "add", "サンプル", samples).code).toBe(0)
-  }, 60_000)
+  }, 600_000)
 
   it("indexes the samples, skipping the lock file and the hidden file", () => {
     const r = sagasu(work, "index", "--yes")
@@ -40,13 +41,13 @@ describe("sagasu CLI on the sample documents", () => {
     expect(r.out.match(/インデックス作成が完了しました/g)).toHaveLength(1)
     const list = fs.readFileSync(workPaths(work).ingestList, "utf8")
     for (const f of files) expect(list.includes(f.path)).toBe(f.skip !== true)
-  }, 60_000)
+  }, 600_000)
 
   it("finds a Japanese word and says file, sheet and cell", () => {
     const r = sagasu(work, "search", "見積番号")
     expect(r.code).toBe(0)
     expect(r.out).toContain("サンプル  見積/見積書_A-1234.xlsx  見積書!B3\n    【見積番号】 A-1234")
-  }, 30_000)
+  }, 600_000)
 
   it("S2: the cold-start search prints byte for byte what the full command prints", () => {
     // The full command, as the sources run through tsx, never takes the cold-start path.
@@ -66,7 +67,7 @@ describe("sagasu CLI on the sample documents", () => {
     const text = fs.readFileSync(path.join(cache, bundle ?? ""), "utf8")
     expect(text).not.toMatch(/node_modules\/effect\//)
     expect(text.length).toBeLessThan(200_000)
-  }, 90_000)
+  }, 600_000)
 
   it("prints the --json contract: index, path, location, text", () => {
     const r = sagasu(work, "search", "inv-2024-003", "--json")
@@ -76,7 +77,7 @@ describe("sagasu CLI on the sample documents", () => {
       ["サンプル", "経理/請求書_2024年3月.xlsx", "請求書!B3", "INV-2024-003"],
       ["サンプル", "経理/請求書_2024年3月.xlsx", "入金予定!B1", "INV-2024-003"]
     ])
-  }, 30_000)
+  }, 600_000)
 
   it("finds every text the generator wrote, at the location it wrote it", async () => {
     const paths = workPaths(work)
@@ -91,20 +92,20 @@ describe("sagasu CLI on the sample documents", () => {
       }
     }
     expect(missing).toEqual([])
-  }, 60_000)
+  }, 600_000)
 
   it("a second run finds nothing to do", () => {
     const r = sagasu(work, "index", "--yes")
     expect(r.code).toBe(0)
     expect(r.out).toContain("取り込みが必要なファイルはありません。")
-  }, 30_000)
+  }, 600_000)
 
   it("explains a work folder that was never initialised, without a stack trace", () => {
     const r = sagasu(path.join(base, "nowhere"), "search", "x")
     expect(r.code).toBe(1)
     expect(r.err).toContain("The work folder cannot be used")
     expect(r.err).not.toMatch(/\n\s+at /)
-  }, 30_000)
+  }, 600_000)
 
   it("explains usage errors in one line, without a dump or a stack trace, exit 1", () => {
     for (const args of [["add"], ["serch", "x"], ["search", "--limit", "abc", "x"], ["gui", "--port", "80000"], ["add", "a/b", samples]]) {
@@ -113,18 +114,18 @@ describe("sagasu CLI on the sample documents", () => {
       expect(r.err + r.out).not.toMatch(/_tag|\n\s+at |ParseError/)
     }
     expect(sagasu(work, "add", "a/b", samples).err).toContain("an index name must not contain")
-  }, 60_000)
+  }, 600_000)
 
   it("ends quietly when the reader of its output goes away (search | head)", () => {
     const r = spawnSync("sh", ["-c", `"${process.execPath}" "${bin}" search 見 --limit 500 --work "${work}" | head -1`], { encoding: "utf8" })
     expect(r.stderr).toBe("")
     expect(r.stdout.split("\n").filter((l) => l !== "")).toHaveLength(1)
-  }, 30_000)
+  }, 600_000)
 
   it("refuses to add a folder that does not exist, or a name twice", () => {
     expect(sagasu(work, "add", "x", path.join(base, "missing")).err).toContain("is not a folder")
     const twice = sagasu(work, "add", "サンプル", samples)
     expect(twice.code).toBe(1)
     expect(twice.err).toContain("exists already")
-  }, 30_000)
+  }, 600_000)
 })

@@ -95,7 +95,7 @@ const inFlightAtKill = (work: string): Set<string> => {
 
 beforeAll(async () => {
   files = await makeTree(tree, { seed: 11, files: 150, minRows: 50, maxRows: 600 })
-}, 120_000)
+}, 600_000)
 
 // A failed run keeps its folders (work folders with their logs and journals) for a look.
 let keepForLook = false
@@ -244,7 +244,7 @@ describe("crash and resume through the CLI (C1, C2, C3, R3, R7)", () => {
     expect(again.status).toBe(0)
     expect(ingestRows(work).every((r) => r.status === "done")).toBe(true)
     expect(ingestRows(work)).toHaveLength(files.length)
-  }, 120_000)
+  }, 600_000)
 
   it("R13/S1: a run that loses its target folder ends with exit 1, and every file it ingested is found", async () => {
     const work = makeWork("lost")
@@ -274,5 +274,5 @@ describe("crash and resume through the CLI (C1, C2, C3, R3, R7)", () => {
     // Back again: the next run completes.
     expect(spawnSync(process.execPath, [bin, "index", "--yes", "--work", work], { encoding: "utf8" }).status).toBe(0)
     expect(foundByProbe(work).size).toBe(files.length)
-  }, 120_000)
+  }, 600_000)
 })

@@ -52,6 +52,6 @@ describe("sagasu index: one run per work folder, whatever path names it (R3)", (
       const done = await holder.exited
       expect(done.code, holder.out().slice(-400)).toBe(0)
       expect(holder.out()).toContain("インデックス作成が完了しました。（成功: 2 件 / 失敗: 0 件）")
-    }, 60_000)
+    }, 600_000)
   }
 })
