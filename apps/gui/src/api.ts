@@ -106,7 +106,7 @@ export interface HitView {
   /** The full path on this PC (the index folder joined with `path`), for copying. */
   readonly fullPath: string
   readonly part: string
-  readonly locator: "cell" | "paragraph" | "slide"
+  readonly locator: "cell" | "paragraph" | "slide" | "property"
   readonly loc: string
   readonly location: string
   readonly snippet: ReadonlyArray<SnippetPart>

@@ -24,7 +24,7 @@ export interface SearchHit {
   readonly snippet: string
 }
 
-/** The human form of a location: `Sheet!A1`, `¶12`, `slide 3`. */
+/** The human form of a location: `Sheet!A1`, `¶12`, `slide 3`, `property:title`. */
 export function formatLocation(locator: Locator, part: string, loc: string): string {
   switch (locator) {
     case "cell":
@@ -33,6 +33,8 @@ export function formatLocation(locator: Locator, part: string, loc: string): str
       return /^\d+$/.test(loc) ? `¶${loc}` : loc
     case "slide":
       return `slide ${loc}`
+    case "property":
+      return `property:${loc}`
   }
 }
 
