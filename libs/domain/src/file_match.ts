@@ -101,8 +101,11 @@ export class FileMatch<R> {
   private nearSeen: boolean
   private excludedSeen: boolean
   private readonly window: Array<{ readonly mask: number; readonly order: number; readonly ref: R }> = []
+  private readonly keep: number
 
-  constructor(query: SearchQuery, names: NamesMatch) {
+  /** `keep`: how many of the first locations to keep for {@link picks} (default {@link pickWindow}; 0 when only counting). */
+  constructor(query: SearchQuery, names: NamesMatch, keep: number = pickWindow) {
+    this.keep = keep
     this.all = allTermsMask(query)
     this.nameMask = names.mask
     this.nameHits = names.hits.length
@@ -116,7 +119,7 @@ export class FileMatch<R> {
     if (mask === 0) return
     this.covered |= mask
     if (((mask | this.nameMask) & this.all) === this.all) this.nearSeen = true
-    if (this.window.length < pickWindow) this.window.push({ mask, order: this.lines, ref })
+    if (this.window.length < this.keep) this.window.push({ mask, order: this.lines, ref })
     this.lines++
   }
 

@@ -30,7 +30,7 @@ import { Clock, Duration, Effect, Fiber, Queue, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "../work_paths.ts"
-import { bodyFolderAt, docKey, isMissing, stagedFolderAt, tsvSourcesOf } from "./body_walk.ts"
+import { bodyFolderAt, docKey, isMissing, sourceStampOf, stagedFolderAt, tsvSourcesOf } from "./body_walk.ts"
 import { ensureFreshLogSync } from "./fresh.ts"
 import { type FreshEntry, readFreshTailSync } from "./fresh_log.ts"
 import {
@@ -440,7 +440,7 @@ export const openGramRound = (
         // A second version of a file in one builder would be found twice: make the first live first.
         if (state.builderKeys.has(key)) yield* flush
         const staging = entry.op === "~" ? (entry.staging ?? "") : ""
-        const feed = new DocFeed({ index: folder.index, path: folder.path, fingerprint: folder.fingerprint, mtimeMs: folder.mtimeMs, staging }, tsvSourcesOf(folder))
+        const feed = new DocFeed({ index: folder.index, path: folder.path, fingerprint: folder.fingerprint, mtimeMs: folder.mtimeMs, staging, stamp: sourceStampOf(folder.dir) }, tsvSourcesOf(folder))
         state.feed = { feed, key }
         state.feedPieces = []
         state.builderKeys.set(key, folder.fingerprint)
