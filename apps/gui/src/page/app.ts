@@ -493,6 +493,7 @@ function whereOf(hit: HitView): Array<Node | string> {
       return [`${t.slide} ${n ?? hit.loc}${notes === "notes" ? t.notes : ""}`]
     }
     case "property":
+    case "name":
       return [hit.location]
   }
 }
