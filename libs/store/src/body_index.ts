@@ -7,8 +7,8 @@
  */
 import { FileSystem } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
-import { type BodyLine, type BodyPartHead, type Extraction, bodyTsvFileName, formatBodyTsvHeader, formatBodyTsvLines } from "@sagasu/domain"
-import { Effect, Exit, Scope } from "effect"
+import { type BodyLine, type BodyPartHead, type Extraction, bodyTsvFileName, formatBodyTsvHeader, formatBodyTsvLines, formatSourceStamp } from "@sagasu/domain"
+import { Effect, Exit, Option, Scope } from "effect"
 import * as path from "node:path"
 import { crashPoint } from "./crash_point.ts"
 import { noteFresh } from "./gram/fresh.ts"
@@ -154,6 +154,21 @@ export const stagingWriteFailedReason = "unreadable: the TSVs could not be writt
 export function isStagingWriteFailure(reason: string): boolean {
   return reason.startsWith(stagingWriteFailedReason)
 }
+
+/**
+ * The text of the `.complete` mark of the staging folder of `source` (R7,
+ * C2: written last): the source file's size and modified time as a
+ * {@link formatSourceStamp} stamp (issue 14: the search shows them and
+ * sorts by date without opening the source), read now; `""` when the source
+ * cannot be stat'ed (the mark is still a mark).
+ */
+export const completeMarkOf = (source: string) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const info = yield* fs.stat(source)
+    const mtime = Option.getOrUndefined(info.mtime)
+    return mtime === undefined ? "" : formatSourceStamp({ size: Number(info.size), mtimeMs: mtime.getTime() })
+  }).pipe(Effect.orElseSucceed(() => ""))
 
 /**
  * Moves a staged folder into the body index as a whole (C2). Sub-folders of
