@@ -770,8 +770,8 @@ export function decideParts(
     outer: for (const [pi, part] of parts.entries()) {
       for (const [li, line] of part.lines.entries()) {
         tick()
-        const text = normalizeForSearch(line.text)
-        const forms = line.forms === undefined || line.forms === "" ? "" : normalizeForSearch(line.forms)
+        const text = part.norms?.[li] ?? normalizeForSearch(line.text)
+        const forms = part.formNorms?.[li] ?? (line.forms === undefined || line.forms === "" ? "" : normalizeForSearch(line.forms))
         if (holdsExcluded(query, text, forms)) {
           match.exclude()
           break outer

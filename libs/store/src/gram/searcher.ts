@@ -122,10 +122,11 @@ export class GramSearcher {
   }
 
   /**
-   * {@link open}, reusing the open segments of `previous` when the manifest
-   * is still the one it read (a GUI's search thread between two queries):
-   * only the fresh tail is read again. `previous` must not be used after;
-   * it is closed when its segments are not reused. Same errors as `open`.
+   * {@link open}, reusing the open segments of `previous` that the manifest
+   * still names as they were (a GUI's search thread between two queries:
+   * during a run only the newest segments change): the rest is opened, and
+   * the fresh tail read again. `previous` must not be used after; what of it
+   * is not reused is closed. Same errors as `open`.
    */
   static reopen(paths: { readonly gram: string; readonly index: string }, previous: GramSearcher | undefined): GramSearcher | undefined {
     const gramDir = paths.gram
@@ -136,14 +137,26 @@ export class GramSearcher {
         prior?.close()
         return undefined
       }
-      // The same generation: the same segments; what changed since is in the tail (masked there).
-      const kept = prior !== undefined && prior.manifest.generation === manifest.generation && prior.manifest.fresh === manifest.fresh ? prior : undefined
-      if (kept === undefined) prior?.close()
+      // A segment named as before (same id, same deletions) is the same: its open reader is kept;
+      // what changed since is in the fresh tail, masked there.
+      const reusable = new Map<string, SegmentReader>()
+      if (prior !== undefined) {
+        prior.manifest.segments.forEach((entry, i) => {
+          const reader = prior?.segments[i]
+          if (reader !== undefined && manifest.segments.some((e) => e.id === entry.id && e.deleted === entry.deleted)) reusable.set(entry.id, reader)
+        })
+        prior.segments.forEach((r) => {
+          if (![...reusable.values()].includes(r)) r.close()
+        })
+      }
       prior = undefined
       const opened: Array<SegmentReader> = []
       try {
-        if (kept !== undefined) opened.push(...kept.segments)
-        else for (const s of manifest.segments) opened.push(SegmentReader.open(gramDir, s, paths.index))
+        for (const s of manifest.segments) {
+          const kept = reusable.get(s.id)
+          reusable.delete(s.id)
+          opened.push(kept ?? SegmentReader.open(gramDir, s, paths.index))
+        }
         const tail = readFreshTailSync(gramDir, manifest.fresh, manifest.freshFrom)
         if (tail === undefined) throw new Error(`the fresh log ${manifest.fresh} is gone`)
         const last = lastEntries(tail.entries)
@@ -315,7 +328,7 @@ export class GramSearcher {
         for (const part of parts) {
           for (const [n, line] of part.lines.entries()) {
             if (outOfTime()) return true
-            if (!lineMatchesQuery(normalizeForSearch(line.text), query, line.forms === undefined ? "" : normalizeForSearch(line.forms))) continue
+            if (!lineMatchesQuery(part.norms?.[n] ?? normalizeForSearch(line.text), query, part.formNorms?.[n] ?? normalizeForSearch(line.forms ?? ""))) continue
             const read = () => ({ loc: line.loc, text: line.text, forms: line.forms ?? "" })
             if (!f({ query, index: doc.index, path: doc.path, part: { file: part.file, locator: part.locator }, line: n, read })) return false
           }
