@@ -66,7 +66,7 @@ const search = Command.make(
     work,
     query: Args.text({ name: "WORD" }).pipe(
       Args.atLeast(1),
-      Args.withDescription("words that must all be in the file (one or several arguments); -word excludes, \"…\" keeps a phrase; a first word starting with - goes after --")
+      Args.withDescription("words that must all be in the file (one or several arguments); -word excludes, \"…\" keeps a phrase, 「」 and an unclosed \" are text; a first word starting with - goes after --")
     ),
     json: Options.boolean("json").pipe(Options.withDescription("print a JSON array of files, each with its locations")),
     files: Options.boolean("files").pipe(Options.withDescription("print one line per file: index and path")),
