@@ -46,19 +46,35 @@ describe("sagasu CLI on the sample documents", () => {
   it("finds a Japanese word and says file, sheet and cell", () => {
     const r = sagasu(work, "search", "見積番号")
     expect(r.code).toBe(0)
-    expect(r.out).toContain("サンプル  見積/見積書_A-1234.xlsx  見積書!B3\n    【見積番号】 A-1234")
+    // S5: the file once, with its hits, date and size, then the location and the snippet.
+    expect(r.out).toMatch(/^サンプル {2}見積\/見積書_A-1234\.xlsx {2}\(1 件 · \d{4}-\d{2}-\d{2} · \d+ KB\)\n {2}見積書!B3\n {4}【見積番号】 A-1234\n/)
+    expect(r.out).toContain("1 件（1 ファイル）: 1〜1 ファイル目\n")
   }, 600_000)
 
-  it("S2: the cold-start search prints byte for byte what the full command prints", () => {
+  it("S2: the cold-start search prints byte for byte what the full command prints", async () => {
+    // Each case blocks this worker for seconds (spawnSync): let vitest's messages through between them.
+    const breathe = () => new Promise<void>((resolve) => setImmediate(resolve))
     // The full command, as the sources run through tsx, never takes the cold-start path.
     const full = (...args: Array<string>) => {
       const r = spawnSync(process.execPath, [bin, ...args, "--work", work], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1", SAGASU_NO_BUNDLE: "1" } })
       return { code: r.status, out: r.stdout, err: r.stderr }
     }
-    for (const args of [["見積"], ["inv-2024-003", "--json"], ["見積", "--limit", "2"], ["見積", "--type", "excel"], ["見積", "--index", "サンプル"], ["存在しない語"]]) {
+    for (const args of [
+      ["見積"], ["inv-2024-003", "--json"], ["見積", "--limit", "2"], ["見積", "--type", "excel"], ["見積", "--index", "サンプル"], ["存在しない語"],
+      // Issue 14: several words and an excluded one, paging, one line per file.
+      ["山田", "決定事項", "-テンプレート"], ["見積", "--limit", "1", "--offset", "1"], ["見積", "--files"]
+    ]) {
       const cold = sagasu(work, "search", ...args)
       expect(cold, args.join(" ")).toEqual(full("search", ...args))
       expect(cold.code).toBe(0)
+      await breathe()
+    }
+    // A wrong option: the cold path hands it over, so the message and the exit code are the full command's.
+    for (const args of [["見積", "--type", "foo"], ["見積", "--index", "nope"]]) {
+      const cold = sagasu(work, "search", ...args)
+      expect(cold, args.join(" ")).toEqual(full("search", ...args))
+      expect(cold.code).toBe(1)
+      await breathe()
     }
     // The cold-start bundle holds no Effect (it would cost more than the search).
     const cache = path.join(repoRoot, "node_modules", ".cache", "sagasu")
@@ -67,16 +83,68 @@ describe("sagasu CLI on the sample documents", () => {
     const text = fs.readFileSync(path.join(cache, bundle ?? ""), "utf8")
     expect(text).not.toMatch(/node_modules\/effect\//)
     expect(text.length).toBeLessThan(200_000)
+    // A hang guard, not a speed limit: each case starts the full command through tsx, seconds each on two busy cores.
   }, 600_000)
 
-  it("prints the --json contract: index, path, location, text", () => {
+  it("prints the --json contract: one object per file with its best location's fields, hits, modified, size and locations", () => {
     const r = sagasu(work, "search", "inv-2024-003", "--json")
     expect(r.code).toBe(0)
-    const hits = JSON.parse(r.out) as Array<Record<string, string>>
-    expect(hits.map((h) => [h.index, h.path, h.location, h.text])).toEqual([
-      ["サンプル", "経理/請求書_2024年3月.xlsx", "請求書!B3", "INV-2024-003"],
-      ["サンプル", "経理/請求書_2024年3月.xlsx", "入金予定!B1", "INV-2024-003"]
+    const files = JSON.parse(r.out) as Array<Record<string, unknown> & { locations: Array<Record<string, string>> }>
+    expect(files.map((f) => [f.index, f.path, f.location, f.text, f.hits])).toEqual([
+      ["サンプル", "経理/請求書_2024年3月.xlsx", "請求書!B3", "INV-2024-003", 3]
     ])
+    expect(files[0]?.modified).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+    expect(files[0]?.size).toBe(fs.statSync(path.join(samples, "経理", "請求書_2024年3月.xlsx")).size)
+    expect(files[0]?.locations.map((h) => [h.index, h.path, h.location, h.text])).toEqual([
+      ["サンプル", "経理/請求書_2024年3月.xlsx", "請求書!B3", "INV-2024-003"],
+      ["サンプル", "経理/請求書_2024年3月.xlsx", "入金予定!B1", "INV-2024-003"],
+      // S4: the workbook's title (docProps) holds it too.
+      ["サンプル", "経理/請求書_2024年3月.xlsx", "property:title", "請求書 INV-2024-003"]
+    ])
+  }, 600_000)
+
+  it("issue 14 (S3, S4, S5): words anywhere in the file, -word, names and properties, paging, and wrong options told apart", async () => {
+    const filesOf = async (...args: Array<string>) => {
+      // Let vitest's messages through between the processes this worker waits for.
+      await new Promise<void>((resolve) => setImmediate(resolve))
+      const r = sagasu(work, "search", ...args, "--files")
+      expect(r.code, args.join(" ")).toBe(0)
+      return r.out.split("\n").filter((l) => l !== "")
+    }
+    // S3: words in different paragraphs of one document, as several arguments.
+    expect(await filesOf("山田", "決定事項")).toEqual(["サンプル  議事録/定例会議_議事録.docx"])
+    // S3: an excluded word removes the file; after --, a first word may start with -.
+    expect(await filesOf("見積")).toEqual(["サンプル  見積/見積書_A-1234.xlsx", "サンプル  議事録/定例会議_議事録.docx"])
+    expect(await filesOf("見積", "-テンプレート")).toEqual(["サンプル  見積/見積書_A-1234.xlsx"])
+    const dash = spawnSync(process.execPath, [bin, "search", "--work", work, "--files", "--", "-テンプレート", "見積"], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } })
+    expect([dash.status, dash.stdout]).toEqual([0, "サンプル  見積/見積書_A-1234.xlsx\n"])
+    // S3: Japanese brackets are text: 「サガス」 as it stands in the minutes.
+    expect(await filesOf("新製品「サガス」の発売準備")).toEqual(["サンプル  議事録/定例会議_議事録.docx"])
+    // S4: a file name fragment, a folder name, a document title and company (docProps), a date as typed.
+    expect(await filesOf("A-1234")).toContain("サンプル  見積/見積書_A-1234.xlsx")
+    expect(await filesOf("議事録", "定例")).toEqual(["サンプル  議事録/定例会議_議事録.docx"])
+    expect(await filesOf("御見積書", "A-1234")).toEqual(["サンプル  見積/見積書_A-1234.xlsx"])
+    expect(await filesOf("株式会社サガス")).toEqual(["サンプル  見積/見積書_A-1234.xlsx", "サンプル  経理/請求書_2024年3月.xlsx"])
+    // S4: the date cell shown 2024-03-31 is found as typed.
+    expect(await filesOf("2024/3/31")).toEqual(["サンプル  経理/請求書_2024年3月.xlsx"])
+    // S5: pages of one file each are disjoint and their union is the whole result; the totals are right.
+    const whole = await filesOf("見")
+    const pages: Array<Array<string>> = []
+    for (let i = 0; i < whole.length; i++) pages.push(await filesOf("見", "--limit", "1", "--offset", String(i)))
+    expect(pages.flat()).toEqual(whole)
+    expect(new Set(pages.flat()).size).toBe(whole.length)
+    const text = sagasu(work, "search", "見", "--limit", "1")
+    expect(text.out).toMatch(new RegExp(`\\d+ 件（${whole.length} ファイル）: 1〜1 ファイル目（続きは --offset 1）\\n$`))
+    // Wrong options are mistakes, not "nothing found": exit 1, Japanese first, English second, naming the choices.
+    const badType = sagasu(work, "search", "見積", "--type", "foo")
+    expect([badType.code, badType.out]).toEqual([1, ""])
+    expect(badType.err).toMatch(/^--type "foo" という種類はありません。使えるのは excel、word、powerpoint、legacy か、拡張子 .*xls.*です。\nUnknown --type "foo": use one of excel, word, powerpoint, legacy/)
+    const badIndex = sagasu(work, "search", "見積", "--index", "nope")
+    expect([badIndex.code, badIndex.out]).toEqual([1, ""])
+    expect(badIndex.err).toBe("インデックス「nope」はありません。登録されているのは「サンプル」です。\nNo index \"nope\": the registered indexes are \"サンプル\".\n")
+    // --type takes the legacy kinds and the groups: no xls here, so none found (exit 0), and excel finds the workbooks.
+    expect(await filesOf("見積", "--type", "xls")).toEqual([])
+    expect(await filesOf("見積", "--type", "excel")).toEqual(["サンプル  見積/見積書_A-1234.xlsx"])
   }, 600_000)
 
   it("finds every text the generator wrote, at the location it wrote it", async () => {

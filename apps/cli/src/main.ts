@@ -11,6 +11,7 @@ import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { addCommand, initCommand } from "./commands.ts"
 import { searchCommand } from "./search_command.ts"
+import { defaultSearchLimit } from "./search_options.ts"
 import { guiCommand } from "@sagasu/gui"
 import { indexCommand } from "./index_command.ts"
 import { statusCommand } from "./status_command.ts"
@@ -63,17 +64,22 @@ const search = Command.make(
   "search",
   {
     work,
-    query: Args.text({ name: "QUERY" }).pipe(Args.withDescription("words to find (space = AND)")),
-    json: Options.boolean("json").pipe(Options.withDescription("print a JSON array of hits")),
-    limit: Options.integer("limit").pipe(Options.withDefault(50), Options.withDescription("at most this many hits")),
-    index: Options.text("index").pipe(Options.optional, Options.withDescription("only this index")),
+    query: Args.text({ name: "WORD" }).pipe(
+      Args.atLeast(1),
+      Args.withDescription("words that must all be in the file (one or several arguments); -word excludes, \"…\" keeps a phrase, 「」 and an unclosed \" are text; a first word starting with - goes after --")
+    ),
+    json: Options.boolean("json").pipe(Options.withDescription("print a JSON array of files, each with its locations")),
+    files: Options.boolean("files").pipe(Options.withDescription("print one line per file: index and path")),
+    limit: Options.integer("limit").pipe(Options.withDefault(defaultSearchLimit), Options.withDescription("files on a page")),
+    offset: Options.integer("offset").pipe(Options.withDefault(0), Options.withDescription("files to skip (the next page)")),
+    index: Options.text("index").pipe(Options.repeated, Options.withDescription("only this index (repeatable)")),
     type: Options.text("type").pipe(
       Options.optional,
-      Options.withDescription("only this file type: xlsx, docx, pptx, … or excel, word, powerpoint")
+      Options.withDescription("only this file type: excel, word, powerpoint, legacy, or an extension (xlsx, xls, docx, doc, pptx, ppt, …)")
     )
   },
-  (o) => searchCommand(o.work, o.query, { json: o.json, limit: o.limit, index: o.index, type: o.type })
-).pipe(Command.withDescription("find text in the indexed documents"))
+  (o) => searchCommand(o.work, o.query.join(" "), { json: o.json, files: o.files, limit: o.limit, offset: o.offset, index: o.index, type: o.type })
+).pipe(Command.withDescription("find files holding every word (space = AND, anywhere in the file, names and properties too)"))
 
 const gui = Command.make(
   "gui",

@@ -1,62 +1,63 @@
 /**
- * `sagasu search QUERY [--index NAME] [--type xlsx|docx|pptx|excel|word|powerpoint] [--limit N] [--json]`
- * (SPEC §6; issue 6): hits grouped by file — `index  path  location` and
- * its snippet, then the file's other locations with theirs — files best
- * first; `--json` prints the hits as a JSON array for scripts (fields of
- * SearchHit: index, path, part, locator, loc, location, text, snippet).
+ * `sagasu search WORD… [--index NAME]… [--type TYPE] [--limit N] [--offset N] [--files] [--json]`
+ * (SPEC §6, S3, S5; issue 14): the words (one or several arguments, joined
+ * by a space: search_query.ts syntax) must all occur in the same file; each
+ * file once — `index  path  (hits · date · size)`, then its best locations
+ * with their snippets — best first, a page of `--limit` files from
+ * `--offset`, and the totals. `--files` prints one line per file; `--json`
+ * an array of files (README "search --json").
  *
  * @module
  */
-import { defaultSettings, fileTypeAliases } from "@sagasu/domain"
-import { checkWorkFolder, readSettings, searchIndex } from "@sagasu/store"
+import { defaultSettings } from "@sagasu/domain"
+import { checkWorkFolder, readSettings, searchIndexFiles } from "@sagasu/store"
 import { Console, Effect, Option } from "effect"
-import { formatSearchOutput, searchTexts } from "./search_output.ts"
+import { cliSearchBudgetMs } from "./search_fast.ts"
+import { checkSearchArgs } from "./search_options.ts"
+import { formatSearchOutput, searchUsageExitCode } from "./search_output.ts"
 
 /** Options of {@link searchCommand}, as main.ts parses them. */
 export interface SearchCommandOptions {
-  /** Print a JSON array of hits (fields of SearchHit) instead of text. */
+  /** Print a JSON array of files instead of text. */
   readonly json: boolean
-  /** At most this many hits (lines). */
+  /** One line per file. */
+  readonly files: boolean
+  /** Files on the page. */
   readonly limit: number
-  /** Only this index. */
-  readonly index: Option.Option<string>
-  /** Only this file type: an extension or `excel`, `word`, `powerpoint`. */
+  /** Files skipped before the page. */
+  readonly offset: number
+  /** Only these indexes (none: all). */
+  readonly index: ReadonlyArray<string>
+  /** Only this file type: an extension or a group (`excel`, `word`, `powerpoint`, `legacy`). */
   readonly type: Option.Option<string>
 }
 
 const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined
 
-export { groupByFile } from "./search_output.ts"
-
 /**
  * `sagasu search`: searches the work folder `work` for `query` and prints
- * the hits. A person gets an error message and exit code 1 (no stack trace)
- * when the work folder cannot be used, an option is wrong or the index cannot
- * be read; no hits is not an error.
+ * the files found. A wrong option exits {@link searchUsageExitCode} with a
+ * message naming the valid choices; a work folder that cannot be used or an
+ * index that cannot be read exits 1 (no stack trace); no hits is not an error.
  */
 export const searchCommand = (work: string, query: string, options: SearchCommandOptions) =>
   Effect.gen(function* () {
     const paths = yield* checkWorkFolder(work)
     const settings = yield* readSettings(paths).pipe(Effect.orElseSucceed(() => defaultSettings))
-    const t = searchTexts(settings.language)
-    if (options.limit < 1) return yield* fail(t.badLimit)
-    const type = Option.getOrUndefined(options.type)?.trim().toLowerCase().replace(/^\./, "")
-    if (type !== undefined && fileTypeAliases[type] === undefined && !/^[a-z0-9]{1,8}$/.test(type)) {
-      return yield* fail(t.badType(type))
-    }
-    const result = yield* searchIndex(paths, query, {
-      limit: options.limit,
-      ...(Option.isSome(options.index) ? { index: options.index.value } : {}),
-      ...(type !== undefined ? { type } : {})
-    })
-    const out = formatSearchOutput(result, { query, json: options.json, color, language: settings.language })
+    const checked = checkSearchArgs(
+      { limit: options.limit, offset: options.offset, type: Option.getOrUndefined(options.type), index: options.index },
+      settings.targetFolders.map((t) => t.name)
+    )
+    if (checked._tag === "Usage") return yield* fail(checked.message, searchUsageExitCode)
+    const result = yield* searchIndexFiles(paths, query, { ...checked.options, budgetMs: cliSearchBudgetMs })
+    const out = formatSearchOutput(result, { query, json: options.json, files: options.files, color, language: settings.language })
     if (out.stderr !== "") yield* Effect.sync(() => process.stderr.write(out.stderr))
     yield* Effect.sync(() => process.stdout.write(out.stdout))
-  }).pipe(Effect.catchAll((e) => fail(e.message)))
+  }).pipe(Effect.catchAll((e) => fail(e.message, 1)))
 
-/** Prints an error for a person and sets exit code 1 (no stack trace). */
-const fail = (message: string) =>
+/** Prints an error for a person and sets the exit code (no stack trace). */
+const fail = (message: string, code: number) =>
   Effect.gen(function* () {
     yield* Console.error(message)
-    process.exitCode = 1
+    process.exitCode = code
   })

@@ -10,10 +10,11 @@
  *
  * @module
  */
-import { type Language, fileTypeAliases } from "@sagasu/domain"
+import type { Language } from "@sagasu/domain"
 import { GramSearcher, currentLayoutVersion, workPaths } from "@sagasu/store"
 import * as fs from "node:fs"
 import { parseArgs } from "node:util"
+import { checkSearchArgs, defaultSearchLimit } from "./search_options.ts"
 import { formatSearchOutput } from "./search_output.ts"
 import { defaultWorkDir } from "./work_dir.ts"
 
@@ -33,24 +34,37 @@ export async function fastSearch(args: ReadonlyArray<string>): Promise<boolean> 
     return false
   }
   const { values, positionals } = parsed
-  const [query] = positionals
-  if (positionals.length !== 1 || query === undefined || values.help === true || values.version === true) return false
-  const limit = values.limit === undefined ? 50 : Number(values.limit)
-  if (!Number.isInteger(limit) || limit < 1 || !/^\d+$/.test(values.limit ?? "50")) return false
-  const type = values.type?.trim().toLowerCase().replace(/^\./, "")
-  if (type !== undefined && fileTypeAliases[type] === undefined && !/^[a-z0-9]{1,8}$/.test(type)) return false
+  // The words, one or several arguments (S3): joined as the full command joins them.
+  if (positionals.length === 0 || values.help === true || values.version === true) return false
+  const query = positionals.join(" ")
+  const limit = values.limit === undefined ? defaultSearchLimit : Number(values.limit)
+  const offset = values.offset === undefined ? 0 : Number(values.offset)
+  // A value @effect/cli would not take as an integer gets its message from the full command.
+  if (!/^\d+$/.test(values.limit ?? "0") || !/^\d+$/.test(values.offset ?? "0")) return false
 
   const paths = workPaths(values.work ?? defaultWorkDir())
   let language: Language
+  let indexNames: Array<string>
   try {
     if (fs.readFileSync(paths.layoutVersion, "utf8").trim() !== currentLayoutVersion) return false
     const settings: unknown = JSON.parse(fs.readFileSync(paths.settings, "utf8"))
-    const lang = typeof settings === "object" && settings !== null ? (settings as { language?: unknown }).language : undefined
+    if (typeof settings !== "object" || settings === null) return false
+    const { language: lang, targetFolders } = settings as { language?: unknown; targetFolders?: unknown }
     if (lang !== undefined && lang !== "ja" && lang !== "en") return false
     language = lang ?? "ja"
+    if (targetFolders !== undefined && !Array.isArray(targetFolders)) return false
+    indexNames = []
+    for (const t of (targetFolders ?? []) as Array<unknown>) {
+      const name = typeof t === "object" && t !== null ? (t as { name?: unknown }).name : undefined
+      if (typeof name !== "string") return false
+      indexNames.push(name)
+    }
   } catch {
     return false
   }
+  // A wrong option is the full command's to tell (its message, exit 1): nothing printed here.
+  const checked = checkSearchArgs({ limit, offset, type: values.type, index: values.index ?? [] }, indexNames)
+  if (checked._tag === "Usage") return false
   let searcher: GramSearcher | undefined
   try {
     searcher = GramSearcher.open(paths)
@@ -58,21 +72,17 @@ export async function fastSearch(args: ReadonlyArray<string>): Promise<boolean> 
     return false
   }
   if (searcher === undefined) return false
-  let outcome: ReturnType<GramSearcher["searchWithin"]>
+  let outcome: ReturnType<GramSearcher["searchFiles"]>
   try {
-    outcome = searcher.searchWithin(
-      query,
-      { limit, ...(values.index !== undefined ? { index: values.index } : {}), ...(type !== undefined ? { type } : {}) },
-      { deadline: performance.now() + cliSearchBudgetMs }
-    )
+    outcome = searcher.searchFiles(query, checked.options, { deadline: performance.now() + cliSearchBudgetMs })
   } catch {
     return false
   } finally {
     searcher.close()
   }
   const out = formatSearchOutput(
-    { hits: outcome.hits, engine: "gram", limited: outcome.hits.length >= limit, problem: "", partial: outcome.partial },
-    { query, json: values.json === true, color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined, language }
+    { ...outcome, engine: "gram", problem: "" },
+    { query, json: values.json === true, files: values.files === true, color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined, language }
   )
   if (out.stderr !== "") process.stderr.write(out.stderr)
   await new Promise<void>((resolve) => {
@@ -94,8 +104,10 @@ const parse = (args: ReadonlyArray<string>) =>
     options: {
       work: { type: "string" },
       json: { type: "boolean" },
+      files: { type: "boolean" },
       limit: { type: "string" },
-      index: { type: "string" },
+      offset: { type: "string" },
+      index: { type: "string", multiple: true },
       type: { type: "string" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean" }

@@ -8,15 +8,19 @@
  * @module
  */
 import type { Language } from "@sagasu/domain"
-import type { SearchHit } from "@sagasu/store"
+import type { FileHit, SearchHit, SearchTotals } from "@sagasu/store"
 
-/** What a search found, as both paths have it. */
+/** What a file-level search found (S5), as both paths have it. */
 export interface SearchOutputInput {
-  readonly hits: ReadonlyArray<SearchHit>
+  /** The page: each file once, best first (or newest first). */
+  readonly files: ReadonlyArray<FileHit>
+  /** Files skipped before the page (`--offset`). */
+  readonly offset: number
+  readonly totals: SearchTotals
+  /** There are files after this page. */
+  readonly more: boolean
   /** `scan`: no usable gram index; the body index was scanned. */
   readonly engine: "gram" | "scan"
-  /** `hits` reached `--limit`. */
-  readonly limited: boolean
   /** Why the gram index could not be used (`""` otherwise). */
   readonly problem: string
   /** The search stopped at its time budget (S2). */
@@ -27,6 +31,8 @@ export interface SearchOutputInput {
 export interface SearchOutputOptions {
   readonly query: string
   readonly json: boolean
+  /** One line per file (`index  path`), like `rg -l`. */
+  readonly files: boolean
   /** ANSI colours (a TTY without NO_COLOR). */
   readonly color: boolean
   readonly language: Language
@@ -37,38 +43,84 @@ export const searchTexts = (language: Language) =>
   language === "en"
     ? {
       none: (q: string) => `No hits for "${q}".`,
-      count: (n: number, more: boolean) => `${n}${more ? "+" : ""} hits${more ? " (raise --limit for more)" : ""}`,
+      fileHits: (n: number) => `${n} ${n === 1 ? "hit" : "hits"}`,
+      totals: (hits: number, files: number, exact: boolean) => `${hits}${exact ? "" : "+"} hits (${files}${exact ? "" : "+"} files)`,
+      page: (from: number, to: number) => `: files ${from}–${to}`,
+      more: (next: number) => ` (more: --offset ${next})`,
       scanned: "The search index is not built yet; the body index was scanned (run `sagasu index`).",
-      partial: "The search took too long and stopped: these are the hits found so far.",
-      badLimit: "--limit must be 1 or more.",
-      badType: (t: string) => `Unknown --type "${t}": use an extension such as xlsx, docx, pptx, or excel, word, powerpoint.`
+      partial: "The search took too long and stopped: these are the hits found so far."
     }
     : {
       none: (q: string) => `「${q}」は見つかりませんでした。`,
-      count: (n: number, more: boolean) => `${n}${more ? " 件以上" : " 件"}${more ? "（--limit で増やせます）" : ""}`,
+      fileHits: (n: number) => `${n} 件`,
+      totals: (hits: number, files: number, exact: boolean) => `${hits} 件${exact ? "" : "以上"}（${files} ファイル${exact ? "" : "以上"}）`,
+      page: (from: number, to: number) => `: ${from}〜${to} ファイル目`,
+      more: (next: number) => `（続きは --offset ${next}）`,
       scanned: "検索用の索引がまだ無いため、本文インデックスを順に調べました（sagasu index で作られます）。",
-      partial: "検索に時間がかかったため途中で打ち切りました。ここまでに見つかった結果です。",
-      badLimit: "--limit には 1 以上を指定してください。",
-      badType: (t: string) => `--type "${t}" は使えません。xlsx、docx、pptx などの拡張子か、excel、word、powerpoint を指定してください。`
+      partial: "検索に時間がかかったため途中で打ち切りました。ここまでに見つかった結果です。"
     }
 
-/** Hits grouped by file, keeping the order of the first hit of each file (best first). */
-export function groupByFile(hits: ReadonlyArray<SearchHit>): Array<{ index: string; path: string; hits: Array<SearchHit> }> {
-  const groups = new Map<string, { index: string; path: string; hits: Array<SearchHit> }>()
-  for (const h of hits) {
-    const key = `${h.index}\u0000${h.path}`
-    const g = groups.get(key) ?? { index: h.index, path: h.path, hits: [] }
-    g.hits.push(h)
-    groups.set(key, g)
-  }
-  return [...groups.values()]
+/**
+ * The messages of a wrong `sagasu search` option (issue 14: a mistake is
+ * told apart from "nothing found"): Japanese first, English second, each
+ * naming the valid choices. The command exits 2 after printing one.
+ */
+export const searchUsageErrors = {
+  badLimit: (value: string) => `--limit には 1 以上の整数を指定してください（指定: ${value}）。\n--limit must be a whole number of 1 or more (got ${value}).`,
+  badOffset: (value: string) => `--offset には 0 以上の整数を指定してください（指定: ${value}）。\n--offset must be a whole number of 0 or more (got ${value}).`,
+  badType: (value: string, groups: ReadonlyArray<string>, types: ReadonlyArray<string>) =>
+    `--type "${value}" という種類はありません。使えるのは ${groups.join("、")} か、拡張子 ${types.join("、")} です。\n` +
+    `Unknown --type "${value}": use one of ${groups.join(", ")} or an extension: ${types.join(", ")}.`,
+  badIndex: (value: string, names: ReadonlyArray<string>) =>
+    names.length === 0
+      ? `インデックス「${value}」はありません。まだインデックスが登録されていません（sagasu add NAME PATH）。\nNo index "${value}": no index is registered yet (sagasu add NAME PATH).`
+      : `インデックス「${value}」はありません。登録されているのは${names.map((n) => `「${n}」`).join("")}です。\nNo index "${value}": the registered indexes are ${names.map((n) => `"${n}"`).join(", ")}.`
+}
+
+/** The exit code of a wrong option of `sagasu search` (issue 14). */
+export const searchUsageExitCode = 1
+
+/** A file's modified date as a person reads it (`2024-03-01`, local time), or `undefined`. */
+function dateOf(ms: number | undefined): string | undefined {
+  if (ms === undefined || !Number.isFinite(ms)) return undefined
+  const d = new Date(ms)
+  const two = (n: number) => String(n).padStart(2, "0")
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`
+}
+
+/** A size as a person reads it: `812 B`, `12 KB`, `3.4 MB`. */
+function sizeOf(bytes: number | undefined): string | undefined {
+  if (bytes === undefined || !Number.isFinite(bytes)) return undefined
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
 }
 
 /**
- * The text for standard output and for standard error: with `--json` the
- * hits as a JSON array (fields of SearchHit); else one block per file —
- * `index  path  location`, its snippet, then the file's other locations —
- * and the count.
+ * One file of `--json` (README "search --json"): the fields of its best
+ * location's SearchHit (index, path, part, locator, loc, location, text,
+ * snippet: today's contract), then the file's `hits`, `modified` (ISO 8601
+ * or null), `size` (bytes or null) and its `locations` (SearchHit each).
+ */
+export function jsonOfFile(file: FileHit): Record<string, unknown> {
+  const best: SearchHit | undefined = file.locations[0]
+  return {
+    ...(best ?? { index: file.index, path: file.path }),
+    index: file.index,
+    path: file.path,
+    hits: file.hits,
+    modified: file.modifiedMs === undefined ? null : new Date(file.modifiedMs).toISOString(),
+    size: file.size ?? null,
+    locations: file.locations
+  }
+}
+
+/**
+ * The text for standard output and for standard error: with `--json` an
+ * array of files ({@link jsonOfFile}); with `--files` one line per file
+ * (`index  path`); else one block per file — `index  path  (N 件 · date ·
+ * size)`, then each of its best locations with its snippet — and the totals
+ * with the page (S5).
  */
 export function formatSearchOutput(result: SearchOutputInput, options: SearchOutputOptions): { readonly stdout: string; readonly stderr: string } {
   const t = searchTexts(options.language)
@@ -80,15 +132,21 @@ export function formatSearchOutput(result: SearchOutputInput, options: SearchOut
   if (result.engine === "scan" && !options.json) notes.push(dim(t.scanned + (result.problem === "" ? "" : `\n${result.problem}`)))
   if (result.partial && !options.json) notes.push(dim(t.partial))
   const stderr = notes.map((n) => n + "\n").join("")
-  if (options.json) return { stdout: JSON.stringify(result.hits, null, 2) + "\n", stderr }
-  if (result.hits.length === 0) return { stdout: t.none(options.query) + "\n", stderr }
-  const out: Array<string> = []
-  for (const group of groupByFile(result.hits)) {
-    for (const [i, h] of group.hits.entries()) {
-      const head = i === 0 ? `${h.index}  ${bold(h.path)}  ${h.location}` : `  ${h.location}`
-      out.push(`${head}\n    ${hl(h.snippet)}`)
-    }
+  if (options.json) return { stdout: JSON.stringify(result.files.map(jsonOfFile), null, 2) + "\n", stderr }
+  if (options.files) return { stdout: result.files.map((f) => `${f.index}  ${f.path}\n`).join(""), stderr }
+  if (result.files.length === 0) {
+    // Past the last page of a query that finds something: say how many there are.
+    const none = result.totals.files === 0 ? t.none(options.query) : t.totals(result.totals.hits, result.totals.files, result.totals.exact)
+    return { stdout: none + "\n", stderr }
   }
-  out.push(dim(t.count(result.hits.length, result.limited)))
+  const out: Array<string> = []
+  for (const f of result.files) {
+    const meta = [t.fileHits(f.hits), dateOf(f.modifiedMs), sizeOf(f.size)].filter((x) => x !== undefined).join(" · ")
+    out.push(`${f.index}  ${bold(f.path)}  ${dim(`(${meta})`)}`)
+    for (const h of f.locations) out.push(`  ${h.location}\n    ${hl(h.snippet)}`)
+  }
+  const from = result.offset + 1
+  const to = result.offset + result.files.length
+  out.push(dim(t.totals(result.totals.hits, result.totals.files, result.totals.exact) + t.page(from, to) + (result.more ? t.more(to) : "")))
   return { stdout: out.map((l) => l + "\n").join(""), stderr }
 }

@@ -106,7 +106,8 @@ export interface HitView {
   /** The full path on this PC (the index folder joined with `path`), for copying. */
   readonly fullPath: string
   readonly part: string
-  readonly locator: "cell" | "paragraph" | "slide"
+  /** `name`: the file's path or a sheet's name (S4). */
+  readonly locator: "cell" | "paragraph" | "slide" | "property" | "name"
   readonly loc: string
   readonly location: string
   readonly snippet: ReadonlyArray<SnippetPart>

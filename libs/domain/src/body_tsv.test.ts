@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { bodyTsvFileName, formatBodyTsv, formatBodyTsvHeader, formatBodyTsvLines, parseBodyTsv, partNameOfTsvFileName } from "./body_tsv.ts"
+import { bodyTsvFileName, formatBodyTsv, formatBodyTsvHeader, formatBodyTsvLines, formatSourceStamp, parseBodyTsv, parseSourceStamp, partNameOfTsvFileName } from "./body_tsv.ts"
 import type { BodyPart } from "./extraction.ts"
 
 describe("body-index TSV (SPEC §5)", () => {
@@ -36,5 +36,24 @@ describe("body-index TSV (SPEC §5)", () => {
   it("keeps file names within 200 UTF-8 bytes", () => {
     const fileName = bodyTsvFileName(12, "長".repeat(100))
     expect(new TextEncoder().encode(fileName).length).toBeLessThanOrEqual(200)
+  })
+})
+
+describe("search-only forms and the source stamp (S4, S5: issue 14)", () => {
+  it("writes a third field only for lines with forms, and reads it back", () => {
+    const part: BodyPart = {
+      name: "S", locator: "cell", state: "visible",
+      lines: [{ loc: "A1", text: "¥123,350", forms: "123350" }, { loc: "A2", text: "見積" }, { loc: "A3", text: "x", forms: "" }]
+    }
+    const text = formatBodyTsv(part)
+    expect(text).toBe("cell\ttext\nA1\t¥123,350\t123350\nA2\t見積\nA3\tx\n")
+    expect(parseBodyTsv(text).lines).toEqual([{ loc: "A1", text: "¥123,350", forms: "123350" }, { loc: "A2", text: "見積" }, { loc: "A3", text: "x" }])
+    expect(parseBodyTsv("property\ttext\ntitle\t報告書\n").locator).toBe("property")
+  })
+
+  it("reads back the size and modified time a .complete mark holds; an empty mark holds none", () => {
+    expect(parseSourceStamp(formatSourceStamp({ size: 12345, mtimeMs: 1700000000123 }))).toEqual({ size: 12345, mtimeMs: 1700000000123 })
+    expect(parseSourceStamp("")).toBeUndefined()
+    expect(parseSourceStamp("size\t-1\nmodified\tx\n")).toBeUndefined()
   })
 })

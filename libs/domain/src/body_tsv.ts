@@ -5,7 +5,12 @@
  * ```
  * cell	text	state=hidden      ← header: locator column, `text`, optional state
  * A1	御見積書                   ← one line per located text, fields escaped
+ * B2	¥123,350	123350          ← a third field: the search-only forms (S4), when there are some
  * ```
+ *
+ * The third field is new with issue 14: a reader that knows only two fields
+ * (an older version) reads such a row's text and ignores its forms, so the
+ * body index keeps its layout version.
  *
  * @module
  */
@@ -49,8 +54,13 @@ export function formatBodyTsvHeader(head: BodyPartHead): string {
  */
 export function formatBodyTsvLines(lines: ReadonlyArray<BodyLine>): string {
   let text = ""
-  for (const line of lines) text += formatTsvLine([line.loc, line.text]) + "\n"
+  for (const line of lines) text += formatBodyTsvRow(line) + "\n"
   return text
+}
+
+/** One body line as a TSV row without its line feed: `loc`, `text` and, when it has forms, `forms`. */
+export function formatBodyTsvRow(line: BodyLine): string {
+  return line.forms === undefined || line.forms === "" ? formatTsvLine([line.loc, line.text]) : formatTsvLine([line.loc, line.text, line.forms])
 }
 
 /** The whole TSV text of a part: the header line, then one line per body line, each ending in `\n`. */
@@ -65,7 +75,7 @@ export interface ParsedBodyTsv {
   readonly lines: ReadonlyArray<BodyLine>
 }
 
-const locators: ReadonlyArray<string> = ["cell", "paragraph", "slide"]
+const locators: ReadonlyArray<string> = ["cell", "paragraph", "slide", "property"]
 const states: ReadonlyArray<string> = ["visible", "hidden", "veryHidden"]
 
 /** Parses a TSV written by {@link formatBodyTsv}; an unknown header reads as `cell`, visible. */
@@ -77,12 +87,42 @@ export function parseBodyTsv(text: string): ParsedBodyTsv {
   for (let i = 1; i < rows.length; i++) {
     const row = rows[i]
     if (row === undefined || row === "") continue
-    const [loc = "", text = ""] = parseTsvLine(row)
-    lines.push({ loc, text })
+    const [loc = "", text = "", forms = ""] = parseTsvLine(row)
+    lines.push(forms === "" ? { loc, text } : { loc, text, forms })
   }
   return {
     locator: (locators.includes(locator) ? locator : "cell") as Locator,
     state: (states.includes(state) ? state : "visible") as PartState,
     lines
   }
+}
+
+/**
+ * What a source file's `.complete` mark holds (issue 14): its size in bytes
+ * and its modified time (ms since the epoch) when it was read, so that a
+ * search shows them and sorts by date without opening the source file. A
+ * mark written by an older version is empty: both are then unknown.
+ */
+export interface SourceStamp {
+  readonly size: number
+  readonly mtimeMs: number
+}
+
+/** The text of a `.complete` mark holding `stamp`: `size\t<bytes>\nmodified\t<ms>\n`. */
+export function formatSourceStamp(stamp: SourceStamp): string {
+  return `size\t${stamp.size}\nmodified\t${stamp.mtimeMs}\n`
+}
+
+/** The stamp of a `.complete` mark's text; `undefined` when it holds none (empty, or not written by {@link formatSourceStamp}). */
+export function parseSourceStamp(text: string): SourceStamp | undefined {
+  let size: number | undefined
+  let mtimeMs: number | undefined
+  for (const row of text.split("\n")) {
+    const [key, value = ""] = row.split("\t")
+    const n = Number(value)
+    if (value.trim() === "" || !Number.isFinite(n) || n < 0) continue
+    if (key === "size") size = n
+    else if (key === "modified") mtimeMs = n
+  }
+  return size === undefined || mtimeMs === undefined ? undefined : { size, mtimeMs }
 }

@@ -8,9 +8,12 @@ import { Schema } from "effect"
 
 /**
  * The name of a body-index TSV's first column: `cell` for workbooks (A1-style
- * addresses), `paragraph` for documents, `slide` for presentations (SPEC §5).
+ * addresses), `paragraph` for documents, `slide` for presentations (SPEC §5),
+ * `property` for the file's document properties (S4: `title`, `subject`,
+ * `author`, `keywords`, …, and `slide 3` for a slide's title; the part
+ * {@link propertiesPartName}, written last, only when the file has some).
  */
-export const Locator = Schema.Literal("cell", "paragraph", "slide")
+export const Locator = Schema.Literal("cell", "paragraph", "slide", "property")
 export type Locator = typeof Locator.Type
 
 /** Visibility of a sheet or slide as the file declares it (issue 3: hidden sheets are marked). */
@@ -19,11 +22,17 @@ export type PartState = typeof PartState.Type
 
 /**
  * One line of a body-index TSV: where the text stands (`A1`, `12`, `3`,
- * `3 notes`, `header`, `comment:2`, …) and the text itself, unescaped.
+ * `3 notes`, `header`, `comment:2`, …) and the text itself, unescaped; and,
+ * for a number or a date, its search-only `forms` (S4: how people type the
+ * value — `123350` for `¥123,350`, `2009/9/4 2009/09/04 2009年9月4日` for a
+ * date — separated by spaces). A search matches the forms as it matches the
+ * text; a snippet shows only the text (what Excel shows). Absent (never
+ * `""`) when there are none.
  */
 export const BodyLine = Schema.Struct({
   loc: Schema.String,
-  text: Schema.String
+  text: Schema.String,
+  forms: Schema.optional(Schema.String)
 })
 export type BodyLine = typeof BodyLine.Type
 
@@ -40,6 +49,9 @@ export const BodyPart = Schema.Struct({
   lines: Schema.Array(BodyLine)
 })
 export type BodyPart = typeof BodyPart.Type
+
+/** The name of the part holding a file's document properties (locator `property`). */
+export const propertiesPartName = "properties"
 
 /** Everything extracted from one source file, parts in document order. */
 export const Extraction = Schema.Struct({

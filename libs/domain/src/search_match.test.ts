@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { buildSnippet, matchLine, parseQuery } from "./search_match.ts"
+import { buildSnippet, matchLine, parseQuery, spansOfTerms } from "./search_match.ts"
 
 describe("parseQuery()", () => {
   it.each([
@@ -48,5 +48,15 @@ describe("matchLine() and buildSnippet()", () => {
     const spans = matchLine(line, parseQuery("hit")) ?? []
     const snippet = buildSnippet(line, spans, { context: 5 })
     expect(snippet).toBe("…" + "😀".repeat(3) + "【HIT】xxxxx…")
+  })
+})
+
+describe("matchLine() with search-only forms (S4)", () => {
+  it("finds a term in the forms and marks the whole displayed value; the snippet shows only the text", () => {
+    const spans = matchLine("¥123,350", parseQuery("123350"), "123350")
+    expect(buildSnippet("¥123,350", spans ?? [])).toBe("【¥123,350】")
+    expect(matchLine("¥123,350", parseQuery("123350"))).toBeUndefined()
+    expect(matchLine("2009年9月4日", parseQuery("2009/9/4 -2009-09-04"), "2009/9/4 2009-09-04")).toBeUndefined()
+    expect(spansOfTerms("合計 ¥123,350", parseQuery("合計 999"), "123350")).toEqual([[0, 2]])
   })
 })

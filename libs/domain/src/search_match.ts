@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { normalizeWithMap } from "./normalize.ts"
+import { normalizeForSearch, normalizeWithMap } from "./normalize.ts"
 import { type SearchQuery, parseSearchQuery } from "./search_query.ts"
 
 /** A parsed query (search_query.ts): terms (AND), excluded terms, filters. */
@@ -26,23 +26,53 @@ export type Span = readonly [start: number, end: number]
  * occurrence, sorted), or `undefined` when a term is missing, an excluded
  * term occurs or the query has no terms. Matching is on the normalised line
  * (normalize.ts); a span covers whole original characters, so a hit inside
- * `㈱` or `ｶﾞ` marks that character.
+ * `㈱` or `ｶﾞ` marks that character. A term found only in the line's
+ * search-only `forms` (S4: `123350` for `¥123,350`) marks the whole line:
+ * the value it names is what the cell shows.
  */
-export function matchLine(line: string, query: Query): ReadonlyArray<Span> | undefined {
+export function matchLine(line: string, query: Query, forms = ""): ReadonlyArray<Span> | undefined {
   if (query.terms.length === 0) return undefined
   const normalized = normalizeWithMap(line)
   const text = normalized.text
-  for (const term of query.exclude) if (text.includes(term)) return undefined
+  const normForms = forms === "" ? "" : normalizeForSearch(forms)
+  for (const term of query.exclude) if (text.includes(term) || (normForms !== "" && normForms.includes(term))) return undefined
   const spans: Array<Span> = []
   for (const term of query.terms) {
     let at = text.indexOf(term)
-    if (at < 0) return undefined
-    while (at >= 0) {
-      spans.push([normalized.from[at] ?? 0, normalized.to[at + term.length - 1] ?? line.length])
-      at = text.indexOf(term, at + term.length)
+    if (at < 0) {
+      if (normForms === "" || !normForms.includes(term)) return undefined
+      spans.push([0, line.length])
+      continue
     }
+    pushSpans(spans, normalized, term, at, line.length)
   }
   return spans.sort((a, b) => a[0] - b[0] || a[1] - b[1])
+}
+
+/**
+ * The spans of the terms of `query` that the original `line` (or its forms)
+ * holds, whichever they are — the marks of one location of a file-level hit
+ * (S3: a location holds some of the words, the file all of them). Empty when
+ * it holds none.
+ */
+export function spansOfTerms(line: string, query: Query, forms = ""): ReadonlyArray<Span> {
+  const normalized = normalizeWithMap(line)
+  const normForms = forms === "" ? "" : normalizeForSearch(forms)
+  const spans: Array<Span> = []
+  for (const term of query.terms) {
+    const at = normalized.text.indexOf(term)
+    if (at >= 0) pushSpans(spans, normalized, term, at, line.length)
+    else if (normForms !== "" && normForms.includes(term)) spans.push([0, line.length])
+  }
+  return spans.sort((a, b) => a[0] - b[0] || a[1] - b[1])
+}
+
+function pushSpans(spans: Array<Span>, normalized: ReturnType<typeof normalizeWithMap>, term: string, first: number, length: number): void {
+  let at = first
+  while (at >= 0) {
+    spans.push([normalized.from[at] ?? 0, normalized.to[at + term.length - 1] ?? length])
+    at = normalized.text.indexOf(term, at + term.length)
+  }
 }
 
 /** Options of {@link buildSnippet}. */

@@ -1,21 +1,34 @@
 /**
- * The query language of `sagasu search` (issue 6; SPEC §5 "Search": filter by
- * index and file type):
+ * The query language of `sagasu search` and the GUI's search box (SPEC S3;
+ * issues 6 and 14). This module is the one parser: the CLI, the GUI, the
+ * searches and the tests all read a query through {@link parseSearchQuery}.
  *
  * | typed | meaning |
  * |---|---|
- * | `見積 A-1234` | both terms in the same line (space — ASCII or 　 — is AND) |
- * | `"next meeting"` | a phrase: the spaces are part of the term |
- * | `-下書き`, `-"old price"` | lines holding the term are left out |
+ * | `山田 決定事項` | both words somewhere in the same file, in any cells / paragraphs / slides (space — ASCII or 　 — is AND) |
+ * | `"next meeting"` | a phrase: kept together, within one cell, paragraph or slide line |
+ * | `-下書き`, `-"old price"` | files holding the word (or phrase) anywhere are left out |
+ * | `「承認」ボタン`, `『報告書』` | ordinary text: Japanese brackets are never quotes |
+ * | `1.25"`, `"abc`, `script="x"` | ordinary text: a `"` inside a word, or one that is not closed, is a character |
+ * | `--verbose`, `-` | ordinary text: a `-` before another `-`, or alone, excludes nothing |
+ * | `-4.18-9.1j` (alone) | ordinary text: in a query made only of excluded words, `-` is a minus sign (such a query would find nothing) |
  * | `index:共有` | only that index (`index:a,b`: either) |
- * | `type:xlsx`, `type:excel` | only files of that type (extension or `excel`, `word`, `powerpoint`) |
+ * | `type:xlsx`, `type:excel` | only files of that type (an extension or a group, {@link fileTypeGroups}) |
  * | `path:見積/2024` | only files whose path (relative to the index folder) holds the fragment |
  * | `-type:pptx`, `-path:old` | a filter turned round |
  *
- * Terms, index names and path fragments are normalised (normalize.ts), so
- * `ＩＮＤＥＸ：共有` and `index:共有` mean the same. A word with a colon that
- * is not one of the three keys (`12:30`, `URL:`) is an ordinary term. A lone
- * `-` is a term.
+ * A phrase opens with `"` (or `＂`, `“`, `”`) at the start of a word and
+ * closes at the next such quote that ends a word (a space or the end of the
+ * query follows it); without one, the quote is text. A filter's value may be
+ * a phrase (`index:"共有 フォルダ"`). Terms, index names and path fragments
+ * are normalised (normalize.ts), so `ＩＮＤＥＸ：共有` and `index:共有` mean
+ * the same; a word with a colon that is not one of the three keys (`12:30`,
+ * `URL:`) is an ordinary term. A query keeps at most {@link maxQueryTerms}
+ * terms (the rest are dropped).
+ *
+ * Terms match the searchable text of a location: its displayed text and its
+ * search-only forms (a number's plain value, a date's typed forms: S4), and
+ * the file's names (its path inside the index, its sheet names).
  *
  * @module
  */
@@ -27,94 +40,148 @@ export type FilterKey = "index" | "type" | "path"
 /** One filter: the file must match one of `values` (or none of them when `negate`). */
 export interface QueryFilter {
   readonly key: FilterKey
-  /** Normalised; for `type`, lower-case extensions with aliases expanded. */
+  /** Normalised; for `type`, lower-case extensions with groups expanded. */
   readonly values: ReadonlyArray<string>
   readonly negate: boolean
 }
 
 /** A parsed query; every string already normalised with {@link normalizeForSearch}. */
 export interface SearchQuery {
-  /** Terms that must all occur in a line (AND); duplicates removed. */
+  /** Terms (words and phrases) that must all occur in the file (S3); duplicates removed. */
   readonly terms: ReadonlyArray<string>
-  /** Terms none of which may occur in the line. */
+  /** Terms none of which may occur anywhere in the file. */
   readonly exclude: ReadonlyArray<string>
   /** Filters on the file (all must hold). */
   readonly filters: ReadonlyArray<QueryFilter>
 }
 
-/** File types by the names people use for them (`type:excel`). */
-export const fileTypeAliases: Readonly<Record<string, ReadonlyArray<string>>> = {
-  excel: ["xlsx", "xlsm", "xltx", "xltm", "xls", "xlsb", "ods"],
-  word: ["docx", "docm", "dotx", "dotm", "doc", "odt", "rtf"],
-  powerpoint: ["pptx", "pptm", "potx", "potm", "ppt", "odp"]
+/** The most terms (and as many excluded terms) a query keeps: a term is a bit of a 32-bit mask. */
+export const maxQueryTerms = 30
+
+/**
+ * Every extension Sagasu indexes, by group (app_kind.ts's table): what
+ * `--type` and `type:` accept besides the groups' names.
+ */
+export const fileTypeGroups: Readonly<Record<string, ReadonlyArray<string>>> = {
+  excel: ["xlsx", "xlsm", "xltx", "xltm", "xls", "xlt", "xlsb", "ods", "fods"],
+  word: ["docx", "docm", "dotx", "dotm", "doc", "dot", "odt", "fodt", "rtf"],
+  powerpoint: ["pptx", "pptm", "ppsx", "ppsm", "potx", "potm", "ppt", "pps", "pot", "odp", "fodp"],
+  /** The binary formats of Office 97–2003 (and xlsb, Excel's binary workbook). */
+  legacy: ["xls", "xlt", "xlsb", "doc", "dot", "ppt", "pps", "pot"]
 }
 
-const quotes: Readonly<Record<string, string>> = { "\"": "\"", "“": "”", "＂": "＂", "「": "」" }
-const isSpace = (c: string) => /[\s\u3000]/.test(c)
+/** File types by the names people use for them (`type:excel`); the same table as {@link fileTypeGroups}. */
+export const fileTypeAliases: Readonly<Record<string, ReadonlyArray<string>>> = fileTypeGroups
+
+/** Every extension of {@link fileTypeGroups}, sorted. */
+export const knownFileTypes: ReadonlyArray<string> = [...new Set(Object.values(fileTypeGroups).flat())].sort()
+
+/**
+ * The extensions a `--type` value (or a `type:` value) stands for: a group
+ * name or a known extension, case and a leading dot ignored; `undefined`
+ * when it is neither (the CLI then names the valid choices, issue 14).
+ */
+export function resolveFileType(value: string): ReadonlyArray<string> | undefined {
+  const v = normalizeForSearch(value.trim()).replace(/^\./, "")
+  const group = fileTypeGroups[v]
+  if (group !== undefined) return group
+  return knownFileTypes.includes(v) ? [v] : undefined
+}
+
+const openers = new Set(["\"", "＂", "“", "”"])
+const isSpaceCode = (c: number) =>
+  c === 0x20 || c === 0x3000 || (c >= 0x09 && c <= 0x0d) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) ||
+  c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0xfeff
+const isSpaceAt = (s: string, i: number) => i < s.length && isSpaceCode(s.charCodeAt(i))
+
+/** Where the phrase opened at `at` closes: the index of a quote that ends a word, or -1. */
+function phraseEnd(input: string, at: number): number {
+  for (let j = at + 1; j < input.length; j++) {
+    if (openers.has(input.charAt(j)) && (j + 1 === input.length || isSpaceAt(input, j + 1))) return j
+  }
+  return -1
+}
 
 interface RawToken {
   readonly negate: boolean
+  /** The token's text with a phrase's quotes taken off. */
   readonly text: string
-  /** The part before the first quote, where a filter key may stand. */
-  readonly head: string
+  /** For a word: the text before its first colon, where a filter key may stand (`undefined` for a phrase). */
+  readonly head: string | undefined
 }
 
 function tokenize(input: string): Array<RawToken> {
   const tokens: Array<RawToken> = []
   let i = 0
   while (i < input.length) {
-    while (i < input.length && isSpace(input.charAt(i))) i++
+    while (isSpaceAt(input, i)) i++
     if (i >= input.length) break
     let negate = false
-    if (input.charAt(i) === "-" && i + 1 < input.length && !isSpace(input.charAt(i + 1))) {
+    // `-` excludes before text that is not another `-` (`--verbose`) and not nothing.
+    if (input.charAt(i) === "-" && i + 1 < input.length && !isSpaceAt(input, i + 1) && input.charAt(i + 1) !== "-") {
       negate = true
       i++
     }
-    let text = ""
-    let head = ""
-    let quoted = false
-    while (i < input.length && !isSpace(input.charAt(i))) {
-      const c = input.charAt(i)
-      const close = quotes[c]
-      // 「」 quote only at the start of a token: inside a word they are text (…「案」…).
-      if (close !== undefined && (c !== "「" || text === "")) {
-        const end = input.indexOf(close, i + 1)
-        const stop = end < 0 ? input.length : end
-        text += input.slice(i + 1, stop)
-        quoted = true
-        i = stop + 1
+    if (openers.has(input.charAt(i))) {
+      const end = phraseEnd(input, i)
+      if (end > i) {
+        tokens.push({ negate, text: input.slice(i + 1, end), head: undefined })
+        i = end + 1
         continue
       }
-      text += c
-      if (!quoted) head += c
-      i++
     }
-    tokens.push({ negate, text, head })
+    let j = i
+    while (j < input.length && !isSpaceAt(input, j)) j++
+    const word = input.slice(i, j)
+    // A filter's value may be a phrase: index:"共有 フォルダ".
+    const colon = word.search(/[:：]/)
+    if (colon > 0 && openers.has(word.charAt(colon + 1)) && filterKeyOf(word.slice(0, colon)) !== undefined) {
+      const end = phraseEnd(input, i + colon + 1)
+      if (end > i + colon + 1) {
+        tokens.push({ negate, text: `${word.slice(0, colon)}:${input.slice(i + colon + 2, end)}`, head: word.slice(0, colon) })
+        i = end + 1
+        continue
+      }
+    }
+    tokens.push({ negate, text: word, head: colon > 0 ? word.slice(0, colon) : undefined })
+    i = j
   }
   return tokens
 }
 
-const filterPattern = /^(index|type|path):/
+function filterKeyOf(head: string): FilterKey | undefined {
+  const key = normalizeForSearch(head)
+  return key === "index" || key === "type" || key === "path" ? key : undefined
+}
+
+// Control characters never stand in indexed text as typed: a pasted one is a space.
+const controls = /[\u0000-\u0008\u000e-\u001f\u007f]/g
 
 /**
  * Parses a query typed by a person (module doc). Empty terms are dropped;
- * a query with no terms finds nothing (filters alone select no lines).
+ * a query with no terms finds nothing (filters and exclusions alone select
+ * no file).
  */
 export function parseSearchQuery(input: string): SearchQuery {
   const terms: Array<string> = []
   const exclude: Array<string> = []
   const filters: Array<QueryFilter> = []
-  for (const token of tokenize(input)) {
-    const key = filterPattern.exec(normalizeForSearch(token.head))?.[1] as FilterKey | undefined
+  let tokens = tokenize(input.replace(controls, " "))
+  // Only excluded words (`-4.18-9.1j` pasted from a cell): they would find nothing, so they are text.
+  if (tokens.length > 0 && tokens.every((t) => t.negate && (t.head === undefined || filterKeyOf(t.head) === undefined))) {
+    tokens = tokenize(input.replace(controls, " ").replace(/(^|[\s\u3000])-/g, "$1\u0000")).map((t) => ({ ...t, text: t.text.replace(/^\u0000/, "-") }))
+  }
+  for (const token of tokens) {
+    const key = token.head === undefined ? undefined : filterKeyOf(token.head)
     if (key !== undefined) {
-      const raw = normalizeForSearch(token.text).slice(key.length + 1)
+      const raw = normalizeForSearch(token.text.slice(token.head!.length + 1))
       const values = raw.split(",").map((v) => v.trim()).filter((v) => v !== "")
       if (values.length === 0) continue
       filters.push({
         key,
         negate: token.negate,
         values: key === "type"
-          ? values.flatMap((v) => fileTypeAliases[v.replace(/^\./, "")] ?? [v.replace(/^\./, "")])
+          ? values.flatMap((v) => resolveFileType(v) ?? [v.replace(/^\./, "")])
           : key === "path"
           ? values.map((v) => v.replace(/\\/g, "/"))
           : values
@@ -124,7 +191,7 @@ export function parseSearchQuery(input: string): SearchQuery {
     const term = normalizeForSearch(token.text)
     if (term.trim() === "") continue
     const list = token.negate ? exclude : terms
-    if (!list.includes(term)) list.push(term)
+    if (!list.includes(term) && list.length < maxQueryTerms) list.push(term)
   }
   return { terms, exclude, filters }
 }
@@ -167,10 +234,38 @@ export function termsInPath(query: SearchQuery, normalizedPath: string): number 
   return n
 }
 
-/** Whether a normalised line holds every term and no excluded term of `query`. */
-export function lineMatchesQuery(normalizedLine: string, query: SearchQuery): boolean {
+/**
+ * Whether the searchable text of one location — its normalised displayed
+ * text and, when it has them, its normalised search-only forms (S4) — holds
+ * `term`. A term matches within the text or within the forms, never across
+ * the two.
+ */
+export function locationHolds(normalizedText: string, normalizedForms: string, term: string): boolean {
+  return normalizedText.includes(term) || (normalizedForms !== "" && normalizedForms.includes(term))
+}
+
+/**
+ * Whether a normalised line (with its normalised forms, S4) holds every
+ * term and no excluded term of `query`: the line-level match of the gram
+ * index's posting walk (a file-level search asks it of the lines that hold
+ * all the words in one place).
+ */
+export function lineMatchesQuery(normalizedLine: string, query: SearchQuery, normalizedForms = ""): boolean {
   if (query.terms.length === 0) return false
-  for (const t of query.terms) if (!normalizedLine.includes(t)) return false
-  for (const t of query.exclude) if (normalizedLine.includes(t)) return false
+  for (const t of query.terms) if (!locationHolds(normalizedLine, normalizedForms, t)) return false
+  for (const t of query.exclude) if (locationHolds(normalizedLine, normalizedForms, t)) return false
   return true
+}
+
+/** Bit `i` set for each term `query.terms[i]` the location holds (text or forms, {@link locationHolds}). */
+export function termMaskOf(query: SearchQuery, normalizedText: string, normalizedForms = ""): number {
+  let mask = 0
+  for (let i = 0; i < query.terms.length; i++) if (locationHolds(normalizedText, normalizedForms, query.terms[i]!)) mask |= 1 << i
+  return mask
+}
+
+/** Whether the location holds some excluded term of `query`. */
+export function holdsExcluded(query: SearchQuery, normalizedText: string, normalizedForms = ""): boolean {
+  for (const t of query.exclude) if (locationHolds(normalizedText, normalizedForms, t)) return true
+  return false
 }

@@ -29,6 +29,7 @@ import { extractOle2 } from "./extract/_legacy.ts"
 import { OpcPackage } from "./extract/_opc.ts"
 import { extractPresentation } from "./extract/_presentation.ts"
 import { collectingSink, emitLines, type ExtractionSink } from "./extract/_sink.ts"
+import { emitProperties, packageProperties } from "./extract/_properties.ts"
 import { sniffContainer } from "./extract/_sniff.ts"
 import { defaultSheetStreaming, extractWorkbook, type SheetStreaming } from "./extract/_workbook.ts"
 import type { SheetScanOutcome } from "./extract/_sheet_scan.ts"
@@ -124,19 +125,27 @@ const extractPackage = <E>(
     const main = yield* findMainPart(pkg, fileName)
     // Lines held in memory are also counted over the file; lines that stream to disk are bounded by what the sink takes.
     const budget = new LineBudget(limits.maxLines, limits.maxTextChars, sink.keepsLines ? limits.maxLines : Infinity)
-    if (main.encoding === "binary") return yield* extractXlsb(pkg, main.part, budget, sink, streamingOf(options))
+    if (main.encoding === "binary") {
+      yield* extractXlsb(pkg, main.part, budget, sink, streamingOf(options))
+      return yield* emitProperties(sink, budget, yield* packageProperties(pkg))
+    }
     if (main.kind === "spreadsheet") {
       const reading = { fast: options?.sheetReader !== "saxes", ...(options?.onSheetScan !== undefined ? { observe: options.onSheetScan } : {}) }
-      return yield* extractWorkbook(pkg, main.part, budget, sink, streamingOf(options), reading)
+      yield* extractWorkbook(pkg, main.part, budget, sink, streamingOf(options), reading)
+      return yield* emitProperties(sink, budget, yield* packageProperties(pkg))
     }
     // A document or a presentation is one part, read whole, then handed on.
     budget.startPart()
-    const { parts } = main.kind === "document" ? yield* extractDocument(pkg, main.part, budget) : yield* extractPresentation(pkg, main.part, budget)
+    const { parts, titles } = main.kind === "document"
+      ? { ...(yield* extractDocument(pkg, main.part, budget)), titles: [] }
+      : yield* extractPresentation(pkg, main.part, budget)
     for (const part of parts) {
       yield* sink.beginPart(part)
       yield* emitLines(sink, budget, part.lines)
       yield* sink.endPart
     }
+    // The document properties, then the slides' titles (S4), as the part `properties`.
+    yield* emitProperties(sink, budget, [...(yield* packageProperties(pkg)), ...titles])
   }).pipe(Effect.withSpan("Extract.package"))
 
 /** Bytes {@link sniffContainer} looks at. */

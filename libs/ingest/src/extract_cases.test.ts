@@ -4,7 +4,7 @@
  * extract/_cases.ts (tools/src/make_cases.ts writes the same files to disk).
  */
 import { describe, expect, it } from "@effect/vitest"
-import type { Extraction } from "@sagasu/domain"
+import { type Extraction, propertiesPartName } from "@sagasu/domain"
 import { Effect, Either } from "effect"
 import { ExtractError, extractBuffer } from "./extract.ts"
 import * as cases from "./extract/_cases.ts"
@@ -19,7 +19,7 @@ const extract = (bytes: Uint8Array | Promise<Uint8Array>, name: string) =>
 const failureOf = (effect: Effect.Effect<Extraction, ExtractError>) =>
   Effect.map(Effect.either(effect), (e) => (Either.isLeft(e) ? e.left : undefined))
 
-const linesOf = (x: Extraction) => x.parts.flatMap((p) => p.lines.map((l) => `${l.loc}=${l.text}`))
+const linesOf = (x: Pick<Extraction, "parts">) => x.parts.flatMap((p) => p.lines.map((l) => `${l.loc}=${l.text}`))
 
 describe("cases.md, kind XL", () => {
   it.effect("BUG-01 shared strings stored after the worksheet read like the usual order", () =>
@@ -151,7 +151,10 @@ describe("cases.md, kind DOC", () => {
   it.effect("BUG-17 notes found through the slide's relationship, attributed to its slide; image and number placeholders skipped", () =>
     Effect.gen(function* () {
       const deck = yield* extract(cases.bug17(), "説明.pptx")
-      expect(linesOf(deck)).toEqual(["1=表紙", "2=本題", "2 notes=補足説明"])
+      expect(linesOf({ parts: deck.parts.slice(0, 1) })).toEqual(["1=表紙", "2=本題", "2 notes=補足説明"])
+      // S4 (issue 14): the slides' titles are searched as the part `properties` too, last.
+      expect(deck.parts.map((p) => p.name)).toEqual(["slides", propertiesPartName])
+      expect(linesOf({ parts: deck.parts.slice(1) })).toEqual(["slide 1=表紙", "slide 2=本題"])
     }))
 
   it.effect("BUG-19 non-breaking and soft hyphens, symbols, tabs and breaks never glue or split words", () =>

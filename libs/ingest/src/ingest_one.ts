@@ -7,7 +7,7 @@
  * @module
  */
 import { type IngestResult, fileFormatOf } from "@sagasu/domain"
-import { openStagingFolder, stagingCompleteMark, stagingWriteFailedReason } from "@sagasu/store"
+import { completeMarkOf, openStagingFolder, stagingCompleteMark, stagingWriteFailedReason } from "@sagasu/store"
 import { FileSystem } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
 import { Effect } from "effect"
@@ -82,8 +82,8 @@ export const ingestPlain = Effect.fn("Ingest.ingestPlain")(function* (source: st
       return folder.tsvCount()
     })
   ).pipe(
-    // C2, R7: the TSVs are closed; the mark goes last.
-    Effect.tap(() => fs.writeFileString(path.join(staging, stagingCompleteMark), "")),
+    // C2, R7: the TSVs are closed; the mark goes last, with the source's size and date (issue 14).
+    Effect.tap(() => Effect.flatMap(completeMarkOf(source), (mark) => fs.writeFileString(path.join(staging, stagingCompleteMark), mark))),
     Effect.either
   )
   if (staged._tag === "Right") {

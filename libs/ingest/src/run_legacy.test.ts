@@ -36,8 +36,12 @@ describe.skipIf(!haveCorpus)("legacy Word and PowerPoint: plain first, Office wh
     Effect.gen(function* () {
       const dir = yield* tempDir
       const read = (name: keyof typeof files) => ingestPlain(corpusFile(files[name]), path.join(dir, name))
-      expect(yield* read("word97.doc")).toMatchObject({ status: "done", tsvCount: 1 })
-      expect(yield* read("ppt97.ppt")).toMatchObject({ status: "done", tsvCount: 1 })
+      // The text, then the summary information's properties (S4, issue 14): two TSVs each.
+      expect(yield* read("word97.doc")).toMatchObject({ status: "done", tsvCount: 2 })
+      expect(yield* read("ppt97.ppt")).toMatchObject({ status: "done", tsvCount: 2 })
+      const staged = (name: string) => fs.readdirSync(path.join(dir, name)).filter((f) => f.endsWith(".tsv")).map((f) => fs.readFileSync(path.join(dir, name, f), "utf8")).join("")
+      expect(staged("word97.doc")).toContain("title\tディレクトリ\n")
+      expect(staged("ppt97.ppt")).toContain("author\tmkawachi\n")
       for (const name of ["word95.doc", "word2.doc"] as const) {
         const result = yield* read(name)
         expect(result, name).toMatchObject({ status: "reroute", app: "document", tsvCount: 0 })

@@ -9,7 +9,7 @@
 import { CommandExecutor, FileSystem } from "@effect/platform"
 import { type IngestResult, type Settings } from "@sagasu/domain"
 import { NodeContext } from "@effect/platform-node"
-import { type WorkPaths, openGramRound, stageExtraction, stagingWriteFailedReason, updateGramIndexesOfRound } from "@sagasu/store"
+import { type WorkPaths, completeMarkOf, openGramRound, stageExtraction, stagingWriteFailedReason, updateGramIndexesOfRound } from "@sagasu/store"
 import { Duration, Effect, Layer, Option } from "effect"
 import * as fsSync from "node:fs"
 import * as os from "node:os"
@@ -55,7 +55,9 @@ export const standardWorkersLayer = (
         return owners[app].ingest(request.source).pipe(
           Effect.flatMap((read) =>
             stageExtraction(request.staging, read.extraction).pipe(
-              Effect.tap(() => fs.writeFileString(path.join(request.staging, stagingCompleteMark), "")),
+              Effect.tap(() =>
+                Effect.flatMap(completeMarkOf(request.source), (mark) => fs.writeFileString(path.join(request.staging, stagingCompleteMark), mark))
+              ),
               Effect.map((tsvCount): IngestResult => ({
                 status: "done", tsvCount, reason: "", log: [...read.log],
                 lines: read.extraction.parts.reduce((n, part) => n + part.lines.length, 0)

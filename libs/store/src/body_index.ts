@@ -7,8 +7,8 @@
  */
 import { FileSystem } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
-import { type BodyLine, type BodyPartHead, type Extraction, bodyTsvFileName, formatBodyTsvHeader, formatBodyTsvLines } from "@sagasu/domain"
-import { Effect, Exit, Scope } from "effect"
+import { type BodyLine, type BodyPartHead, type Extraction, bodyTsvFileName, formatBodyTsvHeader, formatBodyTsvLines, formatSourceStamp } from "@sagasu/domain"
+import { Effect, Exit, Option, Scope } from "effect"
 import * as path from "node:path"
 import { crashPoint } from "./crash_point.ts"
 import { noteFresh } from "./gram/fresh.ts"
@@ -150,6 +150,21 @@ export function longestPathBytes(folder: string, names: ReadonlyArray<string>): 
  * failing for good.
  */
 export const stagingWriteFailedReason = "work-folder: the TSVs could not be written to the work folder"
+
+/**
+ * The text of the `.complete` mark of the staging folder of `source` (R7,
+ * C2: written last): the source file's size and modified time as a
+ * {@link formatSourceStamp} stamp (issue 14: the search shows them and
+ * sorts by date without opening the source), read now; `""` when the source
+ * cannot be stat'ed (the mark is still a mark).
+ */
+export const completeMarkOf = (source: string) =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const info = yield* fs.stat(source)
+    const mtime = Option.getOrUndefined(info.mtime)
+    return mtime === undefined ? "" : formatSourceStamp({ size: Number(info.size), mtimeMs: mtime.getTime() })
+  }).pipe(Effect.orElseSucceed(() => ""))
 
 /**
  * Moves a staged folder into the body index as a whole (C2). Sub-folders of

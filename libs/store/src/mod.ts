@@ -30,6 +30,8 @@ export { StoreReadError } from "./read_error.ts"
 export * from "./run_log.ts"
 export * from "./search.ts"
 export { GramSearcher, type MatchedLine, type SearchControl, type SearchOutcome, queryWithOptions, type SearchOptions } from "./gram/searcher.ts"
+export type { FileSearchControl, FileSearchOptions, FileSearchOutcome } from "./gram/file_search.ts"
+export { type FileHit, type HitLocator, type SearchTotals, nameHitOf } from "./search_hit.ts"
 export * from "./work_paths.ts"
 export {
   type GramUpdateSummary,

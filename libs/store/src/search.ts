@@ -6,9 +6,10 @@
  */
 import { Effect, Option } from "effect"
 import { GramFileError, GramIndexError } from "./gram/manifest.ts"
+import type { FileSearchOptions, FileSearchOutcome } from "./gram/file_search.ts"
 import { GramSearcher, type SearchOptions } from "./gram/searcher.ts"
 import type { SearchHit } from "./search_hit.ts"
-import { scanBodyIndex } from "./search_scan.ts"
+import { scanBodyIndex, scanBodyIndexFiles } from "./search_scan.ts"
 import type { WorkPaths } from "./work_paths.ts"
 
 
@@ -87,4 +88,48 @@ export const searchIndex = Effect.fn("Store.searchIndex")(function* (
   const scanned = yield* scanBodyIndex(paths, query, { ...options, limit, ...control })
   const problem = searcher._tag === "Left" ? searcher.left.message : ""
   return { hits: scanned.hits, engine: "scan", limited: scanned.hits.length >= limit, problem, partial: scanned.partial } satisfies SearchResult
+})
+
+/** What a file-level search found (S5) and how: the page, the totals, and the engine as in {@link SearchResult}. */
+export interface FileSearchResult extends FileSearchOutcome {
+  readonly engine: "gram" | "scan"
+  /** Why the gram index could not be used, when it could not (`""` otherwise). */
+  readonly problem: string
+}
+
+/** How long a file-level search may count its totals past its page (default: within its budget). */
+export interface CountBudget {
+  /** Stop counting the totals this many milliseconds after the search started (the page is not affected). */
+  readonly countBudgetMs?: number
+}
+
+/**
+ * The file-level search of the work folder `paths` (S3, S4, S5; issue 14):
+ * each file holding every word of `query` once, with its best located hits,
+ * the page `offset`/`limit`, the totals — from the gram index when there is
+ * a usable one, else by scanning the body index. Fails with GramIndexError
+ * only when a gram search hits an I/O error midway; the scan fails with the
+ * platform's errors.
+ */
+export const searchIndexFiles = Effect.fn("Store.searchIndexFiles")(function* (
+  paths: WorkPaths,
+  query: string,
+  options: FileSearchOptions & SearchBudget & CountBudget = {}
+) {
+  const started = performance.now()
+  const deadline = options.budgetMs === undefined ? undefined : started + options.budgetMs
+  const countDeadline = options.countBudgetMs === undefined ? undefined : started + options.countBudgetMs
+  const control = { ...(deadline !== undefined ? { deadline } : {}), ...(options.cancelled !== undefined ? { cancelled: options.cancelled } : {}) }
+  const searcher = yield* open(paths).pipe(Effect.either)
+  if (searcher._tag === "Right" && searcher.right !== undefined) {
+    const s = searcher.right
+    const outcome = yield* Effect.try({
+      try: () => s.searchFiles(query, { ...options, ...(countDeadline !== undefined ? { countDeadline } : {}) }, control),
+      catch: (e) => new GramIndexError({ reason: "index-unreadable", path: paths.gram, detail: e instanceof Error ? e.message : String(e) })
+    }).pipe(Effect.ensuring(Effect.sync(() => s.close())))
+    return { ...outcome, engine: "gram", problem: "" } satisfies FileSearchResult
+  }
+  const scanned = yield* scanBodyIndexFiles(paths, query, { ...options, ...control })
+  const problem = searcher._tag === "Left" ? searcher.left.message : ""
+  return { ...scanned, engine: "scan", problem } satisfies FileSearchResult
 })

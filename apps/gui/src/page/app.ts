@@ -492,6 +492,9 @@ function whereOf(hit: HitView): Array<Node | string> {
       const [n, notes] = hit.loc.split(" ")
       return [`${t.slide} ${n ?? hit.loc}${notes === "notes" ? t.notes : ""}`]
     }
+    case "property":
+    case "name":
+      return [hit.location]
   }
 }
 

@@ -99,6 +99,32 @@ export function cellText(cell: StoredCell, context: CellContext): string {
   return cellTextOf(cell.type, cell.style, cell.value, cell.inline, context)
 }
 
+/**
+ * The search-only forms of a cell whose text is `text` ({@link numberForms}
+ * for a number or a date shown through a format; `""` for every other cell,
+ * at the cost of a type check).
+ */
+export function cellFormsOf(type: string, style: number, value: string, text: string, context: CellContext): string {
+  switch (type) {
+    case "s":
+    case "inlineStr":
+    case "str":
+    case "b":
+    case "e":
+      return ""
+    case "d": {
+      const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value.trim())
+      return m === null ? "" : keepNew(dateForms(m[1]!, m[2]!, m[3]!), text)
+    }
+  }
+  const format = context.formats[style]
+  if (format === undefined) return ""
+  const raw = value.trim()
+  if (raw === "") return ""
+  const n = Number(raw)
+  return Number.isNaN(n) ? "" : numberForms(n, format, context.date1904, text)
+}
+
 /** {@link cellText} with the cell's fields as arguments: the readers call it once per cell, without making a {@link StoredCell}. */
 export function cellTextOf(type: string, style: number, value: string, inline: string, context: CellContext): string {
   const format = context.formats[style]
@@ -126,6 +152,65 @@ export function cellTextOf(type: string, style: number, value: string, inline: s
       return numberText(n, format, context.date1904)
     }
   }
+}
+
+/**
+ * The search-only forms of a number shown through `format` (S4, issue 14):
+ * how people type the value when the cell shows it otherwise — its plain
+ * value for a number (`123350` for `¥123,350`, `-1234.5` for `(1,234.50)`,
+ * `0.125` for `12.5%`), the typed Japanese forms of a date (`2009/9/4
+ * 2009/09/04 2009-09-04 2009年9月4日`) — each left out when the text already
+ * holds it; `""` when there is none (General, a time, text the format shows
+ * as is). Separated by spaces; the snippet never shows them.
+ */
+export function numberForms(n: number, format: NumberFormat | undefined, date1904: boolean, text: string): string {
+  if (format === undefined || !Number.isFinite(n)) return ""
+  const memo = formsMemoOf(format, date1904)
+  let forms = memo.get(n)
+  if (forms === undefined) {
+    forms = formsOf(n, format, date1904)
+    if (memo.size >= memoLimit) memo.clear()
+    memo.set(n, forms)
+  }
+  return keepNew(forms, text)
+}
+
+// Only the forms the shown text does not hold already (`2009/9/4` shown as 2009/9/4).
+function keepNew(forms: string, text: string): string {
+  if (forms === "") return ""
+  let out = ""
+  for (const f of forms.split(" ")) if (!text.includes(f)) out += out === "" ? f : " " + f
+  return out
+}
+
+// The typed forms of a date: 2009/9/4, 2009/09/04, 2009-09-04, 2009年9月4日.
+function dateForms(y: string, mm: string, dd: string): string {
+  const mo = String(Number(mm))
+  const d = String(Number(dd))
+  return [`${y}/${mo}/${d}`, `${y}/${mm}/${dd}`, `${y}-${mm}-${dd}`, `${y}年${mo}月${d}日`].filter((f, i, all) => all.indexOf(f) === i).join(" ")
+}
+
+const formsMemos = new WeakMap<NumberFormat, [Map<number, string>, Map<number, string>]>()
+
+function formsMemoOf(format: NumberFormat, date1904: boolean): Map<number, string> {
+  let pair = formsMemos.get(format)
+  if (pair === undefined) {
+    pair = [new Map(), new Map()]
+    formsMemos.set(format, pair)
+  }
+  return pair[date1904 ? 1 : 0]
+}
+
+function formsOf(n: number, format: NumberFormat, date1904: boolean): string {
+  if (format.kind === "time" || format.kind === "elapsed") return ""
+  if (format.kind === "date" || format.kind === "datetime") {
+    const iso = formatDateSerial(n, "date", date1904)
+    const m = iso === undefined ? null : /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso)
+    if (m === null) return ""
+    const [, y = "", mm = "", dd = ""] = m
+    return dateForms(y, mm, dd)
+  }
+  return formatGeneralNumber(n)
 }
 
 const asText = (value: string, format: NumberFormat | undefined) => (format === undefined || value === "" ? value : formatText(value, format))

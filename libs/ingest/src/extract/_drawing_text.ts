@@ -24,7 +24,9 @@ export class DrawingTextReader implements XmlVisitor {
   readonly diagrams: Array<{ readonly at: number; readonly dataId: string | undefined }> = []
   /** The slide says `show="0"`: hidden in the slide show. */
   hidden = false
-  private readonly shapes: Array<{ skip: boolean }> = []
+  /** The paragraphs of the part's title placeholders (`title`, `ctrTitle`), also in {@link paragraphs}: a slide's title (S4). */
+  readonly titles: Array<string> = []
+  private readonly shapes: Array<{ skip: boolean; title: boolean }> = []
   private paragraph: string | undefined
   private textDepth = 0
 
@@ -49,10 +51,12 @@ export class DrawingTextReader implements XmlVisitor {
       const show = attribute(tag, "show")
       this.hidden = show === "0" || show === "false"
     } else if (isElement(tag, ns.presentation, "sp")) {
-      this.shapes.push({ skip: false })
+      this.shapes.push({ skip: false, title: false })
     } else if (isElement(tag, ns.presentation, "ph")) {
       const shape = this.shapes.at(-1)
-      if (shape !== undefined && this.skipPlaceholders.has(attribute(tag, "type") ?? "")) shape.skip = true
+      const type = attribute(tag, "type") ?? ""
+      if (shape !== undefined && this.skipPlaceholders.has(type)) shape.skip = true
+      if (shape !== undefined && (type === "title" || type === "ctrTitle")) shape.title = true
     }
   }
 
@@ -66,6 +70,7 @@ export class DrawingTextReader implements XmlVisitor {
         if (text.trim() !== "" && this.shapes.at(-1)?.skip !== true) {
           this.budget.take(this.partName, text.length)
           this.paragraphs.push(text)
+          if (this.shapes.at(-1)?.title === true) this.titles.push(text)
         }
       }
     } else if (isElement(tag, ns.presentation, "sp")) {

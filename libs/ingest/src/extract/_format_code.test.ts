@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { compileFormat, formatNumber, formatText } from "./_format_code.ts"
-import { numberText } from "./_cell_text.ts"
+import { cellFormsOf, numberForms, numberText } from "./_cell_text.ts"
 import { builtInFormatCode } from "./_number_format.ts"
 
 const show = (value: number, code: string, date1904 = false) => formatNumber(value, compileFormat(code), date1904)
@@ -232,5 +232,35 @@ describe("formatNumber() against Excel's documented display (issue 15 item 9)", 
     expect(formatText("山田", compileFormat('0;@"様"'))).toBe("山田様")
     expect(formatText("x", compileFormat('[Blue]#,##0.00_);[Red](#,##0.00);0.00;"sales "@'))).toBe("sales x")
     expect(formatText("山田", compileFormat("0;-0"))).toBe("山田")
+  })
+})
+
+// S4 (issue 14): a number or a date is found as people type it; the forms are what the text does not hold.
+describe("numberForms() and cellFormsOf(): the search-only forms of a number or a date", () => {
+  it.each([
+    [123350, '"¥"#,##0', "¥123,350", "123350"],
+    [-1234.5, "#,##0.00;(#,##0.00)", "(1,234.50)", "-1234.5"],
+    [0.125, "0.0%", "12.5%", "0.125"],
+    [123350, "0", "123350", ""],
+    [1234.5, "0.00", "1234.50", ""],
+    [40060, 'yyyy"年"m"月"d"日"', "2009年9月4日 2009-09-04", "2009/9/4 2009/09/04"],
+    [40060, "yyyy/m/d", "2009/9/4 2009-09-04", "2009/09/04 2009年9月4日"],
+    [40060, "yyyy-mm-dd", "2009-09-04", "2009/9/4 2009/09/04 2009年9月4日"],
+    [40060.75, "yyyy/m/d h:mm", "2009/9/4 18:00 2009-09-04", "2009/09/04 2009年9月4日"],
+    [0.75, "h:mm", "18:00", ""]
+  ])("%d shown through %j as %j has the forms %j", (n, code, shown, forms) => {
+    const format = compileFormat(code)
+    expect(numberText(n, format, false)).toBe(shown)
+    expect(numberForms(n, format, false, shown)).toBe(forms)
+  })
+
+  it("gives none for General, strings and booleans; an ISO date cell gets the typed forms", () => {
+    expect(numberForms(5, undefined, false, "5")).toBe("")
+    const context = { sharedStrings: { get: () => "x" }, formats: [undefined, compileFormat("#,##0")], date1904: false }
+    expect(cellFormsOf("n", 1, "1234567", "1,234,567", context)).toBe("1234567")
+    expect(cellFormsOf("s", 1, "0", "x", context)).toBe("")
+    expect(cellFormsOf("b", 1, "1", "TRUE", context)).toBe("")
+    expect(cellFormsOf("n", 0, "1234567", "1234567", context)).toBe("")
+    expect(cellFormsOf("d", 0, "2009-09-04T00:00:00", "2009-09-04", context)).toBe("2009/9/4 2009/09/04 2009年9月4日")
   })
 })

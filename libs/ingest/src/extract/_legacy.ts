@@ -15,6 +15,7 @@ import { cfbDamageOf, openCompoundFile } from "./_cfb.ts"
 import { extractPowerPoint97, extractWord97, legacyTextOf } from "./_legacy_text.ts"
 import type { LineBudget } from "./_limits.ts"
 import { inspectOle2 } from "./_ole2.ts"
+import { emitProperties, ole2Properties } from "./_properties.ts"
 import type { ExtractionSink } from "./_sink.ts"
 import type { SheetStreaming } from "./_workbook.ts"
 import { extractXls } from "./_xls.ts"
@@ -62,15 +63,18 @@ export const extractOle2 = <E>(
         if (streamName === undefined) {
           // Word 97–2003 or PowerPoint 97–2003; an older one is needs-office (rerouted).
           const format = yield* Effect.try({ try: () => legacyTextOf(file), catch: containerError })
-          if (format === "word97") return yield* extractWord97(file, budget, sink)
-          if (format === "powerpoint97") return yield* extractPowerPoint97(file, budget, sink)
-          return yield* Effect.fail(new ExtractError({ reason: "needs-office", detail: verdict.detail }))
+          if (format === "word97") yield* extractWord97(file, budget, sink)
+          else if (format === "powerpoint97") yield* extractPowerPoint97(file, budget, sink)
+          else return yield* Effect.fail(new ExtractError({ reason: "needs-office", detail: verdict.detail }))
+          // The summary information's title, author, … (S4) as the part `properties`.
+          return yield* emitProperties(sink, budget, ole2Properties(file))
         }
         const stream = yield* Effect.try({ try: () => file.streamSource(streamName), catch: containerError })
         if (stream === undefined) return yield* Effect.fail(new ExtractError({ reason: "needs-office", detail: verdict.detail }))
-        return yield* extractXls(stream, streamName, budget, sink, streaming).pipe(
+        yield* extractXls(stream, streamName, budget, sink, streaming).pipe(
           Effect.mapError((e) => (e instanceof ExtractError ? containerError(e) : e))
         )
+        return yield* emitProperties(sink, budget, ole2Properties(file))
       }),
     (file) => Effect.sync(() => file.close())
   ).pipe(Effect.withSpan("Extract.ole2"))

@@ -10,7 +10,7 @@
  * @module
  */
 import { Effect } from "effect"
-import type { BodyLine, BodyPart, Extraction } from "@sagasu/domain"
+import type { BodyLine, BodyPart } from "@sagasu/domain"
 import { diagramTexts } from "./_diagram.ts"
 import { DrawingTextReader } from "./_drawing_text.ts"
 import { ChartTextReader } from "./_sheet_extras.ts"
@@ -37,7 +37,8 @@ const notesPlaceholdersSkipped: ReadonlySet<string> = new Set(["sldImg", "sldNum
  * Extracts a presentation whose main part is `presentationPart`. Lines are
  * `{loc: "<slide number>", text}` per paragraph and `{loc: "<n> notes", text}`
  * for the notes found through the slide's own `notesSlide` relationship
- * (BUG-17: never by file number).
+ * (BUG-17: never by file number). `titles` are the slides' titles as
+ * property lines `{loc: "slide <n>", text}` (S4: the properties part).
  */
 export const extractPresentation = Effect.fn("Extract.presentation")(function* (
   pkg: OpcPackage,
@@ -51,6 +52,8 @@ export const extractPresentation = Effect.fn("Extract.presentation")(function* (
 
   const shown: Array<BodyLine> = []
   const hidden: Array<BodyLine> = []
+  // Each slide's title (its title placeholders' text), for the properties part (S4).
+  const titles: Array<BodyLine> = []
   /** A part's paragraphs with its SmartArt text where each diagram stands (issue 15 item 8). */
   const read = Effect.fn(function* (lines: Array<BodyLine>, part: string, loc: string, skip?: ReadonlySet<string>) {
     const reader = new DrawingTextReader(budget, part, skip)
@@ -67,14 +70,15 @@ export const extractPresentation = Effect.fn("Extract.presentation")(function* (
     })
     flush(reader.paragraphs.length)
     for (const text of diagrams.unanchored) lines.push({ loc, text })
-    return { hidden: reader.hidden, rels }
+    return { hidden: reader.hidden, rels, titles: reader.titles }
   })
   for (const [index, id] of list.slideIds.entries()) {
     const slide = slideParts.get(id)
     if (slide === undefined || !pkg.has(slide)) continue
     const n = String(index + 1)
     const lines: Array<BodyLine> = []
-    const { hidden: isHidden, rels } = yield* read(lines, slide, n)
+    const { hidden: isHidden, rels, titles: slideTitles } = yield* read(lines, slide, n)
+    if (slideTitles.length > 0) titles.push({ loc: `slide ${n}`, text: slideTitles.join(" ") })
     const own = rels.filter((r) => !r.external && pkg.has(r.target))
     for (const r of own) {
       if (r.type !== "chart") continue
@@ -90,5 +94,5 @@ export const extractPresentation = Effect.fn("Extract.presentation")(function* (
   }
   const parts: Array<BodyPart> = [{ name: "slides", locator: "slide", state: "visible", lines: shown }]
   if (hidden.length > 0) parts.push({ name: "hidden slides", locator: "slide", state: "hidden", lines: hidden })
-  return { parts } satisfies Extraction
+  return { parts, titles }
 })

@@ -31,7 +31,7 @@
  *
  * @module
  */
-import { cellTextOf, type CellContext } from "./_cell_text.ts"
+import { cellFormsOf, cellTextOf, type CellContext } from "./_cell_text.ts"
 import { decodeXString } from "./_rich_string.ts"
 import { type CellCollector, formulaText, parseCellReference } from "./_worksheet.ts"
 import { ns, type XmlStream } from "./_xml.ts"
@@ -474,7 +474,9 @@ export class SheetDataScanner {
       const text = this.hasValue
         ? cellTextOf(this.cellType, this.cellStyle, this.value, decodeXString(this.inline), this.scan.context)
         : formulaText(this.formula)
-      if (text !== "") this.scan.cells.add(this.row, this.col, text)
+      if (text !== "") {
+        this.scan.cells.add(this.row, this.col, text, this.hasValue ? cellFormsOf(this.cellType, this.cellStyle, this.value, text, this.scan.context) : "")
+      }
     } else if (level === Level.Inline && this.top() === Level.Inline) {
       // An element inside the inline string closes (the string itself closes with the cell's Inline → Cell step).
       if (name === this.qRPh) this.phonetic--

@@ -31,6 +31,7 @@ export interface ExtractionSink<E> {
   /**
    * Optional, for a sink that writes TSV: appends `count` lines already
    * formatted as body-TSV lines (`formatBodyTsvLines`: each `loc \t text \n`,
+   * or `loc \t text \t forms \n` for a cell with search-only forms,
    * escaped), so that a sheet's cells need no line objects on their way
    * (issue 20). The text is exactly what `appendLines` would write for them.
    */
@@ -104,10 +105,11 @@ export const emitCells = <E>(
   }
   let tsv = ""
   let count = 0
-  const { rows, cols, texts } = batch
+  const { rows, cols, texts, forms } = batch
   for (let i = 0; i < texts.length; i++) {
     if (keep !== undefined && !keep(i)) continue
-    tsv += cellAddress(rows[i] ?? 0, cols[i] ?? 0) + "\t" + escapeTsvField(texts[i] ?? "") + "\n"
+    const f = forms[i] ?? ""
+    tsv += cellAddress(rows[i] ?? 0, cols[i] ?? 0) + "\t" + escapeTsvField(texts[i] ?? "") + (f === "" ? "\n" : "\t" + escapeTsvField(f) + "\n")
     count++
   }
   return Effect.zipRight(count === 0 ? Effect.void : sink.appendTsv(tsv, count), release)

@@ -6,7 +6,7 @@
  * @module
  */
 import type { BodyLine } from "@sagasu/domain"
-import { cellTextOf, type CellContext } from "./_cell_text.ts"
+import { cellFormsOf, cellTextOf, type CellContext } from "./_cell_text.ts"
 import type { LineBudget } from "./_limits.ts"
 import { decodeXString, RichStringReader } from "./_rich_string.ts"
 import { attribute, ns, type XmlTag, type XmlVisitor } from "./_xml.ts"
@@ -131,15 +131,17 @@ export function cachedColumnName(col: number): string {
 /** The address of a cell: `"A1"`. */
 export const cellAddress = (row: number, col: number): string => cachedColumnName(col) + row
 
-/** A cell with text, 1-based, as the legacy readers (`_xls.ts`, `_xlsb.ts`) hand them on. */
+/** A cell with text, 1-based, as the legacy readers (`_xls.ts`, `_xlsb.ts`) hand them on; `forms`: its search-only forms (S4), when it has some. */
 export interface Cell {
   readonly row: number
   readonly col: number
   readonly text: string
+  readonly forms?: string
 }
 
-/** The body line of a cell: `{loc: "A1", text}`. */
-export const lineOfCell = (c: Cell): BodyLine => ({ loc: cellAddress(c.row, c.col), text: c.text })
+/** The body line of a cell: `{loc: "A1", text}` (and its `forms` when it has some). */
+export const lineOfCell = (c: Cell): BodyLine =>
+  c.forms === undefined || c.forms === "" ? { loc: cellAddress(c.row, c.col), text: c.text } : { loc: cellAddress(c.row, c.col), text: c.text, forms: c.forms }
 
 /**
  * Cells with text in file order, as three parallel arrays (no object per
@@ -149,6 +151,8 @@ export interface CellBatch {
   readonly rows: ReadonlyArray<number>
   readonly cols: ReadonlyArray<number>
   readonly texts: ReadonlyArray<string>
+  /** Each cell's search-only forms (S4), `""` for most. */
+  readonly forms: ReadonlyArray<string>
   /** The characters of all the texts. */
   readonly chars: number
 }
@@ -157,7 +161,10 @@ export interface CellBatch {
 export function linesOfBatch(batch: CellBatch, keep?: (i: number) => boolean): Array<BodyLine> {
   const lines: Array<BodyLine> = []
   for (let i = 0; i < batch.texts.length; i++) {
-    if (keep === undefined || keep(i)) lines.push({ loc: cellAddress(batch.rows[i] ?? 0, batch.cols[i] ?? 0), text: batch.texts[i] ?? "" })
+    if (keep !== undefined && !keep(i)) continue
+    const forms = batch.forms[i] ?? ""
+    const loc = cellAddress(batch.rows[i] ?? 0, batch.cols[i] ?? 0)
+    lines.push(forms === "" ? { loc, text: batch.texts[i] ?? "" } : { loc, text: batch.texts[i] ?? "", forms })
   }
   return lines
 }
@@ -171,6 +178,7 @@ export class CellCollector {
   private rows: Array<number> = []
   private cols: Array<number> = []
   private texts: Array<string> = []
+  private forms: Array<string> = []
   private chars = 0
   private collecting = true
   private inOrder = true
@@ -184,8 +192,8 @@ export class CellCollector {
     this.partName = partName
   }
 
-  /** A cell with text (`text` not empty) at `row`, `col` (1-based). */
-  add(row: number, col: number, text: string): void {
+  /** A cell with text (`text` not empty) at `row`, `col` (1-based), with its search-only `forms` (S4; `""`: none). */
+  add(row: number, col: number, text: string, forms = ""): void {
     if (row < this.lastRow || (row === this.lastRow && col <= this.lastCol)) this.inOrder = false
     this.lastRow = row
     this.lastCol = col
@@ -194,6 +202,7 @@ export class CellCollector {
       this.rows.push(row)
       this.cols.push(col)
       this.texts.push(text)
+      this.forms.push(forms)
       this.chars += text.length
     }
   }
@@ -215,10 +224,11 @@ export class CellCollector {
 
   /** Takes the cells held, in file order; collecting goes on from empty. */
   take(): CellBatch {
-    const batch: CellBatch = { rows: this.rows, cols: this.cols, texts: this.texts, chars: this.chars }
+    const batch: CellBatch = { rows: this.rows, cols: this.cols, texts: this.texts, forms: this.forms, chars: this.chars }
     this.rows = []
     this.cols = []
     this.texts = []
+    this.forms = []
     this.chars = 0
     return batch
   }
@@ -237,6 +247,7 @@ function sortedBatch(batch: CellBatch): CellBatch {
     rows: order.map((i) => batch.rows[i] ?? 0),
     cols: order.map((i) => batch.cols[i] ?? 0),
     texts: order.map((i) => batch.texts[i] ?? ""),
+    forms: order.map((i) => batch.forms[i] ?? ""),
     chars: batch.chars
   }
 }
@@ -370,7 +381,7 @@ export class WorksheetReader implements XmlVisitor {
     } else if (tag.local === "c" && this.cell !== undefined) {
       const { type, style, row, col } = this.cell
       const text = this.hasValue ? cellTextOf(type, style, this.value, this.inline.take(), this.context) : formulaText(this.formula)
-      if (text !== "") this.cells.add(row, col, text)
+      if (text !== "") this.cells.add(row, col, text, this.hasValue ? cellFormsOf(type, style, this.value, text, this.context) : "")
       this.cell = undefined
     }
   }

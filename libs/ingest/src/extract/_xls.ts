@@ -20,7 +20,7 @@
  */
 import { Effect } from "effect"
 import type { BodyLine, PartState } from "@sagasu/domain"
-import { numberText, type CellContext } from "./_cell_text.ts"
+import { numberForms, numberText, type CellContext } from "./_cell_text.ts"
 import { byteDecoder, type ByteDecoder } from "./_codepage.ts"
 import { compileFormat, formatText, type NumberFormat } from "./_format_code.ts"
 import type { LineBudget } from "./_limits.ts"
@@ -399,6 +399,13 @@ function* cellBatches(cursor: RecordCursor, start: number, globals: Globals, siz
   const put = (row: number, col: number, text: string) => {
     if (text !== "") batch.push({ row: row + 1, col: col + 1, text })
   }
+  // A number or a date: its text and its search-only forms (S4).
+  const putNumber = (row: number, col: number, n: number, format: NumberFormat | undefined) => {
+    const text = numberCellText(n, format, date1904)
+    if (text === "") return
+    const forms = numberForms(n, format, date1904, text)
+    batch.push(forms === "" ? { row: row + 1, col: col + 1, text } : { row: row + 1, col: col + 1, text, forms })
+  }
   for (let r = cursor.next(); r !== undefined; r = cursor.next()) {
     if (batch.length >= size) {
       yield batch
@@ -425,16 +432,16 @@ function* cellBatches(cursor: RecordCursor, start: number, globals: Globals, siz
         break
       }
       case rt.number:
-        put(u16(d, 0), u16(d, 2), numberCellText(f64(d, 6), formats[u16(d, 4)], date1904))
+        putNumber(u16(d, 0), u16(d, 2), f64(d, 6), formats[u16(d, 4)])
         break
       case rt.rk:
-        put(u16(d, 0), u16(d, 2), numberCellText(rkNumber(u32(d, 6)), formats[u16(d, 4)], date1904))
+        putNumber(u16(d, 0), u16(d, 2), rkNumber(u32(d, 6)), formats[u16(d, 4)])
         break
       case rt.mulRk: {
         const row = u16(d, 0)
         const first = u16(d, 2)
         for (let i = 0; 4 + 6 * i + 6 <= d.length - 2; i++) {
-          put(row, first + i, numberCellText(rkNumber(u32(d, 6 + 6 * i)), formats[u16(d, 4 + 6 * i)], date1904))
+          putNumber(row, first + i, rkNumber(u32(d, 6 + 6 * i)), formats[u16(d, 4 + 6 * i)])
         }
         break
       }
@@ -447,7 +454,7 @@ function* cellBatches(cursor: RecordCursor, start: number, globals: Globals, siz
         const format = formats[u16(d, 4)]
         pending = undefined
         if (u16(d, 12) !== 0xffff) {
-          put(row, col, numberCellText(f64(d, 6), format, date1904))
+          putNumber(row, col, f64(d, 6), format)
         } else if (d[6] === 0) {
           // A string result: its text is in the STRING record that follows.
           pending = { row, col, format }

@@ -16,7 +16,7 @@
  */
 import { Effect } from "effect"
 import type { BodyLine, PartState } from "@sagasu/domain"
-import { numberText, type CellContext } from "./_cell_text.ts"
+import { numberForms, numberText, type CellContext } from "./_cell_text.ts"
 import { compileFormat, formatText, type NumberFormat } from "./_format_code.ts"
 import type { LineBudget } from "./_limits.ts"
 import { builtInFormatCode } from "./_number_format.ts"
@@ -188,11 +188,11 @@ class SheetRecords {
     this.onCell = onCell
   }
 
-  private put(col: number, text: string): void {
+  private put(col: number, text: string, forms = ""): void {
     if (this.row < this.lastRow || (this.row === this.lastRow && col <= this.lastCol)) this.layout.ordered = false
     this.lastRow = this.row
     this.lastCol = col
-    if (text !== "") this.onCell({ row: this.row + 1, col: col + 1, text })
+    if (text !== "") this.onCell(forms === "" ? { row: this.row + 1, col: col + 1, text } : { row: this.row + 1, col: col + 1, text, forms })
   }
 
   private format(style: number): NumberFormat | undefined {
@@ -200,7 +200,11 @@ class SheetRecords {
   }
 
   private number(col: number, style: number, n: number): void {
-    this.put(col, Number.isFinite(n) ? numberText(n, this.format(style), this.context.date1904) : "")
+    if (!Number.isFinite(n)) return this.put(col, "")
+    const format = this.format(style)
+    const text = numberText(n, format, this.context.date1904)
+    // A number or a date: its search-only forms too (S4).
+    this.put(col, text, numberForms(n, format, this.context.date1904, text))
   }
 
   private string(col: number, style: number, value: string): void {

@@ -6,15 +6,22 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import {
+  type BodyLine,
   type BodyPart,
+  FileMatch,
   type Locator,
   defaultSettings,
+  fileNamesOf,
   fileTypeOf,
+  holdsExcluded,
   matchLine,
+  matchNames,
   normalizeForSearch,
   parseBodyTsv,
+  parseSearchQuery,
   partNameOfTsvFileName,
-  passesFilters
+  passesFilters,
+  termMaskOf
 } from "@sagasu/domain"
 import { Effect } from "effect"
 import * as fs from "node:fs"
@@ -79,7 +86,11 @@ export function randomLine(random: () => number): string {
   return s
 }
 
-/** Random parts for one source file. */
+/**
+ * Random parts for one source file. Every fourth line has search-only forms
+ * (S4): its text backwards and `円`, made without drawing more numbers, so
+ * that grams of the forms sit beside grams of the text.
+ */
 export function randomParts(random: () => number): Array<BodyPart> {
   const parts: Array<BodyPart> = []
   const count = 1 + Math.floor(random() * 3)
@@ -89,7 +100,8 @@ export function randomParts(random: () => number): Array<BodyPart> {
     const lines: Array<string> = []
     const n = Math.floor(random() * 15)
     for (let i = 0; i < n; i++) lines.push(randomLine(random))
-    parts.push(part(`シート${p + 1}`, locator, lines))
+    const made = part(`シート${p + 1}`, locator, lines)
+    parts.push({ ...made, lines: made.lines.map((l, i) => (i % 4 === 1 ? { ...l, forms: Array.from(l.text).reverse().join("") + "円" } : l)) })
   }
   return parts
 }
@@ -98,7 +110,9 @@ interface BodyFile {
   readonly index: string
   readonly path: string
   readonly part: string
-  readonly lines: ReadonlyArray<{ loc: string; text: string }>
+  readonly file: string
+  readonly locator: Locator
+  readonly lines: ReadonlyArray<BodyLine>
 }
 
 /** Every TSV of the body index, read once. */
@@ -110,7 +124,7 @@ export function loadBodyIndex(paths: WorkPaths): Array<BodyFile> {
       if (!rel.endsWith(".tsv")) continue
       const source = path.dirname(rel).split(path.sep).join("/")
       const tsv = parseBodyTsv(fs.readFileSync(path.join(root, rel), "utf8"))
-      out.push({ index, path: source, part: partNameOfTsvFileName(path.basename(rel)), lines: tsv.lines })
+      out.push({ index, path: source, part: partNameOfTsvFileName(path.basename(rel)), file: path.basename(rel), locator: tsv.locator, lines: tsv.lines })
     }
   }
   return out
@@ -122,7 +136,43 @@ export function bruteForce(body: ReadonlyArray<BodyFile>, text: string): Array<s
   const keys: Array<string> = []
   for (const f of body) {
     if (!passesFilters(query, { index: normalizeForSearch(f.index), path: normalizeForSearch(f.path), type: fileTypeOf(f.path) })) continue
-    for (const l of f.lines) if (matchLine(l.text, query) !== undefined) keys.push(`${f.index}|${f.path}|${f.part}|${l.loc}|${l.text}`)
+    for (const l of f.lines) if (matchLine(l.text, query, l.forms) !== undefined) keys.push(`${f.index}|${f.path}|${f.part}|${l.loc}|${l.text}`)
+  }
+  return keys.sort()
+}
+
+// `2_b.tsv` before `10_a.tsv`: parts in workbook order.
+const byNumber = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true })
+
+/**
+ * The files matching `text` at the file level (S3, S4: every word somewhere
+ * in the file or its names, no excluded word anywhere) by brute force with
+ * the domain's rules, as `index|path|hits`, sorted.
+ */
+export function bruteForceFiles(body: ReadonlyArray<BodyFile>, text: string): Array<string> {
+  const query = parseSearchQuery(text)
+  const files = new Map<string, Array<BodyFile>>()
+  for (const f of body) {
+    const key = `${f.index}|${f.path}`
+    files.set(key, [...(files.get(key) ?? []), f])
+  }
+  const keys: Array<string> = []
+  if (query.terms.length === 0) return keys
+  for (const [key, tsvs] of files) {
+    const first = tsvs[0]!
+    if (!passesFilters(query, { index: normalizeForSearch(first.index), path: normalizeForSearch(first.path), type: fileTypeOf(first.path) })) continue
+    const ordered = [...tsvs].sort((a, b) => byNumber(a.file, b.file))
+    const sheets = [...new Set(ordered.filter((t) => t.locator === "cell").map((t) => t.part))]
+    const m = new FileMatch<number>(query, matchNames(query, fileNamesOf(first.path, sheets)))
+    for (const t of ordered) {
+      for (const l of t.lines) {
+        const nt = normalizeForSearch(l.text)
+        const nf = normalizeForSearch(l.forms ?? "")
+        if (holdsExcluded(query, nt, nf)) m.exclude()
+        m.add(termMaskOf(query, nt, nf), 0)
+      }
+    }
+    if (m.matches) keys.push(`${key}|${m.hits}`)
   }
   return keys.sort()
 }

@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { type SourceStamp, parseSourceStamp } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { DocPart } from "./doc_table.ts"
@@ -198,6 +199,20 @@ export function tsvSourcesOf(folder: BodyFolder): Array<TsvSource> {
       }
     }
   }))
+}
+
+/**
+ * The source file's size and modified time as its folder's `.complete` mark
+ * holds them (issue 14), or `undefined` when the mark is missing, empty
+ * (written by an older version) or unreadable: the search then shows no
+ * date or size for the file and sorts it by when it was published.
+ */
+export function sourceStampOf(dir: string): SourceStamp | undefined {
+  try {
+    return parseSourceStamp(fs.readFileSync(path.join(dir, stagingCompleteMark), "utf8"))
+  } catch {
+    return undefined
+  }
 }
 
 /** Whether `e` says a file or folder is not there (any more). */

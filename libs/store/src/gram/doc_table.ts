@@ -6,15 +6,24 @@
  * start of Node).
  *
  * ```
- * 0    magic "SGDOCS2\n"
+ * 0    magic "SGDOCS4\n"
  * 8    u32 docs, u32 parts, u32 stringBytes, u32 normBytes
- * 24   docs × 44 B   u32 first, u32 count, f64 mtimeMs, u32 partFirst, u32 partCount,
- *                    u32 index, u32 path, u32 fingerprint, u32 staging (string refs), u32 normStart
+ * 24   docs × 64 B   u32 first, u32 count, f64 mtimeMs, u32 partFirst, u32 partCount,
+ *                    u32 index, u32 path, u32 fingerprint, u32 staging (string refs), u32 normStart,
+ *                    f64 sourceMtimeMs, f64 sourceSize (-1: unknown), u32 flags (1: a piece)
  *      parts × 24 B  u32 first, u32 count, u32 file (string ref), u32 end, u32 lineBase,
  *                    u8 locator, u8 state, u16 0
  *      strings       each: u32 byte length, then its UTF-8 bytes (refs are offsets here)
- *      norm          each source file's normalised path in doc order, followed by a NUL
+ *      norm          each source file's names in doc order — its normalised path, then each
+ *                    normalised sheet name after a U+0001 — followed by a NUL
  * ```
+ *
+ * `sourceMtimeMs` and `sourceSize` are the source file's modified time and
+ * size when it was read (its `.complete` mark, issue 14: shown, sorted and
+ * filtered by); `-1` when the mark holds none (a folder published by an
+ * older version). A doc flagged as a *piece* holds part of a big source file
+ * whose other lines are in other docs (of this segment or others): a
+ * file-level search reads all of them together (S3).
  *
  * `staging` is `""`, or the staging folder (relative to the work folder)
  * that held the file's TSVs, done and waiting to be published, when they
@@ -30,7 +39,7 @@
  *
  * @module
  */
-import { type Locator, type PartState, normalizeForSearch } from "@sagasu/domain"
+import { type Locator, type PartState, normalizeForSearch, partNameOfTsvFileName } from "@sagasu/domain"
 
 /** One part (a TSV, or the piece of it this segment holds): lines `[first, first + count)` of the segment. */
 export interface DocPart {
@@ -60,15 +69,34 @@ export interface DocRecord {
   readonly first: number
   readonly count: number
   readonly parts: ReadonlyArray<DocPart>
+  /** The source file's modified time (ms) when read; `-1` when unknown. */
+  readonly sourceMtimeMs: number
+  /** The source file's size (bytes) when read; `-1` when unknown. */
+  readonly sourceSize: number
+  /** The record holds only part of the source file's lines (a big file cut across segments). */
+  readonly piece: boolean
 }
 
-const MAGIC = "SGDOCS3\n"
+/** The names of a source file the search matches (S4): its path, then its sheet names (parts of locator `cell`). */
+export function sheetNamesOf(parts: ReadonlyArray<Pick<DocPart, "file" | "locator">>): Array<string> {
+  const out: Array<string> = []
+  for (const p of parts) {
+    if (p.locator !== "cell") continue
+    const name = partNameOfTsvFileName(p.file)
+    if (!out.includes(name)) out.push(name)
+  }
+  return out
+}
+
+const MAGIC = "SGDOCS4\n"
 const HEADER = 24
-const DOC = 44
+const DOC = 64
 const PART = 24
-const locators: ReadonlyArray<Locator> = ["cell", "paragraph", "slide"]
+const locators: ReadonlyArray<Locator> = ["cell", "paragraph", "slide", "property"]
 const states: ReadonlyArray<PartState> = ["visible", "hidden", "veryHidden"]
 const encoder = new TextEncoder()
+// Between a doc's names in the norm area; a query term never holds it (the parser makes controls spaces).
+const NAME_SEPARATOR = "\u0001"
 // A row may begin with U+FEFF: keep it (Buffer.toString does too).
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true })
 
@@ -107,7 +135,12 @@ export function encodeDocTable(docs: ReadonlyArray<DocRecord>): Uint8Array {
     view.setUint32(at + 32, ref(d.fingerprint), true)
     view.setUint32(at + 36, ref(d.staging), true)
     view.setUint32(at + 40, normBytes, true)
-    const norm = encoder.encode(normalizeForSearch(d.path) + "\u0000")
+    view.setFloat64(at + 44, d.sourceMtimeMs, true)
+    view.setFloat64(at + 52, d.sourceSize, true)
+    view.setUint32(at + 60, d.piece ? 1 : 0, true)
+    let names = normalizeForSearch(d.path)
+    for (const sheet of sheetNamesOf(d.parts)) names += NAME_SEPARATOR + normalizeForSearch(sheet).replace(/[\u0000\u0001]/g, " ")
+    const norm = encoder.encode(names + "\u0000")
     norms.push(norm)
     normBytes += norm.length
     for (const p of d.parts) {
@@ -209,9 +242,31 @@ export class DocTable {
   }
   /** The normalised path of doc `d` (normalizeForSearch of {@link path}). */
   normPath(d: number): string {
+    const names = this.normNames(d)
+    const cut = names.indexOf(NAME_SEPARATOR)
+    return cut < 0 ? names : names.slice(0, cut)
+  }
+
+  /** The normalised names of doc `d` as stored: its path, then each sheet name after a U+0001. */
+  normNames(d: number): string {
     const from = this.normAt + this.view.getUint32(HEADER + d * DOC + 40, true)
     const to = d + 1 < this.length ? this.normAt + this.view.getUint32(HEADER + (d + 1) * DOC + 40, true) : this.normEnd
     return decoder.decode(this.bytes.subarray(from, to - 1))
+  }
+
+  /** The source file's modified time (ms) when doc `d` was read; `-1` when unknown. */
+  sourceMtimeMs(d: number): number {
+    return this.view.getFloat64(HEADER + d * DOC + 44, true)
+  }
+
+  /** The source file's size (bytes) when doc `d` was read; `-1` when unknown. */
+  sourceSize(d: number): number {
+    return this.view.getFloat64(HEADER + d * DOC + 52, true)
+  }
+
+  /** Whether doc `d` holds only part of its source file's lines (see the module doc). */
+  isPiece(d: number): boolean {
+    return (this.view.getUint32(HEADER + d * DOC + 60, true) & 1) === 1
   }
 
   /** The parts of doc `d`, in order. */
@@ -238,7 +293,8 @@ export class DocTable {
   record(d: number): DocRecord {
     return {
       index: this.index(d), path: this.path(d), fingerprint: this.fingerprint(d), mtimeMs: this.mtimeMs(d), staging: this.staging(d),
-      first: this.first(d), count: this.count(d), parts: this.parts(d)
+      first: this.first(d), count: this.count(d), parts: this.parts(d),
+      sourceMtimeMs: this.sourceMtimeMs(d), sourceSize: this.sourceSize(d), piece: this.isPiece(d)
     }
   }
 
@@ -256,10 +312,10 @@ export class DocTable {
   }
 
   /**
-   * The docs whose normalised path contains `normalizedTerm`, ascending:
-   * one byte search over all paths.
+   * The docs whose normalised names (path or a sheet name) contain
+   * `normalizedTerm`, ascending: one byte search over all names.
    */
-  docsWithPathContaining(normalizedTerm: string): Array<number> {
+  docsWithNameContaining(normalizedTerm: string): Array<number> {
     const needle = encoder.encode(normalizedTerm)
     const out: Array<number> = []
     if (needle.length === 0 || this.length === 0) return out

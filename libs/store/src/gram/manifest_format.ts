@@ -16,7 +16,9 @@
  * ```
  *
  * Format 2 keeps no copy of the text: a line is read from its row in the
- * body index (issue 20). Segment files are never changed once written; a
+ * body index (issue 20). Format 3 (issue 14) adds to the doc table each
+ * source file's sheet names, its size and modified time and whether it is a
+ * piece of a bigger file, and tokenises each row's search-only forms. Segment files are never changed once written; a
  * reader that read a manifest sees exactly the segments it names, and the
  * fresh log's tail tells it which source files to take from the body index
  * instead (S1). Files no manifest names are removed at the start of the next
@@ -29,7 +31,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 
 /** The layout of the files of this version; another value means "rebuild". */
-export const gramFormat = 2
+export const gramFormat = 3
 
 /** One live segment as the manifest names it (manifest.ts holds its Schema). */
 export interface SegmentEntry {

@@ -5,7 +5,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "../work_paths.ts"
 import { publishSourceFolder, stageExtraction } from "../body_index.ts"
-import { bruteForce, loadBodyIndex, makeWork, part, publish, randomParts, remove, run, seeded } from "./_test_corpus.ts"
+import { bruteForce, bruteForceFiles, loadBodyIndex, makeWork, part, publish, randomParts, remove, run, seeded } from "./_test_corpus.ts"
 import { stagingCompleteMark } from "./body_walk.ts"
 import { noteFresh } from "./fresh.ts"
 import { readFreshTailSync } from "./fresh_log.ts"
@@ -16,6 +16,8 @@ import type { RoundChanges } from "./update.ts"
 
 const none: RoundChanges = { published: [], removed: [] }
 const queries = ["見積", "見", "請求", "サンプル", "a-1234", "😀", "2024", "データ", "株式会社", "total", "ガイド", "商事 山田"]
+// Words that stand apart in a file, excluded words, names (paths, sheet names) and forms (S3, S4).
+const fileQueries = ["見積 請求", "サンプル データ -合計", "株式会社 -ガイド", "xlsx 見積", "シート2 データ", "円 見積", "積見", "total 2024 山田"]
 
 const texts = (paths: WorkPaths, query: string) => {
   const s = GramSearcher.open(paths)
@@ -35,6 +37,11 @@ const agreesWithBody = (paths: WorkPaths, label: string, asked: ReadonlyArray<st
     for (const q of asked) {
       const got = (s?.search(q, { limit: 100_000 }) ?? []).map((h) => `${h.index}|${h.path}|${h.part}|${h.loc}|${h.text}`).sort()
       expect(got, `${label}: ${q}`).toEqual(bruteForce(body, q))
+    }
+    // S3: the file-level search too, with words spread over a file and excluded ones (issue 14).
+    for (const q of [...asked, ...fileQueries]) {
+      const files = (s?.searchFiles(q, { limit: 100_000, locations: 0 }).files ?? []).map((f) => `${f.index}|${f.path}|${f.hits}`).sort()
+      expect(files, `${label}: files ${q}`).toEqual(bruteForceFiles(body, q))
     }
   } finally {
     s?.close()

@@ -30,7 +30,7 @@ import { Clock, Duration, Effect, Fiber, Queue, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "../work_paths.ts"
-import { bodyFolderAt, docKey, isMissing, piecesCoverFolder, stagedFolderAt, tsvSourcesOf } from "./body_walk.ts"
+import { bodyFolderAt, docKey, isMissing, piecesCoverFolder, sourceStampOf, stagedFolderAt, tsvSourcesOf } from "./body_walk.ts"
 import { ensureFreshLogSync } from "./fresh.ts"
 import { type FreshEntry, readFreshTailSync } from "./fresh_log.ts"
 import {
@@ -448,7 +448,7 @@ export const openGramRound = (
         // flush; kept, their lines would be found twice once this feed is live (S1).
         for (const p of livePlaces()) if (p.fingerprint === folder.fingerprint) state.doomedPieces.push({ id: p.id, doc: p.doc })
         const staging = entry.op === "~" ? (entry.staging ?? "") : ""
-        const feed = new DocFeed({ index: folder.index, path: folder.path, fingerprint: folder.fingerprint, mtimeMs: folder.mtimeMs, staging }, tsvSourcesOf(folder))
+        const feed = new DocFeed({ index: folder.index, path: folder.path, fingerprint: folder.fingerprint, mtimeMs: folder.mtimeMs, staging, stamp: sourceStampOf(folder.dir) }, tsvSourcesOf(folder))
         state.feed = { feed, key }
         state.feedPieces = []
         state.builderKeys.set(key, folder.fingerprint)

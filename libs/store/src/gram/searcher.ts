@@ -36,11 +36,14 @@ import {
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { type SearchHit, hitOf } from "../search_hit.ts"
-import { type BodyFolder, bodyFolderAt, docKey, isMissing, stagedFolderAt } from "./body_walk.ts"
+import { bodyFolderAt, docKey, stagedFolderAt } from "./body_walk.ts"
+import { type FreshDoc, readFreshParts } from "./fresh_doc.ts"
+import { candidatesOf } from "./term_cursor.ts"
+import { FileSearch, type FileSearchOptions, type FileSearchOutcome } from "./file_search.ts"
 import { lastEntries, readFreshTailSync } from "./fresh_log.ts"
 import { type Manifest, isCurrentManifest, readManifestSync } from "./manifest_format.ts"
 import { newestFirst } from "./segment_builder.ts"
-import { AndCursor, type Cursor, END, ListCursor, SegmentReader, UnionCursor } from "./segment_reader.ts"
+import { END, SegmentReader } from "./segment_reader.ts"
 
 /** Options of a search (the CLI's `--index`, `--type`, `--limit`). */
 export interface SearchOptions {
@@ -66,65 +69,6 @@ export function queryWithOptions(text: string, options: SearchOptions): SearchQu
   return { ...query, filters }
 }
 
-// The candidate lines of a segment: a cursor over the lines holding every
-// gram (or character) of every term, and, per term of 2+ characters, the
-// position check of its grams. Undefined when a gram is absent.
-interface Candidates {
-  readonly cursor: Cursor
-  /**
-   * Whether the grams' positions in the cursor's current line allow every
-   * term: `no`, `maybe` (verify the text) or `yes` (every term is there).
-   */
-  readonly positionsAllow: () => "no" | "maybe" | "yes"
-}
-
-function candidatesOf(segment: SegmentReader, query: SearchQuery): Candidates | undefined {
-  const cursors: Array<Cursor> = []
-  // Per term of 2+ characters: its gram sequence and, at each index of it, the cursor of that gram.
-  const checks: Array<{ sequence: ReadonlyArray<number>; cursors: ReadonlyArray<ListCursor> }> = []
-  for (const term of query.terms) {
-    const lookup = lookupOfTerm(term)
-    if (lookup._tag === "grams") {
-      const byKey = new Map<number, ListCursor>()
-      for (const key of lookup.keys) {
-        const ref = segment.lookup(key)
-        if (ref === undefined) return undefined
-        const c = new ListCursor(segment.readPostings(ref.offset, ref.length), 0, ref.df)
-        byKey.set(key, c)
-        cursors.push(c)
-      }
-      if (lookup.sequence.length > 1) {
-        checks.push({ sequence: lookup.sequence, cursors: lookup.sequence.map((k) => byKey.get(k)!) })
-      }
-    } else if (lookup._tag === "first") {
-      const [from, to] = gramRangeOf(lookup.codePoint)
-      const refs = segment.lookupRange(from, to)
-      const first = refs[0]
-      const last = refs[refs.length - 1]
-      if (first === undefined || last === undefined) return undefined
-      // The range's lists lie back to back in .post: one read.
-      const bytes = segment.readPostings(first.offset, last.offset + last.length - first.offset)
-      const lists = refs.map((r) => new ListCursor(bytes, r.offset - first.offset, r.df))
-      cursors.push(lists.length === 1 ? lists[0]! : new UnionCursor(lists))
-    }
-  }
-  if (cursors.length === 0) return undefined
-  return {
-    cursor: cursors.length === 1 ? cursors[0]! : new AndCursor(cursors),
-    positionsAllow: () => {
-      let verdict: "no" | "maybe" | "yes" = "yes"
-      for (const c of checks) {
-        const cursors = c.cursors
-        const v = positionsVerdict(c.sequence, (_, i) => cursors[i]!.tag)
-        if (v === "no") return "no"
-        if (v === "maybe") verdict = "maybe"
-      }
-      // 1-character terms are exact; 2-character ones have no sequence check and are exact too.
-      return verdict
-    }
-  }
-}
-
 /** Options of a search beyond the filters: a time budget and a way to cancel (S2). */
 export interface SearchControl {
   /** Stop and answer with what was found once `now()` passes this (same clock as `now`). */
@@ -144,17 +88,6 @@ export interface SearchOutcome {
 
 // Candidates between two looks at the clock.
 const CHECK_EVERY = 256
-
-/** A source file of the fresh tail, read from the body index when a search needs it. */
-interface FreshDoc {
-  readonly index: string
-  readonly path: string
-  readonly normIndex: string
-  readonly normPath: string
-  readonly type: string
-  readonly mtimeMs: number
-  readonly folder: BodyFolder
-}
 
 // The result of the callback: go on, or stop (enough hits / out of time).
 type Go = boolean
@@ -247,23 +180,62 @@ export class GramSearcher {
     }
   }
 
+  private piecesOf: Map<string, Array<{ readonly segment: SegmentReader; readonly d: number }>> | undefined
+
+  /**
+   * The file-level search (S3, S4, S5; file_search.ts): each file holding
+   * every word of `text` (search_query.ts syntax) once, with its best
+   * located hits, in relevance or date order, the page `offset`/`limit` of
+   * them, and the totals. Within `control`'s budget (S2). Throws on I/O errors.
+   */
+  searchFiles(text: string, options: FileSearchOptions = {}, control: SearchControl = {}): FileSearchOutcome {
+    if (this.piecesOf === undefined) {
+      // Pieces of big files are flagged in the doc tables: found once per searcher, without decoding every path.
+      const pieces = new Map<string, Array<{ readonly segment: SegmentReader; readonly d: number }>>()
+      for (const segment of this.segments) {
+        for (let d = 0; d < segment.docs.length; d++) {
+          if (!segment.docs.isPiece(d) || segment.isDeleted(d)) continue
+          const v = segment.view(d)
+          const key = docKey(v.index, v.path)
+          const list = pieces.get(key) ?? []
+          list.push({ segment, d })
+          pieces.set(key, list)
+        }
+      }
+      this.piecesOf = pieces
+    }
+    const search = new FileSearch(
+      { segments: this.segments, fresh: this.fresh, freshDocs: this.freshDocs, pieces: this.piecesOf },
+      parseSearchQuery(text),
+      options,
+      control
+    )
+    return search.run()
+  }
+
   /** Closes the files of the segments. */
   close(): void {
     for (const s of this.segments) s.close()
   }
 
-  /** Source files and lines the searcher sees in segments (deleted and fresh ones excluded), and the fresh tail's files. */
-  get stats(): { readonly segments: number; readonly docs: number; readonly lines: number; readonly fresh: number } {
+  /**
+   * Source files (docs: pieces of a big file count one each) and lines the
+   * searcher sees in segments (deleted and fresh ones excluded), the pieces
+   * among those docs, and the fresh tail's files.
+   */
+  get stats(): { readonly segments: number; readonly docs: number; readonly lines: number; readonly pieces: number; readonly fresh: number } {
     let docs = 0
     let lines = 0
+    let pieces = 0
     for (const s of this.segments) {
       for (let d = 0; d < s.docs.length; d++) {
         if (s.isDeleted(d) || this.fresh.has(docKey(s.docs.index(d), s.docs.path(d)))) continue
         docs++
         lines += s.docs.count(d)
+        if (s.docs.isPiece(d)) pieces++
       }
     }
-    return { segments: this.segments.length, docs, lines, fresh: this.freshDocs.length }
+    return { segments: this.segments.length, docs, lines, pieces, fresh: this.freshDocs.length }
   }
 
   /**
@@ -285,7 +257,7 @@ export class GramSearcher {
     const partial = this.forEachMatch(text, options, (m) => {
       const line = m.read()
       if (line === undefined) return true
-      const spans = matchLine(line.text, m.query)
+      const spans = matchLine(line.text, m.query, line.forms)
       if (spans === undefined) return true
       hits.push(hitOf(m.index, m.path, m.part.file, m.part.locator, line.loc, line.text, spans))
       return hits.length < limit
@@ -322,7 +294,9 @@ export class GramSearcher {
     // Per segment: the docs whose path names some terms (their level), from one byte search per term.
     const pathLevels = newestFirstSegments.map((segment) => {
       const levels = new Map<number, number>()
-      for (const t of query.terms) for (const d of segment.docs.docsWithPathContaining(t)) levels.set(d, (levels.get(d) ?? 0) + 1)
+      for (const t of query.terms) {
+        for (const d of segment.docs.docsWithNameContaining(t)) if (segment.docs.normPath(d).includes(t)) levels.set(d, (levels.get(d) ?? 0) + 1)
+      }
       return levels
     })
     // Per segment: -1 = not searched (deleted, fresh, filtered out), else its level; filled lazily.
@@ -354,8 +328,8 @@ export class GramSearcher {
         for (const part of parts) {
           for (const [n, line] of part.lines.entries()) {
             if (outOfTime()) return true
-            if (!lineMatchesQuery(part.norms[n] ?? "", query)) continue
-            const read = () => line
+            if (!lineMatchesQuery(part.norms?.[n] ?? normalizeForSearch(line.text), query, part.formNorms?.[n] ?? normalizeForSearch(line.forms ?? ""))) continue
+            const read = () => ({ loc: line.loc, text: line.text, forms: line.forms ?? "" })
             if (!f({ query, index: doc.index, path: doc.path, part: { file: part.file, locator: part.locator }, line: n, read })) return false
           }
         }
@@ -390,13 +364,13 @@ export class GramSearcher {
             line = cursor.advance(line + 1)
             continue
           }
-          let cached: { loc: string; text: string } | undefined | null = null
+          let cached: { loc: string; text: string; forms: string } | undefined | null = null
           const id = line
           const read = () => (cached === null ? (cached = segment.line(id)) : cached)
           let matches = verdict === "yes" && noExclusions
           if (!matches) {
             const l = read()
-            matches = l !== undefined && lineMatchesQuery(normalizeForSearch(l.text), query)
+            matches = l !== undefined && lineMatchesQuery(normalizeForSearch(l.text), query, l.forms === "" ? "" : normalizeForSearch(l.forms))
           }
           if (matches) {
             const parts = segment.partsOf(d)
@@ -412,60 +386,6 @@ export class GramSearcher {
   }
 }
 
-/** A fresh folder's parts as read, with each line's normalised text. */
-interface FreshParts {
-  readonly fingerprint: string
-  readonly chars: number
-  readonly parts: ReadonlyArray<{ readonly file: string; readonly locator: Locator; readonly lines: ReadonlyArray<{ loc: string; text: string }>; readonly norms: ReadonlyArray<string> }>
-}
-
-// Fresh folders read lately, by folder, while their fingerprint holds: a process that searches
-// again and again (the GUI's search thread) reads and normalises each of them once (S2).
-const freshCache = new Map<string, FreshParts>()
-let freshCacheChars = 0
-const FRESH_CACHE_CHARS = 16 * 1024 * 1024
-
-// The parts of a fresh folder as the body index holds them now (undefined when it vanished). A TSV
-// that cannot be read (damaged by hand, a link loop) is left out: one file never fails a search; the
-// next update reports it.
-function readFreshParts(folder: BodyFolder): FreshParts["parts"] | undefined {
-  const known = freshCache.get(folder.dir)
-  if (known !== undefined && known.fingerprint === folder.fingerprint) {
-    // Most recently used last.
-    freshCache.delete(folder.dir)
-    freshCache.set(folder.dir, known)
-    return known.parts
-  }
-  const parts: Array<FreshParts["parts"][number]> = []
-  let chars = 0
-  for (const file of folder.files) {
-    let text: string
-    try {
-      text = fs.readFileSync(path.join(folder.dir, file), "utf8")
-    } catch (e) {
-      if (isMissing(e)) return undefined
-      continue
-    }
-    const tsv = parseBodyTsv(text)
-    chars += text.length
-    parts.push({ file, locator: tsv.locator, lines: tsv.lines, norms: tsv.lines.map((l) => normalizeForSearch(l.text)) })
-  }
-  if (known !== undefined) {
-    freshCache.delete(folder.dir)
-    freshCacheChars -= known.chars
-  }
-  if (chars <= FRESH_CACHE_CHARS / 4) {
-    freshCache.set(folder.dir, { fingerprint: folder.fingerprint, chars, parts })
-    freshCacheChars += chars
-    for (const [dir, entry] of freshCache) {
-      if (freshCacheChars <= FRESH_CACHE_CHARS) break
-      freshCache.delete(dir)
-      freshCacheChars -= entry.chars
-    }
-  }
-  return parts
-}
-
 /** A line {@link GramSearcher.forEachMatch} found. */
 export interface MatchedLine {
   /** The parsed query with the options' filters. */
@@ -476,5 +396,5 @@ export interface MatchedLine {
   /** 0-based position of the line in its part (its TSV's body lines). */
   readonly line: number
   /** Reads the line's location and original text (once); `undefined` when its folder changed since it was indexed. */
-  readonly read: () => { readonly loc: string; readonly text: string } | undefined
+  readonly read: () => { readonly loc: string; readonly text: string; readonly forms: string } | undefined
 }

@@ -30,7 +30,7 @@ const feedOf = (root: string, name: string) => {
 
 // Every line of every segment, read back from the body index, in order, with the grams the postings give it.
 function readBack(gram: string, root: string, ids: ReadonlyArray<{ id: string; lines: number; docs: number }>) {
-  const out: Array<{ file: string; n: number; loc: string; text: string; grams: string }> = []
+  const out: Array<{ file: string; n: number; loc: string; text: string; forms: string; grams: string }> = []
   for (const s of ids) {
     const r = SegmentReader.open(gram, { id: s.id, docs: s.docs, lines: s.lines, textBytes: 0, deleted: "", deletedDocs: 0, deletedLines: 0 }, root)
     try {
@@ -56,13 +56,15 @@ function readBack(gram: string, root: string, ids: ReadonlyArray<{ id: string; l
   return out
 }
 
-// What the domain says: each TSV's lines and the distinct grams of each line's normalised text.
+// What the domain says: each TSV's lines and the distinct grams of each line's normalised text and
+// of its search-only forms (S4: the third field).
 function expected(tsvs: ReadonlyArray<{ file: string; text: string }>) {
   return tsvs.flatMap((t) =>
     parseBodyTsv(t.text).lines.map((l, n) => {
       const keys = new Set<number>()
       forEachGramOfLine(normalizeForSearch(l.text), (k) => keys.add(k))
-      return { file: t.file, n, loc: l.loc, text: l.text, grams: [...keys].sort().join(",") }
+      forEachGramOfLine(normalizeForSearch(l.forms ?? ""), (k) => keys.add(k))
+      return { file: t.file, n, loc: l.loc, text: l.text, forms: l.forms ?? "", grams: [...keys].sort().join(",") }
     })
   )
 }
@@ -75,6 +77,7 @@ describe("DocFeed reads a body-index TSV as the domain parses it (format 2: rows
     ["escapes in text and location", "cell\ttext\nA\\t1\ta\\\\b\\nc\\td\nA2\tplain\n"],
     ["a carriage return", "cell\ttext\nA1\tx\ry\r\n"],
     ["a row without a tab, one with three fields", "paragraph\ttext\n1\n2\ta\tb\n3\tc\n"],
+    ["search-only forms (S4), escaped ones too, four fields", "cell\ttext\nA1\t¥123,350\t123350\nA2\t2009年9月4日\t2009/9/4 2009/09/04\nA3\tx\\ty\t1\\t2\nA4\ta\tb\tc\n"],
     ["header only", "slide\ttext\tstate=hidden"],
     ["empty file", ""],
     ["surrogates, marks across rows", "cell\ttext\nA1\t😀𠮷\nA2\t\u3099か\u309B\nA3\tΣ\nA4\t゛\n"],

@@ -21,7 +21,10 @@
  * from disk (so a 300 MB TSV never sits in memory whole, issue 20): one
  * `normalizeForSearch` call covers a block (the normalisation never joins
  * characters across a tab or a line feed, and never makes one); a row with
- * an escape, a carriage return or not exactly one tab is read on its own.
+ * an escape, a carriage return or more than two tabs is read on its own. A
+ * row's third field, its search-only forms (S4: `123350` for `¥123,350`),
+ * is tokenised after its text at positions past the text's, so a term never
+ * lines up across the two and a line read back shows only its text.
  * A feed can be cut between two blocks: what it added becomes a piece of the
  * source file in this segment, and the rest goes on in the next one.
  *
@@ -37,7 +40,8 @@ import {
   normalizeForSearch,
   parseBodyTsv,
   parseTsvLine,
-  positionTag
+  positionTag,
+  type SourceStamp
 } from "@sagasu/domain"
 import * as path from "node:path"
 import { type DocPart, type DocRecord, encodeDocTable } from "./doc_table.ts"
@@ -63,6 +67,16 @@ export interface DocInput {
   readonly mtimeMs: number
   /** Where the TSVs are read from when they are staged, not yet published (relative to the work folder); `""` or absent: the body index. */
   readonly staging?: string
+  /** The source file's size and modified time when read (its `.complete` mark); absent when unknown. */
+  readonly stamp?: SourceStamp | undefined
+}
+
+/** The record of (a piece of) `doc` holding lines `[first, first + count)` of a builder. */
+function recordOf(doc: DocInput, first: number, count: number, parts: ReadonlyArray<DocPart>, piece: boolean): DocRecord {
+  return {
+    index: doc.index, path: doc.path, fingerprint: doc.fingerprint, mtimeMs: doc.mtimeMs, staging: doc.staging ?? "",
+    first, count, parts, sourceMtimeMs: doc.stamp?.mtimeMs ?? -1, sourceSize: doc.stamp?.size ?? -1, piece
+  }
 }
 
 /** The order of source files in a segment: newest folder first, then by index and path. */
@@ -178,6 +192,8 @@ export class DocFeed {
   private pieceFirst = 0
   private parts: Array<DocPart> = []
   private done = false
+  // Cut at least once: every record of this file is a piece of it.
+  private wasCut = false
 
   constructor(doc: DocInput, tsvs: ReadonlyArray<TsvSource>) {
     this.doc = doc
@@ -248,7 +264,7 @@ export class DocFeed {
   }
 
   private finish(builder: SegmentBuilder): false {
-    builder.addRecord({ ...this.doc, staging: this.doc.staging ?? "", first: this.pieceFirst, count: builder.lineCount - this.pieceFirst, parts: this.parts })
+    builder.addRecord(recordOf(this.doc, this.pieceFirst, builder.lineCount - this.pieceFirst, this.parts, this.wasCut))
     this.parts = []
     this.done = true
     return false
@@ -265,7 +281,8 @@ export class DocFeed {
     if (count === 0) return
     const open = this.open
     const parts = open === undefined ? this.parts : [...this.parts, closed(open, builder.lineCount)]
-    builder.addRecord({ ...this.doc, staging: this.doc.staging ?? "", first: this.pieceFirst, count, parts })
+    builder.addRecord(recordOf(this.doc, this.pieceFirst, count, parts, true))
+    this.wasCut = true
     if (open !== undefined) open.lineBase += builder.lineCount - open.first
     this.parts = []
     this.current = undefined
@@ -396,14 +413,15 @@ export class SegmentBuilder {
         this.stamp++
         const row = raw.slice(r, re)
         const tab = row.indexOf("\t")
-        if (tab >= 0 && row.indexOf("\t", tab + 1) < 0 && !row.includes("\\") && !row.includes("\r")) {
+        const tab2 = tab < 0 ? -1 : row.indexOf("\t", tab + 1)
+        if (tab >= 0 && (tab2 < 0 || row.indexOf("\t", tab2 + 1) < 0) && !row.includes("\\") && !row.includes("\r")) {
           const ntab = normalized.indexOf("\t", n)
-          if (ntab >= 0 && ntab < ne) forEachGramInRange(normalized, ntab + 1, ne, this.onGram)
-        } else {
-          const [, text = ""] = parseTsvLine(row)
-          const norm = normalizeForSearch(text)
-          forEachGramInRange(norm, 0, norm.length, this.onGram)
-        }
+          if (ntab >= 0 && ntab < ne) {
+            const ntab2 = tab2 < 0 ? -1 : normalized.indexOf("\t", ntab + 1)
+            if (ntab2 < 0 || ntab2 >= ne) forEachGramInRange(normalized, ntab + 1, ne, this.onGram)
+            else this.addTextAndForms(normalized, ntab + 1, ntab2, ntab2 + 1, ne)
+          }
+        } else this.addRow(row)
         this.lineStarts.push(this.lineGrams.n)
         this.lines++
       }
@@ -425,9 +443,7 @@ export class SegmentBuilder {
       if (be > b) {
         this.offsets.push(offset + b)
         this.stamp++
-        const [, text = ""] = parseTsvLine(raw.slice(r, re))
-        const norm = normalizeForSearch(text)
-        forEachGramInRange(norm, 0, norm.length, this.onGram)
+        this.addRow(raw.slice(r, re))
         this.lineStarts.push(this.lineGrams.n)
         this.lines++
       }
@@ -435,6 +451,31 @@ export class SegmentBuilder {
       r = re + 1
     }
     this.rowBytes += block.length
+  }
+
+  // The grams of one row read on its own: its text, then its forms (if any).
+  private addRow(row: string): void {
+    const [, text = "", forms = ""] = parseTsvLine(row)
+    const norm = normalizeForSearch(text)
+    if (forms === "") {
+      forEachGramInRange(norm, 0, norm.length, this.onGram)
+      return
+    }
+    const nforms = normalizeForSearch(forms)
+    const both = norm + "\t" + nforms
+    this.addTextAndForms(both, 0, norm.length, norm.length + 1, both.length)
+  }
+
+  // The grams of a text `s[a, b)` and its forms `s[c, d)`: the forms' positions start past the
+  // text's last gram (position tags then never line a term up across the two: S4).
+  private addTextAndForms(s: string, a: number, b: number, c: number, d: number): void {
+    let last = -1
+    forEachGramInRange(s, a, b, (key, position) => {
+      last = position
+      this.onGram(key, position)
+    })
+    const base = last + 2
+    forEachGramInRange(s, c, d, (key, position) => this.onGram(key, base + position))
   }
 
   private gramIdOf(key: number): number {

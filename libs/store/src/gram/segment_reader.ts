@@ -288,11 +288,13 @@ export class SegmentReader {
   }
 
   /**
-   * The location and original text of line `line`, read from its row in the
-   * body index; `undefined` when its folder is no longer the one indexed
-   * (replaced or removed since: {@link isCurrent}) or its TSV is gone.
+   * The location and original text of line `line` (and its search-only
+   * forms, `""` when none: S4 — a snippet shows only the text), read from
+   * its row in the body index; `undefined` when its folder is no longer the
+   * one indexed (replaced or removed since: {@link isCurrent}) or its TSV is
+   * gone.
    */
-  line(line: number): { loc: string; text: string } | undefined {
+  line(line: number): { loc: string; text: string; forms: string } | undefined {
     const d = this.docs.docOfLine(line)
     const parts = this.partsOf(d)
     const part = parts.find((p) => line >= p.first && line < p.first + p.count)
@@ -311,9 +313,15 @@ export class SegmentReader {
     let row = decoder.decode(bytes)
     while (row.endsWith("\n")) row = row.slice(0, -1)
     const tab = row.indexOf("\t")
-    if (tab < 0) return { loc: unescapeTsvField(row), text: "" }
+    if (tab < 0) return { loc: unescapeTsvField(row), text: "", forms: "" }
     const next = row.indexOf("\t", tab + 1)
-    return { loc: unescapeTsvField(row.slice(0, tab)), text: unescapeTsvField(next < 0 ? row.slice(tab + 1) : row.slice(tab + 1, next)) }
+    if (next < 0) return { loc: unescapeTsvField(row.slice(0, tab)), text: unescapeTsvField(row.slice(tab + 1)), forms: "" }
+    const after = row.indexOf("\t", next + 1)
+    return {
+      loc: unescapeTsvField(row.slice(0, tab)),
+      text: unescapeTsvField(row.slice(tab + 1, next)),
+      forms: unescapeTsvField(after < 0 ? row.slice(next + 1) : row.slice(next + 1, after))
+    }
   }
 
   // Bytes [start, end) of a TSV through a window (candidates come in ascending order).

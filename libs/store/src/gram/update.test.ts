@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "../work_paths.ts"
-import { bruteForce, loadBodyIndex, makeWork, part, publish, randomParts, remove, run, seeded } from "./_test_corpus.ts"
+import { bruteForce, bruteForceFiles, loadBodyIndex, makeWork, part, publish, randomParts, remove, run, seeded } from "./_test_corpus.ts"
 import { manifestPath, readManifestSync } from "./manifest.ts"
 import { GramSearcher } from "./searcher.ts"
 import { type RoundChanges, type UpdateGramOptions, updateGramIndexesOfRound } from "./update.ts"
@@ -31,12 +31,19 @@ const agreesWithBody = (paths: WorkPaths, queries: ReadonlyArray<string>) => {
       const got = (s?.search(q, { limit: 100_000 }) ?? []).map((h) => `${h.index}|${h.path}|${h.part}|${h.loc}|${h.text}`).sort()
       expect(got, q).toEqual(bruteForce(body, q))
     }
+    // S3: the file-level search too, with words spread over a file and excluded ones (issue 14).
+    for (const q of [...queries, ...fileQueries]) {
+      const files = (s?.searchFiles(q, { limit: 100_000, locations: 0 }).files ?? []).map((f) => `${f.index}|${f.path}|${f.hits}`).sort()
+      expect(files, `files ${q}`).toEqual(bruteForceFiles(body, q))
+    }
   } finally {
     s?.close()
   }
 }
 
 const queries = ["見積", "見", "請求", "サンプル", "a-1234", "😀", "2024", "データ", "株式会社", "total", "ガイド", "商事 山田"]
+// Words that stand apart in a file, excluded words, names (paths, sheet names) and forms (S3, S4).
+const fileQueries = ["見積 請求", "サンプル データ -合計", "株式会社 -ガイド", "xlsx 見積", "シート2 データ", "円 見積", "積見", "total 2024 山田"]
 
 describe("updateGramIndexesOfRound() indexes only what a round changed (R16)", () => {
   it("adds, changes, removes and renames files across rounds", async () => {

@@ -12,7 +12,7 @@ import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "../work_paths.ts"
-import { type BodyFolder, docKey, isMissing, piecesCoverFolder, tsvSourcesOf, walkBodyIndex } from "./body_walk.ts"
+import { type BodyFolder, docKey, isMissing, piecesCoverFolder, sourceStampOf, tsvSourcesOf, walkBodyIndex } from "./body_walk.ts"
 import { freshLogName } from "./fresh_log.ts"
 import {
   GramIndexError,
@@ -290,7 +290,7 @@ export const updateGramIndexes = Effect.fn("Store.updateGramIndexesOfRound")(fun
     builder = new SegmentBuilder()
   })
   for (const folder of toIndex) {
-    const feed = new DocFeed({ index: folder.index, path: folder.path, fingerprint: folder.fingerprint, mtimeMs: folder.mtimeMs }, tsvSourcesOf(folder))
+    const feed = new DocFeed({ index: folder.index, path: folder.path, fingerprint: folder.fingerprint, mtimeMs: folder.mtimeMs, stamp: sourceStampOf(folder.dir) }, tsvSourcesOf(folder))
     let vanished = false
     for (;;) {
       const step = yield* Effect.try({ try: () => feed.step(builder), catch: (e) => e }).pipe(Effect.either)

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest"
+import { checkSearchArgs } from "./search_options.ts"
+
+// Issue 14: a wrong --type or --index is a mistake (exit 1, the valid choices named), not "nothing found".
+describe("checkSearchArgs() (issue 14: filters that tell mistakes apart)", () => {
+  const base = { limit: 20, offset: 0, type: undefined, index: [] }
+
+  it("takes the groups, the legacy kinds and any case or leading dot; a repeated --index once", () => {
+    expect(checkSearchArgs({ ...base, type: "xls" }, [])).toEqual({ _tag: "Ok", options: { limit: 20, offset: 0, type: ["xls"] } })
+    expect(checkSearchArgs({ ...base, type: ".DOC" }, [])).toMatchObject({ _tag: "Ok", options: { type: ["doc"] } })
+    expect(checkSearchArgs({ ...base, type: "legacy" }, [])).toMatchObject({ _tag: "Ok", options: { type: ["xls", "xlt", "xlsb", "doc", "dot", "ppt", "pps", "pot"] } })
+    expect(checkSearchArgs({ ...base, index: ["共有", "ｻﾝﾌﾟﾙ", "共有"] }, ["共有", "サンプル"])).toMatchObject({ _tag: "Ok", options: { index: ["共有", "ｻﾝﾌﾟﾙ"] } })
+  })
+
+  it("names the valid choices of a wrong --type or --index, Japanese first, English second", () => {
+    const type = checkSearchArgs({ ...base, type: "foo" }, [])
+    expect(type._tag).toBe("Usage")
+    const [ja, en] = type._tag === "Usage" ? type.message.split("\n") : []
+    expect(ja).toMatch(/^--type "foo" という種類はありません。使えるのは excel、word、powerpoint、legacy か、拡張子 doc、.*xlsb.*です。$/)
+    expect(en).toMatch(/^Unknown --type "foo": use one of excel, word, powerpoint, legacy or an extension: doc, .*xlsb.*\.$/)
+    expect(checkSearchArgs({ ...base, index: ["共有", "nope"] }, ["共有", "経理"])).toEqual({
+      _tag: "Usage",
+      message: "インデックス「nope」はありません。登録されているのは「共有」「経理」です。\nNo index \"nope\": the registered indexes are \"共有\", \"経理\"."
+    })
+    expect(checkSearchArgs({ ...base, index: ["x"] }, [])).toMatchObject({ _tag: "Usage", message: expect.stringContaining("sagasu add NAME PATH") })
+  })
+
+  it("refuses a --limit below 1 and an --offset below 0", () => {
+    expect(checkSearchArgs({ ...base, limit: 0 }, [])._tag).toBe("Usage")
+    expect(checkSearchArgs({ ...base, offset: -1 }, [])._tag).toBe("Usage")
+    expect(checkSearchArgs({ ...base, offset: 40 }, [])._tag).toBe("Ok")
+  })
+})
