@@ -109,7 +109,8 @@ describe("runIndexer(): faults found by the chaos campaign", { timeout: 60_000 }
           return false
         }
       }
-      while (!execDone() && Date.now() - started < 10_000) yield* Effect.sleep("20 millis")
+      // A real 20 ms between looks: under it.scoped's TestClock an Effect.sleep never ends (the test hung when the first look came early).
+      while (!execDone() && Date.now() - started < 10_000) yield* Effect.promise(() => new Promise((r) => setTimeout(r, 20)))
       const r = yield* run(f)
       expect(r.code).toBe(0)
       yield* Effect.promise(() => new Promise((r) => setTimeout(r, 100)))
