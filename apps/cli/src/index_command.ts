@@ -35,10 +35,14 @@ const phaseLabel: Record<Language, Record<Progress["phase"], string>> = {
 
 /** The plan as a table for the terminal (R10). */
 export function formatPlan(plan: Plan, language: Language): string {
+  // Files that failed for the environment (unreadable, LibreOffice missing or not starting) are
+  // ingested again anyway and counted apart from the files' own failures (issue 15).
   const head = language === "ja"
-    ? ["インデックス", "新規", "変更", "未取り込み", "前回失敗", "クラウドのみ", "変更なし", "削除"]
-    : ["index", "new", "changed", "pending", "failed last time", "cloud-only", "unchanged", "vanished"]
-  const rows = plan.entries.map((e) => [e.index, e.new, e.changed, e.pending, e.failedLastTime, e.cloudOnly, e.unchanged, e.vanished].map(String))
+    ? ["インデックス", "新規", "変更", "未取り込み", "前回失敗", "前回失敗・環境（再試行）", "クラウドのみ", "変更なし", "削除"]
+    : ["index", "new", "changed", "pending", "failed last time", "failed last time, environment (retried)", "cloud-only", "unchanged", "vanished"]
+  const rows = plan.entries.map((e) =>
+    [e.index, e.new, e.changed, e.pending, e.failedLastTime, e.failedByEnvironment, e.cloudOnly, e.unchanged, e.vanished].map(String)
+  )
   const widths = head.map((h, i) => Math.max(width(h), ...rows.map((r) => width(r[i] ?? ""))))
   const line = (cells: ReadonlyArray<string>) => cells.map((c, i) => c + " ".repeat((widths[i] ?? 0) - width(c))).join("  ")
   return [line(head), ...rows.map(line)].join("\n")

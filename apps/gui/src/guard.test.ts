@@ -11,6 +11,8 @@ describe("checkRequest()", () => {
     ["Host in capitals", { ...facts, host: "LOCALHOST:8080" }, undefined],
     ["the same origin", { ...facts, origin: "http://127.0.0.1:8080" }, undefined],
     ["no Host", { ...facts, host: undefined }, "host"],
+    ["two Host lines, the right one first (issue 15)", { ...facts, hostLines: 2 }, "duplicate-host"],
+    ["one Host line said so", { ...facts, hostLines: 1 }, undefined],
     ["a rebinding name", { ...facts, host: "attacker.example:8080" }, "host"],
     ["another port", { ...facts, host: "127.0.0.1:8081" }, "host"],
     ["a foreign origin", { ...facts, origin: "http://attacker.example" }, "origin"],

@@ -10,12 +10,18 @@
  */
 import { randomBytes, timingSafeEqual } from "node:crypto"
 
-/** Why a request was refused; `undefined` from {@link checkRequest} means it may pass. */
-export type Refusal = "host" | "origin" | "token"
+/**
+ * Why a request was refused; `undefined` from {@link checkRequest} means it may pass.
+ * `duplicate-host` is a malformed request (400, RFC 9112 §3.2): a proxy or a
+ * page could put the right Host first and another after it.
+ */
+export type Refusal = "duplicate-host" | "host" | "origin" | "token"
 
 /** What {@link checkRequest} looks at: lower-case header names, as Node gives them. */
 export interface RequestFacts {
   readonly host: string | undefined
+  /** How many `Host` header lines the request has (Node keeps only the first in `host`); default 1. */
+  readonly hostLines?: number
   readonly origin: string | undefined
   readonly token: string | undefined
   /** The request targets `/api/…` (the page and its script need no token: they hold no data). */
@@ -39,6 +45,7 @@ export function allowedHosts(port: number): ReadonlyArray<string> {
  */
 export function checkRequest(facts: RequestFacts, port: number, token: string): Refusal | undefined {
   const hosts = allowedHosts(port)
+  if ((facts.hostLines ?? 1) > 1) return "duplicate-host"
   if (facts.host === undefined || !hosts.includes(facts.host.toLowerCase())) return "host"
   if (facts.origin !== undefined && !hosts.some((h) => facts.origin!.toLowerCase() === `http://${h}`)) return "origin"
   if (facts.api && !sameToken(facts.token, token)) return "token"

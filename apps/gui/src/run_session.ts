@@ -11,7 +11,7 @@
 import type { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { type IndexerChannel, makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
-import { readProgress, workPaths } from "@sagasu/store"
+import { type StoreReadError, readProgress, workPaths } from "@sagasu/store"
 import { Deferred, Duration, Effect, Option, Queue, Ref, type Scope, SubscriptionRef } from "effect"
 import type { RunState, RunView } from "./api.ts"
 
@@ -19,8 +19,11 @@ import type { RunState, RunView } from "./api.ts"
 export interface RunSession {
   /** Starts a run with `onlyNames` (empty = all enabled); `undefined` when a run of this server is still active. */
   readonly start: (onlyNames: ReadonlyArray<string>) => Effect.Effect<RunState | undefined>
-  /** What the page polls once a second (P2): the current run's channel, or the last progress on disk (P3). */
-  readonly view: Effect.Effect<RunView>
+  /**
+   * What the page polls once a second (P2): the current run's channel, or the last progress on disk
+   * (P3); a progress file that exists but cannot be read is a {@link StoreReadError}, not "no run yet".
+   */
+  readonly view: Effect.Effect<RunView, StoreReadError>
   /** Whether a run of this server has not ended yet. */
   readonly active: Effect.Effect<boolean>
   /** Completes the plan's answer (R10); `false` when there is no run waiting for one. */
@@ -136,7 +139,7 @@ export const makeRunSession = (
       active,
       view: Effect.gen(function* () {
         const run = yield* withCurrent((c) => Effect.map(stateOf(c), (s): RunState | null => s), null)
-        const last = run === null ? Option.getOrNull(yield* readProgress(paths)) : null
+        const last = run === null ? Option.getOrNull(yield* readProgress(paths).pipe(Effect.provide(context))) : null
         return { run, last }
       }),
       answer: (answer) =>

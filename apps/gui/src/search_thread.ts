@@ -87,15 +87,29 @@ export const makeSearchThread: Effect.Effect<SearchThread, never, Scope.Scope> =
   )
   yield* Effect.addFinalizer(() =>
     Effect.promise(async () => {
-      const w = worker
+      const w = worker ?? (await starting?.catch(() => undefined))
       worker = undefined
       await w?.terminate()
     })
   )
+  // Started now, in the background: the first query must not wait for the thread's bundle to be built.
+  let starting: Promise<Worker> | undefined
+  const ensure = () => {
+    if (worker !== undefined) return Promise.resolve(worker)
+    starting ??= Effect.runPromise(start).then((w) => {
+      worker = w
+      starting = undefined
+      return w
+    }, (e: unknown) => {
+      starting = undefined
+      throw e
+    })
+    return starting
+  }
+  void ensure().catch(() => undefined)
   const search = (work: string, query: string, options: SearchOptions, budgetMs: number) =>
     Effect.gen(function* () {
-      if (worker === undefined) worker = yield* start
-      const w = worker
+      const w = yield* Effect.tryPromise({ try: ensure, catch: (e) => new SearchThreadError({ message: `the search thread did not start: ${String(e)}` }) })
       const id = nextId++
       const generation = Atomics.add(latest, 0, 1) + 1
       const reply = yield* Effect.async<SearchReply>((resume) => {

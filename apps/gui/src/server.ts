@@ -1,13 +1,17 @@
 /**
  * The GUI server (SPEC §6, issue 7): serves the page and its API on
  * 127.0.0.1 only, in the same process as the indexing runs it starts.
- * Every request passes {@link checkRequest} first (Host, Origin, token);
- * bodies and query strings are decoded with the Schemas of api.ts.
+ * Every request passes {@link checkRequest} first (one Host, Origin, token);
+ * bodies and query strings are decoded with the Schemas of api.ts. A
+ * connection's cost is bounded ({@link GuiServerLimits}, issue 15): a body
+ * past 64 KiB is answered 413 (a declared length before a byte is read, a
+ * chunked one as soon as it passes), headers must arrive within 10 s and the
+ * whole request within 30 s (408 and the connection closed).
  *
  * @module
  */
 import { FileSystem, HttpIncomingMessage, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
+import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
 import { defaultSettings } from "@sagasu/domain"
 import { type SearchOptions, formatSettings, initWorkFolder, readSettings } from "@sagasu/store"
 import { Cause, Data, Effect, Option, ParseResult, Schema, type Scope } from "effect"
@@ -36,12 +40,38 @@ export interface GuiServer {
   readonly token: string
 }
 
+/**
+ * What one connection may cost the server (issue 15): a request's body, and
+ * how long its headers and the whole request may take. The page's own
+ * requests are a few kilobytes, sent at once over the loopback.
+ */
+export interface GuiServerLimits {
+  /** Largest request body in bytes; a larger declared `Content-Length` is answered 413 without reading it. */
+  readonly maxBodyBytes: number
+  /** Time for a request's headers to arrive (Node's `headersTimeout`), ms; then 408 and the connection closed. */
+  readonly headersTimeoutMs: number
+  /** Time for a whole request, body included (Node's `requestTimeout`), ms; at least `headersTimeoutMs`. */
+  readonly requestTimeoutMs: number
+  /** How often Node checks the two time limits (`connectionsCheckingInterval`), ms; its default is 30 s. */
+  readonly checkIntervalMs: number
+}
+
+/** The limits {@link startGuiServer} uses unless told otherwise. */
+export const defaultGuiServerLimits: GuiServerLimits = {
+  maxBodyBytes: 64 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  checkIntervalMs: 1_000
+}
+
 /** Options of {@link startGuiServer}. */
 export interface StartGuiServerOptions {
   /** The port on 127.0.0.1 (default 0: one the system picks). */
   readonly port?: number
   /** The product version for the run log's header (R4). */
   readonly version: string
+  /** Body size and time limits (default {@link defaultGuiServerLimits}; tests make them small). */
+  readonly limits?: Partial<GuiServerLimits>
 }
 
 /** The server could not start: the work folder is unusable, the port is taken, or the page failed to build. */
@@ -64,7 +94,16 @@ export const startGuiServer = (
     const runs = yield* makeRunSession(paths.root, { version: options.version })
     // S2: queries run on a thread of their own, so the server answers everything else meanwhile.
     const searches = yield* makeSearchThread
-    const server = yield* NodeHttpServer.make(() => http.createServer(), { host: "127.0.0.1", port: options.port ?? 0 }).pipe(
+    const limits: GuiServerLimits = { ...defaultGuiServerLimits, ...options.limits }
+    const server = yield* NodeHttpServer.make(
+      () =>
+        http.createServer({
+          headersTimeout: limits.headersTimeoutMs,
+          requestTimeout: Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs),
+          connectionsCheckingInterval: limits.checkIntervalMs
+        }),
+      { host: "127.0.0.1", port: options.port ?? 0 }
+    ).pipe(
       Effect.mapError((e) => new GuiStartError({ message: `The GUI server could not listen on 127.0.0.1:${options.port ?? 0}: ${String(e.cause ?? e)}` }))
     )
     const address = server.address
@@ -83,7 +122,7 @@ export const startGuiServer = (
           case "GET /api/indexes":
             return json(yield* readIndexesView(paths))
           case "POST /api/indexes": {
-            const edit = yield* body(IndexEdit)
+            const edit = yield* body(limits, IndexEdit)
             if (yield* runs.active) return json({ error: uiText(yield* language).errBusy }, 409)
             return yield* editIndexes(paths, edit).pipe(
               Effect.map((view) => json(view)),
@@ -91,21 +130,21 @@ export const startGuiServer = (
             )
           }
           case "POST /api/language": {
-            const { language: next } = yield* body(LanguageBody)
+            const { language: next } = yield* body(limits, LanguageBody)
             return yield* setLanguage(paths, next).pipe(
               Effect.map(() => json({ ok: true })),
               Effect.catchTag("EditRefused", (e) => Effect.succeed(json({ error: e.message }, 400)))
             )
           }
           case "POST /api/run": {
-            const { onlyNames } = yield* body(RunBody)
+            const { onlyNames } = yield* body(limits, RunBody)
             const started = yield* runs.start(onlyNames)
             return started === undefined ? json({ error: uiText(yield* language).runningHere }, 409) : json(started)
           }
           case "GET /api/progress":
             return json(yield* runs.view)
           case "POST /api/plan-answer": {
-            const { answer } = yield* body(PlanAnswerBody)
+            const { answer } = yield* body(limits, PlanAnswerBody)
             return json({ ok: yield* runs.answer(answer) })
           }
           case "POST /api/stop":
@@ -131,9 +170,18 @@ export const startGuiServer = (
       const request = yield* HttpServerRequest.HttpServerRequest
       const url = new URL(request.url, "http://127.0.0.1")
       const route = url.pathname
+      // A body is read only when it declared a length within the limit: one past it is answered
+      // before a byte of it is read (reading and then cutting it off reset the connection).
+      const length = request.headers["content-length"]
+      // The connection stays open: Node reads the rest of the body and discards it (closing now, with
+      // the body unread, would reset the connection and the client could lose the answer); the
+      // request time limit bounds how long that may take.
+      if (length !== undefined && !(Number(length) <= limits.maxBodyBytes)) return tooLarge(limits)
+      const raw = NodeHttpServerRequest.toIncomingMessage(request).rawHeaders
       const refusal = checkRequest(
         {
           host: request.headers["host"],
+          hostLines: raw.filter((_, i) => i % 2 === 0 && raw[i]?.toLowerCase() === "host").length,
           origin: request.headers["origin"],
           token: request.headers["x-sagasu-token"],
           api: route.startsWith("/api/")
@@ -141,13 +189,15 @@ export const startGuiServer = (
         port,
         token
       )
-      if (refusal !== undefined) return json({ error: `refused: ${refusal}` }, 403)
+      if (refusal !== undefined) return json({ error: `refused: ${refusal}` }, refusal === "duplicate-host" ? 400 : 403)
       if (route.startsWith("/api/")) return yield* api(request.method, route, url)
       if (request.method !== "GET" && request.method !== "HEAD") return json({ error: "method not allowed" }, 405)
       return page(assets, route)
     }).pipe(
-      HttpIncomingMessage.withMaxBodySize(Option.some(64 * 1024)),
-      Effect.catchAll((e) => Effect.succeed(e instanceof BadRequest ? json({ error: e.message }, 400) : json({ error: errorText(e) }, 500))),
+      HttpIncomingMessage.withMaxBodySize(Option.some(limits.maxBodyBytes)),
+      Effect.catchAll((e) =>
+        Effect.succeed(e instanceof BodyTooLarge ? tooLarge(limits) : e instanceof BadRequest ? json({ error: e.message }, 400) : json({ error: errorText(e) }, 500))
+      ),
       Effect.catchAllCause((cause) => Effect.succeed(json({ error: Cause.pretty(cause) }, 500))),
       Effect.map(secure),
       Effect.provide(context)
@@ -162,16 +212,52 @@ class BadRequest extends Data.TaggedError("BadRequest")<{ readonly message: stri
 
 const badRequest = (e: ParseResult.ParseError) => new BadRequest({ message: ParseResult.TreeFormatter.formatErrorSync(e) })
 
-const body = <A, I>(schema: Schema.Schema<A, I>) =>
-  HttpServerRequest.schemaBodyJson(schema).pipe(
-    Effect.mapError((e) => (e._tag === "ParseError" ? badRequest(e) : new BadRequest({ message: `unreadable body: ${e.message}` })))
-  )
+class BodyTooLarge extends Data.TaggedError("BodyTooLarge")<{ readonly max: number }> {}
+
+const tooLarge = (limits: GuiServerLimits) =>
+  json({ error: `request body too large (more than ${limits.maxBodyBytes} bytes)` }, 413)
+
+/**
+ * The request's body as text, at most `max` bytes. Past the limit (a body
+ * without a declared length: chunked) it fails with {@link BodyTooLarge} at
+ * once and reads on, discarding, so the connection is not reset under the
+ * client before it has the 413 (the request time limit bounds the rest).
+ */
+const bodyText = (message: http.IncomingMessage, max: number) =>
+  Effect.async<string, BodyTooLarge | BadRequest>((resume) => {
+    const chunks: Array<Buffer> = []
+    let size = 0
+    let settled = false
+    const settle = (effect: Effect.Effect<string, BodyTooLarge | BadRequest>) => {
+      if (settled) return
+      settled = true
+      chunks.length = 0
+      resume(effect)
+    }
+    message.on("data", (chunk: Buffer) => {
+      size += chunk.length
+      if (size > max) settle(Effect.fail(new BodyTooLarge({ max })))
+      else if (!settled) chunks.push(chunk)
+    })
+    message.on("end", () => {
+      if (!settled) settle(Effect.succeed(Buffer.concat(chunks).toString("utf8")))
+    })
+    message.on("error", (e) => settle(Effect.fail(new BadRequest({ message: `unreadable body: ${e.message}` }))))
+  })
+
+const body = <A, I>(limits: GuiServerLimits, schema: Schema.Schema<A, I>) =>
+  Effect.gen(function* () {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const text = yield* bodyText(NodeHttpServerRequest.toIncomingMessage(request), limits.maxBodyBytes)
+    const value = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: (e) => new BadRequest({ message: `unreadable body: ${String(e)}` }) })
+    return yield* Schema.decodeUnknown(schema)(value).pipe(Effect.mapError(badRequest))
+  })
 
 const errorText = (e: unknown) =>
   e instanceof EditRefused ? e.message : typeof e === "object" && e !== null && "message" in e ? String(e.message) : String(e)
 
-const json = (value: unknown, status = 200) =>
-  HttpServerResponse.unsafeJson(value, { status, headers: { "cache-control": "no-store" } })
+const json = (value: unknown, status = 200, headers: Record<string, string> = {}) =>
+  HttpServerResponse.unsafeJson(value, { status, headers: { "cache-control": "no-store", ...headers } })
 
 const page = (assets: PageAssets, route: string) => {
   switch (route) {

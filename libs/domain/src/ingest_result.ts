@@ -5,6 +5,7 @@
  */
 import { Schema } from "effect"
 import { AppKind } from "./app_kind.ts"
+import { failureCauseOf } from "./failure_reason.ts"
 
 /**
  * `done` (TSVs staged), `failed` (with `reason`), `reroute` (the plain reader
@@ -27,12 +28,16 @@ export type IngestResult = typeof IngestResult.Type
 /**
  * What the commander does with a result (R14): hand the file to an Office
  * owner (`Reroute`, it stays in flight), leave it `pending` without counting
- * it as failed (`KeepPending`), or write its log block and row (`Record`).
+ * it as failed (`KeepPending`), write its log block and row (`Record`), or —
+ * the file failed because the work folder could not take its files (disk
+ * full, a `work-folder` reason) — end the run with that error, hand over
+ * nothing more and leave the file pending (`WorkFolderFailed`, R18).
  */
 export type ResultDecision =
   | { readonly _tag: "Reroute"; readonly app: AppKind }
   | { readonly _tag: "KeepPending" }
   | { readonly _tag: "Record"; readonly status: "done" | "failed"; readonly reason: string }
+  | { readonly _tag: "WorkFolderFailed"; readonly reason: string }
 
 /** Options of {@link decideOnResult}. */
 export interface DecideOnResultOptions {
@@ -55,6 +60,8 @@ export function decideOnResult(result: IngestResult, options: DecideOnResultOpti
     case "done":
       return { _tag: "Record", status: "done", reason: "" }
     case "failed":
-      return { _tag: "Record", status: "failed", reason: result.reason }
+      return failureCauseOf(result.reason) === "work-folder"
+        ? { _tag: "WorkFolderFailed", reason: result.reason }
+        : { _tag: "Record", status: "failed", reason: result.reason }
   }
 }

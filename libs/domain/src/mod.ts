@@ -15,6 +15,7 @@
  */
 export * from "./app_kind.ts"
 export * from "./extraction.ts"
+export * from "./failure_reason.ts"
 export * from "./ingest_list.ts"
 export * from "./journal.ts"
 export * from "./messages.ts"

@@ -6,13 +6,19 @@
 import { Schema } from "effect"
 import type { TargetCounts } from "./target_list.ts"
 
-/** Counts of one selected index, as the confirmation shows them. */
+/**
+ * Counts of one selected index, as the confirmation shows them:
+ * `failedLastTime` the files that failed for a reason of their own (added by
+ * the answer's `retryFailed`), `failedByEnvironment` those that failed for a
+ * reason of the environment (ingested again in any case, issue 15).
+ */
 export const PlanEntry = Schema.Struct({
   index: Schema.String,
   new: Schema.Number,
   changed: Schema.Number,
   pending: Schema.Number,
   failedLastTime: Schema.Number,
+  failedByEnvironment: Schema.Number,
   cloudOnly: Schema.Number,
   unchanged: Schema.Number,
   vanished: Schema.Number
@@ -30,7 +36,8 @@ export type PlanAnswer = typeof PlanAnswer.Type
 /**
  * The plan from the target counts (R10). Counts come from a decision made
  * without retrying failed files and without cloud-only files; the answer can
- * add them, so both are shown as their own columns.
+ * add them, so both are shown as their own columns. Files that failed for the
+ * environment are targets already and have their own column too.
  */
 export function makePlan(counts: ReadonlyArray<TargetCounts>): Plan {
   return {
@@ -40,6 +47,7 @@ export function makePlan(counts: ReadonlyArray<TargetCounts>): Plan {
       changed: c.changed,
       pending: c.pending,
       failedLastTime: c.failedLastTime,
+      failedByEnvironment: c.failedByEnvironment,
       cloudOnly: c.cloudSkipped,
       unchanged: c.unchanged,
       vanished: c.vanished

@@ -103,7 +103,11 @@ describe("decideOnResult() (R14)", () => {
     { r: result("reroute", { app: "document", reason: "needs-office: x" }), stop: false, owner: true, d: { _tag: "Record", status: "failed", reason: "needs-office: x" } },
     { r: result("stopped"), stop: true, owner: true, d: { _tag: "KeepPending" } },
     { r: result("done", { tsvCount: 2 }), stop: true, owner: false, d: { _tag: "Record", status: "done", reason: "" } },
-    { r: result("failed", { reason: "corrupt: bad zip" }), stop: false, owner: false, d: { _tag: "Record", status: "failed", reason: "corrupt: bad zip" } }
+    { r: result("failed", { reason: "corrupt: bad zip" }), stop: false, owner: false, d: { _tag: "Record", status: "failed", reason: "corrupt: bad zip" } },
+    { r: result("failed", { reason: "unreadable: EACCES" }), stop: false, owner: false, d: { _tag: "Record", status: "failed", reason: "unreadable: EACCES" } },
+    // R18 (issue 15): the work folder could not take the file's files: the run's error, never the file's row.
+    { r: result("failed", { reason: "work-folder: no space left" }), stop: false, owner: true, d: { _tag: "WorkFolderFailed", reason: "work-folder: no space left" } },
+    { r: result("failed", { reason: "work-folder: no space left" }), stop: true, owner: false, d: { _tag: "WorkFolderFailed", reason: "work-folder: no space left" } }
   ])("$r.status (stop $stop, from owner $owner) → $d._tag", ({ r, stop, owner, d }) => {
     expect(decideOnResult(r, { stopRequested: stop, fromOwner: owner })).toEqual(d)
   })
@@ -161,8 +165,8 @@ describe("recoverFromJournal() (R7, C1, C3)", () => {
 
 describe("makePlan() (R10)", () => {
   it("shows one entry per selected index with cloud-only and failed-last-time columns", () => {
-    expect(makePlan([{ index: "A", new: 3, changed: 1, pending: 2, failedLastTime: 4, retry: 0, unchanged: 9, vanished: 1, cloudSkipped: 5 }])).toEqual({
-      entries: [{ index: "A", new: 3, changed: 1, pending: 2, failedLastTime: 4, cloudOnly: 5, unchanged: 9, vanished: 1 }]
+    expect(makePlan([{ index: "A", new: 3, changed: 1, pending: 2, failedLastTime: 4, failedByEnvironment: 6, retry: 0, unchanged: 9, vanished: 1, cloudSkipped: 5 }])).toEqual({
+      entries: [{ index: "A", new: 3, changed: 1, pending: 2, failedLastTime: 4, failedByEnvironment: 6, cloudOnly: 5, unchanged: 9, vanished: 1 }]
     })
   })
 })

@@ -62,7 +62,34 @@ describe("computeTargetList() (R8, R9)", () => {
     const crawl = [file("c.xlsx", 1), file("f.xlsx"), file("u.xlsx"), file("n.xlsx"), file("k.xlsx", 1, 1, "A", true)]
     const [counts] = computeTargetList(crawl, prev, base).counts
     expect(counts).toEqual({
-      index: "A", new: 1, changed: 1, pending: 0, failedLastTime: 1, retry: 0, unchanged: 1, vanished: 1, cloudSkipped: 1
+      index: "A", new: 1, changed: 1, pending: 0, failedLastTime: 1, failedByEnvironment: 0, retry: 0, unchanged: 1, vanished: 1, cloudSkipped: 1
     })
+  })
+
+  // Issue 15: a failure of the environment is retried without retryFailed; a failure of the file is not.
+  const failed = (path: string, reason: string): IngestRow => ({ ...row(path, "failed"), reason })
+  it.each([
+    { reason: "unreadable: EACCES: permission denied, open '/s/a.xlsx'", retryFailed: false, target: "environment" },
+    { reason: "office-missing: command \"soffice\" not found", retryFailed: false, target: "environment" },
+    { reason: "office-start-failed: LibreOffice exited during start-up", retryFailed: true, target: "environment" },
+    { reason: "work-folder: no space left", retryFailed: false, target: "environment" },
+    { reason: "corrupt: bad zip", retryFailed: false, target: undefined },
+    { reason: "timeout: reading the file took longer than 10m", retryFailed: false, target: undefined },
+    { reason: "conversion-failed: LibreOffice wrote no output", retryFailed: false, target: undefined },
+    { reason: "a reason of another version", retryFailed: false, target: undefined },
+    { reason: "corrupt: bad zip", retryFailed: true, target: "retry" }
+  ])("failed with $reason (retryFailed $retryFailed) → $target", ({ reason, retryFailed, target }) => {
+    const list = computeTargetList([file("f.xlsx")], [failed("f.xlsx", reason)], { ...base, retryFailed })
+    expect(list.targets.map((t) => t.reason)).toEqual(target === undefined ? [] : [target])
+    expect(list.rows.map((r) => r.status)).toEqual([target === undefined ? "failed" : "pending"])
+  })
+
+  it("counts failures of the environment apart from the file's (R10, issue 15)", () => {
+    const prev = [failed("e1.xlsx", "unreadable: EIO"), failed("e2.xls", "office-missing: x"), failed("f.xlsx", "encrypted: x"), failed("g.xlsx", "corrupt: x")]
+    const crawl = [file("e1.xlsx"), file("e2.xls"), file("f.xlsx"), file("g.xlsx")]
+    for (const retryFailed of [false, true]) {
+      const [counts] = computeTargetList(crawl, prev, { ...base, retryFailed }).counts
+      expect(counts).toMatchObject({ failedLastTime: 2, failedByEnvironment: 2, retry: retryFailed ? 2 : 0, unchanged: 0 })
+    }
   })
 })

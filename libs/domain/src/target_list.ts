@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { failureCauseOf } from "./failure_reason.ts"
 import { type IngestRow, fileKey } from "./ingest_list.ts"
 
 /**
@@ -21,24 +22,34 @@ export interface CrawledFile {
 
 /**
  * Why a file is a target: `new` (no row), `changed` (size or mtime differ),
- * `pending` (left pending by an earlier run), `retry` (failed last time and
- * `retryFailed` set), `inFlight` (was being ingested when a run was killed,
- * C1: these go last), `cloud` (cloud-only and downloading was chosen).
+ * `pending` (left pending by an earlier run), `retry` (failed last time for a
+ * reason of the file, and `retryFailed` set), `environment` (failed last time
+ * for a reason of the environment — unreadable, LibreOffice missing or not
+ * starting, {@link failureCauseOf}: retried without asking, issue 15),
+ * `inFlight` (was being ingested when a run was killed, C1: these go last),
+ * `cloud` (cloud-only and downloading was chosen).
  */
-export type TargetReason = "new" | "changed" | "pending" | "retry" | "inFlight" | "cloud"
+export type TargetReason = "new" | "changed" | "pending" | "retry" | "environment" | "inFlight" | "cloud"
 
 /** A file to ingest, with the reason it was chosen. */
 export interface Target extends CrawledFile {
   readonly reason: TargetReason
 }
 
-/** Per-index counts for the plan and the log (R8, R10). */
+/**
+ * Per-index counts for the plan and the log (R8, R10). `failedLastTime`:
+ * unchanged files that failed last time for a reason of the file (targets
+ * only with `retryFailed`, then also counted in `retry`);
+ * `failedByEnvironment`: unchanged files that failed last time for a reason
+ * of the environment (always targets).
+ */
 export interface TargetCounts {
   readonly index: string
   readonly new: number
   readonly changed: number
   readonly pending: number
   readonly failedLastTime: number
+  readonly failedByEnvironment: number
   readonly retry: number
   readonly unchanged: number
   readonly vanished: number
@@ -78,7 +89,8 @@ export interface ComputeTargetListOptions {
 /**
  * Decides the target list from the crawl and the previous ingest list (R8, R9).
  * A file is unchanged when its row has the same size and mtime and is `done`
- * (or `failed`, unless `retryFailed`). Pure: the same inputs give the same list.
+ * (or `failed` for a reason of the file, unless `retryFailed`; a failure of
+ * the environment is retried). Pure: the same inputs give the same list.
  */
 export function computeTargetList(
   crawled: ReadonlyArray<CrawledFile>,
@@ -95,13 +107,13 @@ export function computeTargetList(
   const counts = new Map<string, { -readonly [K in keyof TargetCounts]: TargetCounts[K] }>()
   for (const index of options.crawledIndexes) {
     counts.set(index, {
-      index, new: 0, changed: 0, pending: 0, failedLastTime: 0, retry: 0, unchanged: 0, vanished: 0, cloudSkipped: 0
+      index, new: 0, changed: 0, pending: 0, failedLastTime: 0, failedByEnvironment: 0, retry: 0, unchanged: 0, vanished: 0, cloudSkipped: 0
     })
   }
   const countOf = (index: string) => {
     let c = counts.get(index)
     if (c === undefined) {
-      c = { index, new: 0, changed: 0, pending: 0, failedLastTime: 0, retry: 0, unchanged: 0, vanished: 0, cloudSkipped: 0 }
+      c = { index, new: 0, changed: 0, pending: 0, failedLastTime: 0, failedByEnvironment: 0, retry: 0, unchanged: 0, vanished: 0, cloudSkipped: 0 }
       counts.set(index, c)
     }
     return c
@@ -120,7 +132,11 @@ export function computeTargetList(
     else if (row === undefined) reason = "new"
     else if (!same) reason = "changed"
     else if (row.status === "pending") reason = "pending"
-    else if (row.status === "failed") {
+    else if (row.status === "failed" && failureCauseOf(row.reason) !== "file") {
+      // Not the file's fault: retried without asking (a work-folder reason is never recorded; an
+      // older version's row with one is retried too).
+      reason = "environment"
+    } else if (row.status === "failed") {
       count.failedLastTime++
       if (options.retryFailed) reason = "retry"
     }
@@ -141,6 +157,7 @@ export function computeTargetList(
     else if (reason === "changed") count.changed++
     else if (reason === "pending" || reason === "inFlight") count.pending++
     else if (reason === "retry") count.retry++
+    else if (reason === "environment") count.failedByEnvironment++
     const target: Target = { ...file, reason: file.cloudOnly && reason === "new" ? "cloud" : reason }
     ;(reason === "inFlight" ? last : first).push(target)
     newRows.set(key, {

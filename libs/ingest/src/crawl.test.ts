@@ -23,6 +23,29 @@ describe("skipReasonOfName() (SPEC §5 crawl, BUG-21)", () => {
 })
 
 describe("crawlFolder()", () => {
+  it.effect("skips a name that is not valid UTF-8 as invalid-name with its bytes, not as unreadable (ENOENT) (issue 15)", () =>
+    Effect.gen(function* () {
+      if (process.platform !== "linux") return // only Linux lets a name hold any bytes
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-crawl-names-"))
+      const bytes = (...parts: Array<string | ReadonlyArray<number>>) =>
+        Buffer.concat([Buffer.from(root + "/"), ...parts.map((p) => (typeof p === "string" ? Buffer.from(p) : Buffer.from(p)))])
+      fs.writeFileSync(bytes("見積", [0x8c, 0xa9], ".xlsx"), "PK") // 見積 then 見 (0x8ca9) in Shift_JIS
+      fs.mkdirSync(bytes("フォルダ", [0xff]))
+      fs.writeFileSync(path.join(root, "正しい\ufffd名.xlsx"), "PK") // U+FFFD itself is valid UTF-8
+      fs.writeFileSync(bytes("memo", [0xfe], ".txt"), "not Office: ignored as before")
+      const result = yield* crawlFolder("共有", root)
+      expect(result.files.map((f) => f.path)).toEqual(["正しい\ufffd名.xlsx"])
+      expect(result.skipped.map((s) => [s.path, s.reason])).toEqual([
+        ["フォルダ\ufffd", "invalid-name"],
+        ["見積\ufffd\ufffd.xlsx", "invalid-name"]
+      ])
+      expect(result.skipped[1]?.detail).toBe(
+        "the name is not valid UTF-8 (見積<8c><a9>.xlsx); it cannot be opened by name here: rename it, " +
+          "or mount the share with its names in UTF-8 (e.g. iocharset=utf8)"
+      )
+      expect(result.skipped.map((s) => s.detail).join("\n")).not.toContain("ENOENT")
+    }).pipe(Effect.provide(NodeContext.layer)))
+
   it.effect("lists Office files with size and mtime, skips owner/temp/hidden files, outside links, loops and FIFOs", () =>
     Effect.gen(function* () {
       const base = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-crawl-"))

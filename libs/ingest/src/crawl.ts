@@ -14,10 +14,13 @@ import { type CloudOnlyRule, platformCloudOnlyRule } from "./cloud_only.ts"
  * Why the crawl passed over an entry: an Office owner/lock file (`~$*`,
  * `.~lock.*#`), a temporary file (`*.tmp`, e.g. Word's `~WRL1234.tmp`), a hidden entry
  * (name starting with `.`), a link leaving the target folder, a link loop, an
- * entry that is not a regular file (FIFO, socket, device), or an entry that
- * could not be read.
+ * entry that is not a regular file (FIFO, socket, device), an entry that
+ * could not be read, or a name that is not valid UTF-8 (`invalid-name`, issue
+ * 15: bytes of another encoding, e.g. Shift_JIS from a share mounted without
+ * `iocharset=utf8`; its path would come out with U+FFFD in it and could not
+ * be opened, so it is reported as what it is instead of as `ENOENT`).
  */
-export type CrawlSkipReason = "owner-file" | "temporary" | "hidden" | "link-outside" | "loop" | "not-a-file" | "unreadable"
+export type CrawlSkipReason = "owner-file" | "temporary" | "hidden" | "link-outside" | "loop" | "not-a-file" | "unreadable" | "invalid-name"
 
 /** An entry the crawl passed over, `path` relative to the target folder. */
 export interface CrawlSkip {
@@ -81,28 +84,70 @@ export const crawlFolder = Effect.fn("Ingest.crawlFolder")(function* (
   return yield* Effect.promise(() => walk(index, realRoot, cloudOnly))
 })
 
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
+
+// The name as a string, or undefined when its bytes are not UTF-8.
+function utf8Name(bytes: Buffer): string | undefined {
+  try {
+    return strictUtf8.decode(bytes)
+  } catch {
+    return undefined
+  }
+}
+
+// What the log says of a name that is not UTF-8: its bytes, the undecodable ones in hex.
+function invalidNameDetail(bytes: Buffer): string {
+  let shown = ""
+  for (let i = 0; i < bytes.length; ) {
+    let end = Math.min(bytes.length, i + 4)
+    let ok: string | undefined
+    for (; end > i; end--) {
+      ok = utf8Name(bytes.subarray(i, end))
+      if (ok !== undefined) break
+    }
+    if (ok !== undefined && end > i) {
+      shown += ok
+      i = end
+    } else {
+      shown += `<${bytes[i]?.toString(16).padStart(2, "0")}>`
+      i++
+    }
+  }
+  return `the name is not valid UTF-8 (${shown}); it cannot be opened by name here: rename it, ` +
+    "or mount the share with its names in UTF-8 (e.g. iocharset=utf8)"
+}
+
 async function walk(index: string, realRoot: string, cloudOnly: CloudOnlyRule): Promise<CrawlResult> {
   const files: Array<CrawledFile> = []
   const skipped: Array<CrawlSkip> = []
   const visited = new Set<string>([realRoot])
   const skip = (rel: string, reason: CrawlSkipReason, detail = "") => skipped.push({ path: rel, reason, detail })
 
-  // Depth-first, entries sorted by name so the target order is stable.
+  // Depth-first, entries sorted by name so the target order is stable. Names are listed as bytes
+  // so that one that is not UTF-8 is seen as such (a string listing replaces its bytes with U+FFFD).
   const visit = async (dir: string, relDir: string): Promise<void> => {
-    let entries: Array<import("node:fs").Dirent>
+    let listed: Array<import("node:fs").Dirent<Buffer>>
     try {
-      entries = await fs.readdir(dir, { withFileTypes: true })
+      listed = await fs.readdir(dir, { withFileTypes: true, encoding: "buffer" })
     } catch (e) {
       skip(relDir, "unreadable", e instanceof Error ? e.message : String(e))
       return
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    for (const entry of entries) {
-      const rel = relDir === "" ? entry.name : `${relDir}/${entry.name}`
-      const full = path.join(dir, entry.name)
-      const byName = skipReasonOfName(entry.name)
+    const entries = listed.map((entry) => ({ entry, name: utf8Name(entry.name), shown: entry.name.toString("utf8") }))
+    entries.sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0))
+    for (const { entry, name: decoded, shown } of entries) {
+      if (decoded === undefined) {
+        if (fileFormatOf(shown) !== undefined || entry.isDirectory()) {
+          skip(relDir === "" ? shown : `${relDir}/${shown}`, "invalid-name", invalidNameDetail(entry.name))
+        }
+        continue
+      }
+      const name = decoded
+      const rel = relDir === "" ? name : `${relDir}/${name}`
+      const full = path.join(dir, name)
+      const byName = skipReasonOfName(name)
       if (byName !== undefined) {
-        if (byName !== "hidden" || fileFormatOf(entry.name) !== undefined || entry.isDirectory()) skip(rel, byName)
+        if (byName !== "hidden" || fileFormatOf(name) !== undefined || entry.isDirectory()) skip(rel, byName)
         continue
       }
       let isDir = entry.isDirectory()
@@ -141,14 +186,14 @@ async function walk(index: string, realRoot: string, cloudOnly: CloudOnlyRule): 
         await visit(full, rel)
         continue
       }
-      if (fileFormatOf(entry.name) === undefined) continue
+      if (fileFormatOf(name) === undefined) continue
       if (!isFile) {
         skip(rel, "not-a-file")
         continue
       }
       try {
         const stats = await fs.stat(full)
-        files.push({ index, path: rel, size: stats.size, mtimeMs: stats.mtimeMs, cloudOnly: cloudOnly(stats, entry.name) })
+        files.push({ index, path: rel, size: stats.size, mtimeMs: stats.mtimeMs, cloudOnly: cloudOnly(stats, name) })
       } catch (e) {
         skip(rel, "unreadable", e instanceof Error ? e.message : String(e))
       }

@@ -3,6 +3,8 @@
  * Workers are fakes with scripted behaviour per file name, so each test
  * controls what is in flight when; the real workers have their own tests.
  */
+import { FileSystem } from "@effect/platform"
+import { SystemError } from "@effect/platform/Error"
 import { NodeContext } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import {
@@ -15,6 +17,7 @@ import {
   formatBodyTsv
 } from "@sagasu/domain"
 import {
+  type GramRound,
   type RoundChanges,
   type WorkPaths,
   acquireLock,
@@ -158,6 +161,33 @@ const tsvText = (paths: WorkPaths, index: string, rel: string) => {
 
 const provide = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, NodeContext.layer)
 
+// runIndexer alone in `layer` (the fixture's rows are read by the caller, outside it).
+const runOnly = (fixture: Fixture, layer: Layer.Layer<FileSystem.FileSystem>) =>
+  Effect.gen(function* () {
+    const dispatched: Array<string> = []
+    const channel = yield* makeChannel()
+    const code = yield* runIndexer(channel, { work: fixture.paths.root, version: "test", workers: () => fakeWorkers(dispatched) }).pipe(
+      Effect.provide(layer)
+    )
+    return { code, error: yield* Ref.get(channel.error), dispatched }
+  })
+
+// The test layer of a transient read error: reading `file` fails with a permission error while the
+// file is there (and writing it would work); every other operation is the real file system's.
+const failingRead = (file: string) =>
+  Layer.effect(
+    FileSystem.FileSystem,
+    Effect.map(FileSystem.FileSystem, (real): FileSystem.FileSystem => {
+      const refuse = (method: string) =>
+        new SystemError({ reason: "PermissionDenied", module: "FileSystem", method, pathOrDescriptor: file, description: "EACCES: permission denied (injected)" })
+      return {
+        ...real,
+        readFile: (p) => (p === file ? Effect.fail(refuse("readFile")) : real.readFile(p)),
+        readFileString: (p, encoding) => (p === file ? Effect.fail(refuse("readFileString")) : real.readFileString(p, encoding))
+      }
+    })
+  ).pipe(Layer.provide(NodeContext.layer))
+
 // ---------------------------------------------------------------------------
 
 describe("runIndexer(): start of the run (R1–R6)", () => {
@@ -281,6 +311,61 @@ describe("runIndexer(): journal recovery and crawl (R7, R8, C1, C3)", () => {
       expect((yield* readJournal(f.paths)).at(-1)).toEqual({ _tag: "end" })
     })))
 
+  it.effect("R7, R18: a journal that exists but cannot be read ends the run with exit 1; nothing is reset or deleted (issue 15)", () =>
+    Effect.gen(function* () {
+      const f = yield* provide(makeFixture({ A: { "1.xlsx": "one" } }))
+      yield* provide(run(f))
+      // A killed run's state: 1.xlsx changed and staged complete, `start` without `published`.
+      writeSource(f.folder("A"), "1.xlsx", "one v2")
+      const staged = path.join(f.paths.root, "publish", "99999", "w1", "1")
+      yield* stage({ staging: staged } as IngestFile, "one v2 staged")
+      const journal = "start\tA\t1.xlsx\tpublish/99999/w1/1\n"
+      fs.writeFileSync(f.paths.journal, journal)
+      // A transient read error (the disk of a share hiccups): the file is there, reading it fails.
+      const r = yield* runOnly(f, failingRead(f.paths.journal))
+      expect(r.code).toBe(1)
+      expect(Option.getOrThrow(r.error)).toContain("journal/ingest.tsv could not be read")
+      expect(fs.readFileSync(f.paths.log, "utf8")).toContain("journal/ingest.tsv could not be read")
+      expect(r.dispatched).toEqual([])
+      expect(fs.readFileSync(f.paths.journal, "utf8")).toBe(journal) // not reset
+      expect(fs.existsSync(path.join(staged, stagingCompleteMark))).toBe(true) // not deleted
+      expect(tsvText(f.paths, "A", "1.xlsx")).toBe("A1\tone") // the body index as it was
+      // The error gone, the next run recovers the staged folder as R7 says.
+      const again = yield* provide(run(f))
+      expect(again.code).toBe(0)
+      expect(again.echoed).toContain("recovered: A/1.xlsx (published the TSVs staged by an interrupted run)")
+    }))
+
+  it.effect("R14, R18: pending removals that exist but cannot be read end the run with exit 1 before anything is touched (issue 15)", () =>
+    Effect.gen(function* () {
+      const f = yield* provide(makeFixture({ A: { "1.xlsx": "one" } }))
+      yield* provide(run(f))
+      fs.writeFileSync(f.paths.pendingRemove, "A\t1.xlsx\n")
+      writeSource(f.folder("A"), "2.xlsx", "two")
+      const list = fs.readFileSync(f.paths.ingestList, "utf8")
+      const r = yield* runOnly(f, failingRead(f.paths.pendingRemove))
+      expect(r.code).toBe(1)
+      expect(Option.getOrThrow(r.error)).toContain("store/pending_remove.tsv could not be read")
+      expect(r.dispatched).toEqual([])
+      expect(fs.readFileSync(f.paths.ingestList, "utf8")).toBe(list)
+      expect(fs.readFileSync(f.paths.pendingRemove, "utf8")).toBe("A\t1.xlsx\n")
+      expect(tsvText(f.paths, "A", "1.xlsx")).toBe("A1\tone")
+    }))
+
+  it.effect("R11, R18: origins that exist but cannot be read end the run with exit 1; the records stay as they were (issue 15)", () =>
+    Effect.gen(function* () {
+      const f = yield* provide(makeFixture({ A: { "1.xlsx": "one" } }))
+      yield* provide(run(f))
+      const origins = fs.readFileSync(f.paths.origins, "utf8")
+      expect(origins).toContain(f.folder("A"))
+      writeSource(f.folder("A"), "2.xlsx", "two")
+      const r = yield* runOnly(f, failingRead(f.paths.origins))
+      expect(r.code).toBe(1)
+      expect(Option.getOrThrow(r.error)).toContain("store/origins.tsv could not be read")
+      expect(r.dispatched).toEqual([])
+      expect(fs.readFileSync(f.paths.origins, "utf8")).toBe(origins)
+    }))
+
   it.effect("R8: a stop during the crawl looks at no further folder, asks nothing, exit 2; finished folders drop vanished files", () =>
     provide(Effect.gen(function* () {
       const f = yield* makeFixture({ A: { "a1.xlsx": "x", "a2.xlsx": "y" }, B: { "b1.xlsx": "z", "b2.xlsx": "w" } })
@@ -327,7 +412,7 @@ describe("runIndexer(): confirmation (R9, R10, R11, R12)", () => {
           c.plan.changes.pipe(Stream.filter(Option.isSome), Stream.take(1), Stream.runForEach((p) => Effect.sync(() => plans.push(p.value))),
             Effect.zipRight(Deferred.succeed(c.answer, null)))
       })
-      expect(plans).toEqual([{ entries: [{ index: "A", new: 1, changed: 0, pending: 0, failedLastTime: 1, cloudOnly: 0, unchanged: 1, vanished: 1 }] }])
+      expect(plans).toEqual([{ entries: [{ index: "A", new: 1, changed: 0, pending: 0, failedLastTime: 1, failedByEnvironment: 0, cloudOnly: 0, unchanged: 1, vanished: 1 }] }])
       expect(r.code).toBe(2)
       expect(statuses(r.rows)).toEqual({ "A/a1.xlsx": "done", "A/bad.xlsx": "failed" })
       expect(tsvText(f.paths, "A", "gone.xlsx")).toBeUndefined()
@@ -648,12 +733,13 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
   it.live("R16/S1: a stopped run hides nothing: every done file is found in its new version at once; the next run merges", () =>
     provide(Effect.gen(function* () {
       const f = yield* makeFixture({ A: { "x/0.xlsx": "見積 旧0", "y/1.xlsx": "見積 旧1", "z/2.xlsx": "見積 旧2" } })
+      let round: GramRound | undefined
       const options = (workers: Layer.Layer<IngestWorkers>) => ({
         work: f.paths.root, version: "test",
         workers: () => workers,
         updateGram: (p: WorkPaths, changes: RoundChanges) => updateGramIndexesOfRound(p, changes),
         // A tiny budget: every source file is written to a segment at once.
-        gramRound: (p: WorkPaths) => openGramRound(p, { builderMemoryBytes: 1 })
+        gramRound: (p: WorkPaths) => openGramRound(p, { builderMemoryBytes: 1 }).pipe(Effect.tap((r) => Effect.sync(() => { round = r })))
       })
       const search = (q: string) => searchIndex(f.paths, q).pipe(Effect.map((r) => [r.engine, ...r.hits.map((h) => h.text).sort()]))
       expect(yield* runIndexer(yield* makeChannel(), options(fakeWorkers([])))).toBe(0)

@@ -51,7 +51,6 @@ import {
   ensureFreshLog,
   noteFresh,
   hasLegacyLayoutMarks,
-  isStagingWriteFailure,
   longestPathBytes,
   maxPathBytes,
   openRunLog,
@@ -108,8 +107,12 @@ export interface RunIndexerOptions {
   readonly version: string
   /** How long to wait for the plan's answer (R10; default 60 minutes). */
   readonly answerTimeout?: Duration.DurationInput
-  /** The workers of the run, made once the settings are known (default: worker threads, no Office). */
-  readonly workers?: (settings: Settings) => Layer.Layer<IngestWorkers>
+  /**
+   * The workers of the run, made once the settings are known (default: worker threads, no Office),
+   * given the work folder's paths as the run resolved them (its real path, R3: the Office profiles
+   * live in its work area).
+   */
+  readonly workers?: (settings: Settings, paths: WorkPaths) => Layer.Layer<IngestWorkers>
   /** The R16 hook: bring the 2-gram index in line with what this round changed (a {@link GramUpdateSummary} result goes to the log). */
   readonly updateGram?: (paths: WorkPaths, changes: RoundChanges) => Effect.Effect<unknown, unknown>
   /** R16 started while ingesting ({@link GramRoundHook}); without it, all of R16 runs at the end through `updateGram`. */
@@ -317,10 +320,11 @@ const runMain = (
 
     // C1, W3: a killed run's LibreOffice keeps running and would capture this run's (same profile).
     for (const p of yield* endLeftoverProcesses(paths)) yield* log.write(`ended a process an interrupted run left: ${p.pid} ${p.command.slice(0, 160)}`, "warn")
-    // R7: finish what the previous run left: removals, then unpublished staged folders.
-    yield* removeBodyFolders(paths, yield* readPendingRemove(paths)).pipe(Effect.mapError(ioFailure))
+    // R7: finish what the previous run left: removals, then unpublished staged folders. A record
+    // that exists but cannot be read ends the run here (R18), before anything is reset or deleted.
+    yield* readPendingRemove(paths).pipe(Effect.flatMap((removals) => removeBodyFolders(paths, removals)), Effect.mapError(ioFailure))
     const previousRows = yield* readIngestList(paths).pipe(Effect.mapError(ioFailure))
-    const recovery = recoverFromJournal(yield* readJournal(paths), previousRows)
+    const recovery = recoverFromJournal(yield* readJournal(paths).pipe(Effect.mapError(ioFailure)), previousRows)
     // R7: a folder that cannot be published is carried over: ingested again in this run, last (C1).
     const inFlight = new Set(recovery.inFlight)
     for (const s of recovery.publish) {
@@ -436,7 +440,8 @@ const runMain = (
     for (const c of list.counts) {
       yield* log.write(
         `${c.index}: new ${c.new}, changed ${c.changed}, pending ${c.pending}, retry ${c.retry}, ` +
-          `unchanged ${c.unchanged}, failed last time ${c.failedLastTime}, vanished ${c.vanished}`
+          `unchanged ${c.unchanged}, failed last time ${c.failedLastTime}, ` +
+          `failed last time for the environment (retried) ${c.failedByEnvironment}, vanished ${c.vanished}`
       )
     }
     yield* log.write(text.targetCounts(list.targets.length))
@@ -464,7 +469,7 @@ const runMain = (
         // R15: the finally step, as the finalizer of the scope that owns the workers.
         yield* Effect.addFinalizer(() => finallyStep(paths, log, text, state, progress))
         const makeWorkers = options.workers ?? defaultWorkers
-        const workers = Context.get(yield* Layer.build(makeWorkers(settings)), IngestWorkers)
+        const workers = Context.get(yield* Layer.build(makeWorkers(settings, paths)), IngestWorkers)
         yield* dispatchLoop(channel, paths, log, text, state, workers, progress)
       })
     )
@@ -709,14 +714,14 @@ const dispatchLoop = (
           yield* appendIngestRows(paths, [row("pending", "")]).pipe(Effect.mapError(ioFailure))
           yield* log.block(flight.n, total, `${name}: stopped (stays pending)`, arrival.result.log)
           break
+        case "WorkFolderFailed":
+          // R18: the work folder could not take the file's TSVs or LibreOffice's files (disk full, …):
+          // not the file's fault. It stays pending (its R11 row), nothing more is handed over, the run
+          // ends with exit 1.
+          state.workFolderError = Option.some(describeIoError(decision.reason))
+          yield* log.block(flight.n, total, `${name}: not recorded (stays pending): ${decision.reason}`, arrival.result.log, "error")
+          break
         case "Record": {
-          if (decision.status === "failed" && isStagingWriteFailure(decision.reason)) {
-            // R18: the work folder could not take the TSVs (disk full, …): not the file's fault. It
-            // stays pending (its R11 row), nothing more is handed over, the run ends with exit 1.
-            state.workFolderError = Option.some(describeIoError(decision.reason))
-            yield* log.block(flight.n, total, `${name}: not recorded (stays pending): ${decision.reason}`, arrival.result.log, "error")
-            break
-          }
           // C2: a folder whose body-index path the system cannot hold would fail its publish (and
           // every later run's): the file fails here instead, before a done row could claim it.
           const tooLong = decision.status === "done" ? bodyPathTooLong(paths, flight) : undefined
@@ -771,7 +776,7 @@ const bodyPathTooLong = (paths: WorkPaths, flight: InFlight): string | undefined
   }
   const bytes = longestPathBytes(bodyFolderOf(paths, flight.target.index, flight.target.path), names)
   return bytes > maxPathBytes
-    ? `unreadable: its body-index path would be ${bytes} bytes, more than this system allows (${maxPathBytes}); ` +
+    ? `path-too-long: its body-index path would be ${bytes} bytes, more than this system allows (${maxPathBytes}); ` +
         "move the work folder to a shorter path or the file to a less deep folder"
     : undefined
 }

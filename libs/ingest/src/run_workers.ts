@@ -9,14 +9,16 @@
 import { CommandExecutor, FileSystem } from "@effect/platform"
 import { type IngestResult, type Settings } from "@sagasu/domain"
 import { NodeContext } from "@effect/platform-node"
-import { type WorkPaths, openGramRound, stageExtraction, stagingWriteFailedReason, updateGramIndexesOfRound, workPaths } from "@sagasu/store"
+import { type WorkPaths, openGramRound, stageExtraction, stagingWriteFailedReason, updateGramIndexesOfRound } from "@sagasu/store"
 import { Duration, Effect, Layer, Option } from "effect"
+import * as fsSync from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { stagingCompleteMark } from "./ingest_one.ts"
 import { installLibreOfficeHint } from "./office/office_failure.ts"
 import { makeOfficeOwners, officeVersion } from "./office/office_owner.ts"
 import type { RunIndexerOptions } from "./run_indexer.ts"
+import { workAreaTooFull, workFolderFailure } from "./work_area_space.ts"
 import { IngestWorkers, type OfficeIngest, threadWorkersLayer } from "./workers.ts"
 
 /** Options of {@link standardWorkersLayer}. */
@@ -46,8 +48,11 @@ export const standardWorkersLayer = (
         ...(options.officeCommand !== undefined ? { command: options.officeCommand } : {})
       })
       const fs = yield* FileSystem.FileSystem
-      const office: OfficeIngest = (app, request) =>
-        owners[app].ingest(request.source).pipe(
+      const office: OfficeIngest = (app, request) => {
+        // R18 (issue 15): LibreOffice on a (nearly) full disk dies or hangs instead of failing; it is not asked.
+        const tooFull = workAreaTooFull(paths.tmp, sizeOf(request.source))
+        if (tooFull !== undefined) return Effect.succeed<IngestResult>({ status: "failed", tsvCount: 0, reason: tooFull, log: [] })
+        return owners[app].ingest(request.source).pipe(
           Effect.flatMap((read) =>
             stageExtraction(request.staging, read.extraction).pipe(
               Effect.tap(() => fs.writeFileString(path.join(request.staging, stagingCompleteMark), "")),
@@ -64,10 +69,15 @@ export const standardWorkersLayer = (
             )
           ),
           Effect.catchTag("OfficeFailure", (e) =>
-            Effect.succeed<IngestResult>({ status: "failed", tsvCount: 0, reason: `${e.reason}: ${e.detail}`, log: [e.message] })
+            Effect.sync((): IngestResult => {
+              // R18 (issue 15): LibreOffice failing for the work area's full disk is not the file's failure.
+              const full = workFolderFailure(e, { workArea: paths.tmp, sourceBytes: sizeOf(request.source) })
+              return { status: "failed", tsvCount: 0, reason: full ?? `${e.reason}: ${e.detail}`, log: [e.message] }
+            })
           ),
           Effect.provideService(FileSystem.FileSystem, fs)
         )
+      }
       return threadWorkersLayer({
         threads: settings.ingestThreads ?? os.availableParallelism(),
         fileTimeout,
@@ -75,6 +85,14 @@ export const standardWorkersLayer = (
       })
     })
   )
+
+const sizeOf = (file: string) => {
+  try {
+    return fsSync.statSync(file).size
+  } catch {
+    return 0
+  }
+}
 
 /**
  * The options every front end runs with (CLI and GUI alike): the standard
@@ -91,7 +109,7 @@ export const standardRunOptions = (
     return {
       work,
       version,
-      workers: (settings) => standardWorkersLayer(workPaths(work), settings).pipe(Layer.provide(NodeContext.layer)),
+      workers: (settings, paths) => standardWorkersLayer(paths, settings).pipe(Layer.provide(NodeContext.layer)),
       headerExtra: [
         Option.match(office, {
           onNone: () => `LibreOffice: not found — files that need it (doc, ppt, ods, Excel 2–4 xls, …) fail. ${installLibreOfficeHint}`,

@@ -148,15 +148,11 @@ export function longestPathBytes(folder: string, names: ReadonlyArray<string>): 
 /**
  * The start of the reason a worker gives when a file's TSVs could not be
  * written to its staging folder: a fault of the work folder (disk full,
- * permissions), not of the source file, so the run ends with an error and the
- * file stays pending (R18) instead of failing for good.
+ * permissions), not of the source file — the domain's `work-folder` reason,
+ * so the run ends with an error and the file stays pending (R18) instead of
+ * failing for good.
  */
-export const stagingWriteFailedReason = "unreadable: the TSVs could not be written to the work folder"
-
-/** Whether a failed result's `reason` is a {@link stagingWriteFailedReason}. */
-export function isStagingWriteFailure(reason: string): boolean {
-  return reason.startsWith(stagingWriteFailedReason)
-}
+export const stagingWriteFailedReason = "work-folder: the TSVs could not be written to the work folder"
 
 /**
  * Moves a staged folder into the body index as a whole (C2). Sub-folders of

@@ -5,17 +5,17 @@
  */
 import { FileSystem } from "@effect/platform"
 import { type IngestRow, formatIngestList, formatIngestRow, ingestListHeader, parseIngestList } from "@sagasu/domain"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import { writeFileAtomic } from "./_atomic.ts"
+import { readTextIfExists } from "./read_error.ts"
 import type { WorkPaths } from "./work_paths.ts"
 
-/** Reads the ingest list: the latest row per file; an absent file is an empty list. */
+/**
+ * Reads the ingest list: the latest row per file; an absent file is an empty
+ * list; any other read error fails with {@link StoreReadError} (R18).
+ */
 export const readIngestList = Effect.fn("Store.readIngestList")(function* (paths: WorkPaths) {
-  const fs = yield* FileSystem.FileSystem
-  const text = yield* fs.readFileString(paths.ingestList).pipe(
-    Effect.catchIf((e) => e._tag === "SystemError" && e.reason === "NotFound", () => Effect.succeed(""))
-  )
-  return parseIngestList(text)
+  return parseIngestList(Option.getOrElse(yield* readTextIfExists(paths.ingestList), () => ""))
 })
 
 /**

@@ -5,15 +5,20 @@
  * @module
  */
 import { type JournalEntry, formatJournalEntry, parseJournalEntry } from "@sagasu/domain"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { writeFileAtomic } from "./_atomic.ts"
+import { readTextIfExists } from "./read_error.ts"
 import type { WorkPaths } from "./work_paths.ts"
 
-/** Reads the journal's entries in order; torn lines are skipped; an absent journal is empty. */
+/**
+ * Reads the journal's entries in order; torn lines are skipped; an absent
+ * journal is empty. Any other read error fails with {@link StoreReadError}
+ * (R7, R18: the caller must not reset the journal or delete the staging area).
+ */
 export const readJournal = Effect.fn("Store.readJournal")(function* (paths: WorkPaths) {
-  const text = yield* Effect.try(() => fs.readFileSync(paths.journal, "utf8")).pipe(Effect.orElseSucceed(() => ""))
+  const text = Option.getOrElse(yield* readTextIfExists(paths.journal), () => "")
   const entries: Array<JournalEntry> = []
   for (const line of text.split("\n")) {
     const entry = parseJournalEntry(line)

@@ -22,6 +22,26 @@ const fakeOffice = (profile: string): ChildProcess =>
 
 const alive = (child: ChildProcess) => child.exitCode === null && child.signalCode === null
 
+// Waits until each child's command line is visible in /proc (its exec finished): a condition, not a time.
+const execed = (children: ReadonlyArray<ChildProcess>) =>
+  Effect.gen(function* () {
+    const shows = (c: ChildProcess) => {
+      try {
+        return fs.readFileSync(`/proc/${c.pid}/cmdline`, "utf8").includes("-env:UserInstallation=")
+      } catch {
+        return false
+      }
+    }
+    while (!children.every(shows)) yield* Effect.sleep("10 millis")
+  })
+
+// Waits until the child has exited (its exit event seen).
+const exited = (child: ChildProcess) =>
+  Effect.async<void>((resume) => {
+    if (!alive(child)) return resume(Effect.void)
+    child.once("exit", () => resume(Effect.void))
+  })
+
 describe("endLeftoverProcesses() (C1, W3)", () => {
   // Linux only: elsewhere findLeftoverProcesses finds nothing by design.
   it.live("ends a killed run's LibreOffice of this work folder, by pid, and no other", () =>
@@ -34,18 +54,41 @@ describe("endLeftoverProcesses() (C1, W3)", () => {
       const stranger = fakeOffice(path.join(other.tmp, "office", "document", "profile-1"))
       const users = fakeOffice(path.join(base, "home", ".config", "libreoffice"))
       try {
-        yield* Effect.sleep("300 millis")
+        yield* execed([orphan, stranger, users])
         expect(leftoverMarker(mine)).toContain("%E4%BD%9C%E6%A5%AD") // the URL form LibreOffice is given
         expect(findLeftoverProcesses(mine).map((p) => p.pid)).toEqual([orphan.pid])
         const ended = yield* endLeftoverProcesses(mine)
         expect(ended.map((p) => p.pid)).toEqual([orphan.pid])
-        yield* Effect.sleep("100 millis")
+        yield* exited(orphan)
         expect(alive(orphan)).toBe(false)
         expect(alive(stranger)).toBe(true)
         expect(alive(users)).toBe(true)
         expect(yield* endLeftoverProcesses(mine)).toEqual([])
       } finally {
         for (const c of [orphan, stranger, users]) if (alive(c)) c.kill("SIGKILL")
+        fs.rmSync(base, { recursive: true, force: true })
+      }
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.live("ends a LibreOffice started through a symbolic link to the work folder, named by its identity (issue 15)", () =>
+    Effect.gen(function* () {
+      if (process.platform !== "linux") return
+      const base = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-leftover-"))
+      fs.mkdirSync(path.join(base, "W", "tmp"), { recursive: true })
+      fs.mkdirSync(path.join(base, "X", "tmp"), { recursive: true })
+      fs.symlinkSync(path.join(base, "W"), path.join(base, "L"))
+      const viaLink = workPaths(path.join(base, "L"))
+      const real = workPaths(path.join(base, "W"))
+      const orphan = fakeOffice(path.join(viaLink.tmp, "office", "spreadsheet", "profile-3"))
+      const stranger = fakeOffice(path.join(base, "X", "tmp", "office", "spreadsheet", "profile-3"))
+      try {
+        yield* execed([orphan, stranger])
+        expect(findLeftoverProcesses(real).map((p) => p.pid)).toEqual([orphan.pid])
+        expect((yield* endLeftoverProcesses(real)).map((p) => p.pid)).toEqual([orphan.pid])
+        yield* exited(orphan)
+        expect(alive(stranger)).toBe(true)
+      } finally {
+        for (const c of [orphan, stranger]) if (alive(c)) c.kill("SIGKILL")
         fs.rmSync(base, { recursive: true, force: true })
       }
     }).pipe(Effect.provide(NodeContext.layer)))

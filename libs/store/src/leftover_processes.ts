@@ -9,13 +9,17 @@
  *
  * Only processes whose command line names this work folder's work area are
  * ended, by pid, and only by a run holding the lock (R3), so no live run's
- * process and no LibreOffice the user has open is ever touched.
+ * process and no LibreOffice the user has open is ever touched. The work area
+ * is recognised by the work folder's identity (device and inode), not by the
+ * spelling of its path: a run started through a symbolic link (or, before
+ * issue 15, any other spelling) left processes naming that spelling.
  *
  * @module
  */
 import { Effect } from "effect"
 import * as fs from "node:fs"
-import { pathToFileURL } from "node:url"
+import * as path from "node:path"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import type { WorkPaths } from "./work_paths.ts"
 
 /** A process found by {@link findLeftoverProcesses}. */
@@ -29,14 +33,41 @@ export function leftoverMarker(paths: WorkPaths): string {
   return `-env:UserInstallation=${pathToFileURL(paths.tmp).href}/`
 }
 
+// The profile option the Office owners give LibreOffice: `<work>/tmp/office/<kind>/profile-<n>`.
+const profileOption = /^-env:UserInstallation=(file:\/\/.*)\/tmp\/office\/(spreadsheet|document|presentation)\/profile-\d+\/?$/
+
+const identityOf = (p: string): string | undefined => {
+  try {
+    const st = fs.statSync(p, { bigint: true })
+    return st.ino === 0n ? undefined : `${st.dev}:${st.ino}`
+  } catch {
+    return undefined
+  }
+}
+
+/** Whether `arg` is an Office owner's profile option inside the work folder whose identity is `root`. */
+const namesWorkFolder = (arg: string, root: string | undefined): boolean => {
+  if (root === undefined) return false
+  const m = profileOption.exec(arg)
+  if (m?.[1] === undefined) return false
+  try {
+    return identityOf(path.resolve(fileURLToPath(m[1]))) === root
+  } catch {
+    return false
+  }
+}
+
 /**
  * Live processes (not zombies, not this one) whose command line holds
- * {@link leftoverMarker}. Linux reads `/proc`; elsewhere none are found (a
- * documented limit: there the next run's LibreOffice may fail once).
+ * {@link leftoverMarker}, or an Office owner's profile option under another
+ * path to the same work folder (same device and inode). Linux reads `/proc`;
+ * elsewhere none are found (a documented limit: there the next run's
+ * LibreOffice may fail once).
  */
 export function findLeftoverProcesses(paths: WorkPaths): ReadonlyArray<LeftoverProcess> {
   if (process.platform !== "linux") return []
   const marker = leftoverMarker(paths)
+  const root = identityOf(paths.root)
   const found: Array<LeftoverProcess> = []
   let names: Array<string>
   try {
@@ -51,7 +82,7 @@ export function findLeftoverProcesses(paths: WorkPaths): ReadonlyArray<LeftoverP
       const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0]
       if (state === "Z" || state === "X") continue
       const args = fs.readFileSync(`/proc/${name}/cmdline`, "utf8").split("\0")
-      if (args.some((a) => a.startsWith(marker))) found.push({ pid: Number(name), command: args.join(" ").trim() })
+      if (args.some((a) => a.startsWith(marker) || namesWorkFolder(a, root))) found.push({ pid: Number(name), command: args.join(" ").trim() })
     } catch {
       // the process ended while we looked, or is not ours to read
     }

@@ -4,7 +4,9 @@
  * dies (a `kill -9` leaves no stale lock).
  *
  * Linux: a listening abstract Unix socket named from the work folder's
- * absolute path. Windows: a named pipe. Elsewhere: a Unix socket file, whose
+ * identity — its device and inode, so every path that reaches the folder
+ * (a symbolic link, a bind mount, `..` forms) names the same lock (issue 15).
+ * Windows: a named pipe. Elsewhere: a Unix socket file, whose
  * stale leftover (connection refused) is removed and retaken. Limit: an
  * abstract socket is per network namespace; two runs in different namespaces
  * would not see each other (a pid file is written for diagnostics).
@@ -29,9 +31,28 @@ export class LockError extends Schema.TaggedError<LockError>()("LockError", {
   }
 }
 
-/** The socket / pipe name of the lock of a work folder. */
+/**
+ * What the lock is named after (R3): the work folder's identity, `dev:<n>:ino:<n>`
+ * (the same through a symbolic link or a bind mount), or its resolved real path
+ * where the system gives no inode (0) or the folder cannot be stat-ed.
+ */
+export function lockKey(paths: WorkPaths): string {
+  try {
+    const st = fs.statSync(paths.root, { bigint: true })
+    if (st.ino !== 0n) return `dev:${st.dev}:ino:${st.ino}`
+  } catch {
+    // fall through to the path
+  }
+  try {
+    return `path:${fs.realpathSync.native(paths.root)}`
+  } catch {
+    return `path:${paths.root}`
+  }
+}
+
+/** The socket / pipe name of the lock of a work folder, made from {@link lockKey}. */
 export function lockAddress(paths: WorkPaths, platform: NodeJS.Platform = process.platform): string {
-  const key = createHash("sha256").update(paths.root).digest("hex").slice(0, 32)
+  const key = createHash("sha256").update(lockKey(paths)).digest("hex").slice(0, 32)
   if (platform === "linux") return `\0sagasu-indexer-${key}`
   if (platform === "win32") return `\\\\.\\pipe\\sagasu-indexer-${key}`
   return path.join(os.tmpdir(), `sagasu-indexer-${key}.sock`)

@@ -6,10 +6,12 @@
  *
  * @module
  */
+import type { FileSystem } from "@effect/platform"
 import { formatTsvLine, parseTsvLine } from "@sagasu/domain"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import * as fs from "node:fs"
 import { writeFileAtomic } from "./_atomic.ts"
+import { type StoreReadError, readTextIfExists } from "./read_error.ts"
 import type { WorkPaths } from "./work_paths.ts"
 
 /** One index's source folder as last seen. */
@@ -21,15 +23,10 @@ export interface Origin {
   readonly identity: string
 }
 
-/** Reads the origin records (empty when none). */
-export const readOrigins = (paths: WorkPaths): Effect.Effect<Array<Origin>> =>
-  Effect.sync(() => {
-    let text = ""
-    try {
-      text = fs.readFileSync(paths.origins, "utf8")
-    } catch {
-      return []
-    }
+/** Reads the origin records (empty when there is no file; {@link StoreReadError} when it cannot be read). */
+export const readOrigins = (paths: WorkPaths): Effect.Effect<Array<Origin>, StoreReadError, FileSystem.FileSystem> =>
+  Effect.map(readTextIfExists(paths.origins), (found) => {
+    const text = Option.getOrElse(found, () => "")
     return text.split("\n").filter((l) => l !== "").flatMap((line) => {
       const [index, path, realPath = "", identity = ""] = parseTsvLine(line)
       return index === undefined || path === undefined ? [] : [{ index, path, realPath, identity }]

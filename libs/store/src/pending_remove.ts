@@ -5,12 +5,14 @@
  *
  * @module
  */
+import type { FileSystem } from "@effect/platform"
 import { formatTsvLine, parseTsvLine } from "@sagasu/domain"
-import { Effect } from "effect"
+import { Effect, Option } from "effect"
 import * as fs from "node:fs"
 import { writeFileAtomic } from "./_atomic.ts"
 import { removeBodyFolder } from "./body_index.ts"
 import { noteFresh } from "./gram/fresh.ts"
+import { type StoreReadError, readTextIfExists } from "./read_error.ts"
 import type { WorkPaths } from "./work_paths.ts"
 
 /** A source file whose body-index folder is to be removed. */
@@ -19,15 +21,10 @@ export interface Removal {
   readonly path: string
 }
 
-/** Reads the removals a crashed run left (empty when none). */
-export const readPendingRemove = (paths: WorkPaths): Effect.Effect<Array<Removal>> =>
-  Effect.sync(() => {
-    let text = ""
-    try {
-      text = fs.readFileSync(paths.pendingRemove, "utf8")
-    } catch {
-      return []
-    }
+/** Reads the removals a crashed run left (empty when there is no record; {@link StoreReadError} when it cannot be read). */
+export const readPendingRemove = (paths: WorkPaths): Effect.Effect<Array<Removal>, StoreReadError, FileSystem.FileSystem> =>
+  Effect.map(readTextIfExists(paths.pendingRemove), (found) => {
+    const text = Option.getOrElse(found, () => "")
     return text.split("\n").filter((l) => l !== "").flatMap((line) => {
       const [index, path] = parseTsvLine(line)
       return index === undefined || path === undefined ? [] : [{ index, path }]

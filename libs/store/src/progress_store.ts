@@ -5,10 +5,11 @@
  *
  * @module
  */
+import type { FileSystem } from "@effect/platform"
 import { Progress } from "@sagasu/domain"
 import { Effect, Option, Schema } from "effect"
-import * as fs from "node:fs"
 import { writeFileAtomic } from "./_atomic.ts"
+import { type StoreReadError, readTextIfExists } from "./read_error.ts"
 import type { WorkPaths } from "./work_paths.ts"
 
 const encode = Schema.encodeSync(Schema.parseJson(Progress))
@@ -19,12 +20,10 @@ export const writeProgress = Effect.fn("Store.writeProgress")(function* (paths: 
   yield* writeFileAtomic(paths.progress, encode(progress), { sync: false })
 })
 
-/** Reads the last progress, or `None` when no run has written one (or it is unreadable). */
-export const readProgress = (paths: WorkPaths): Effect.Effect<Option.Option<Progress>> =>
-  Effect.sync(() => {
-    try {
-      return decode(fs.readFileSync(paths.progress, "utf8"))
-    } catch {
-      return Option.none()
-    }
-  })
+/**
+ * Reads the last progress, or `None` when no run has written one (or what is
+ * there is not a progress record: it is replaced whole, so only a foreign
+ * file reads so). A file that cannot be read fails with {@link StoreReadError}.
+ */
+export const readProgress = (paths: WorkPaths): Effect.Effect<Option.Option<Progress>, StoreReadError, FileSystem.FileSystem> =>
+  Effect.map(readTextIfExists(paths.progress), Option.flatMap(decode))

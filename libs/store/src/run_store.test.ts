@@ -14,9 +14,12 @@ import { acquireLock } from "./lock.ts"
 import { describeOrigin, readOrigins, writeOrigins } from "./origins.ts"
 import { readPendingRemove, removeBodyFolders } from "./pending_remove.ts"
 import { readProgress, writeProgress } from "./progress_store.ts"
+import { readIngestList } from "./ingest_list_store.ts"
 import { openRunLog } from "./run_log.ts"
 import { formatSettings } from "./settings_store.ts"
-import { initWorkFolder } from "./work_folder.ts"
+import type { StoreReadError } from "./read_error.ts"
+import { checkWorkFolder, initWorkFolder } from "./work_folder.ts"
+import { type WorkPaths, workPaths } from "./work_paths.ts"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const tempWork = () =>
@@ -32,6 +35,32 @@ describe("lock (R3)", () => {
       const error = yield* Effect.flip(Effect.scoped(acquireLock(a)))
       expect(error.reason).toBe("held")
       yield* acquireLock(b)
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.scoped("is held through a symbolic link to the folder, and through the folder when taken through the link (issue 15)", () =>
+    Effect.gen(function* () {
+      const a = yield* tempWork()
+      const link = path.join(path.dirname(a.root), `${path.basename(a.root)}-link`)
+      fs.symlinkSync(a.root, link)
+      yield* Effect.scoped(Effect.gen(function* () {
+        yield* acquireLock(a)
+        expect((yield* Effect.flip(Effect.scoped(acquireLock(workPaths(link))))).reason).toBe("held")
+      }))
+      yield* Effect.scoped(Effect.gen(function* () {
+        yield* acquireLock(workPaths(link))
+        expect((yield* Effect.flip(Effect.scoped(acquireLock(a)))).reason).toBe("held")
+      }))
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.effect("checkWorkFolder and initWorkFolder give the real path's paths through a link (profiles, markers, issue 15)", () =>
+    Effect.gen(function* () {
+      const a = yield* tempWork()
+      const real = fs.realpathSync(a.root)
+      const link = path.join(path.dirname(a.root), `${path.basename(a.root)}-via`)
+      fs.symlinkSync(a.root, link)
+      expect((yield* checkWorkFolder(link)).tmp).toBe(path.join(real, "tmp"))
+      expect((yield* checkWorkFolder(path.join(link, "store", ".."))).root).toBe(real)
+      expect((yield* initWorkFolder(link, formatSettings(defaultSettings))).root).toBe(real)
     }).pipe(Effect.provide(NodeContext.layer)))
 
   it.effect("is released when its scope closes", () =>
@@ -146,3 +175,30 @@ describe("origins (R11) and old layouts (R6)", () => {
       expect(fs.existsSync(path.join(paths.root, "system_index"))).toBe(false)
     }).pipe(Effect.provide(NodeContext.layer)))
 })
+
+describe("readers of the work folder's records (issue 15, STYLE 14, R18)", () => {
+  const readers = [
+    ["journal", (p: WorkPaths) => p.journal, (p: WorkPaths) => readJournal(p)],
+    ["origins", (p: WorkPaths) => p.origins, (p: WorkPaths) => readOrigins(p)],
+    ["pending removals", (p: WorkPaths) => p.pendingRemove, (p: WorkPaths) => readPendingRemove(p)],
+    ["progress", (p: WorkPaths) => p.progress, (p: WorkPaths) => readProgress(p)],
+    ["ingest list", (p: WorkPaths) => p.ingestList, (p: WorkPaths) => readIngestList(p)]
+  ] as const
+
+  it.effect.each(readers)("%s: only a missing file reads as empty; a folder in its place (EISDIR) is a StoreReadError", ([, file, read]) =>
+    Effect.gen(function* () {
+      const paths = yield* tempWork()
+      fs.rmSync(file(paths), { force: true })
+      const empty = yield* (read(paths) as Effect.Effect<unknown, unknown, never>)
+      // An absent file is empty: None for the progress, no entries for the others.
+      expect(Option.isOption(empty) ? Option.isNone(empty) : Array.isArray(empty) && empty.length === 0).toBe(true)
+      fs.mkdirSync(file(paths), { recursive: true })
+      const error = yield* Effect.flip(read(paths) as Effect.Effect<unknown, StoreReadError, never>)
+      expect(error._tag).toBe("StoreReadError")
+      expect(error.reason).toBe("unreadable")
+      expect(error.file).toBe(file(paths))
+      expect(error.message).toContain("could not be read")
+      expect(error.message).toContain("nothing was changed or deleted")
+    }).pipe(Effect.provide(NodeContext.layer)))
+})
+

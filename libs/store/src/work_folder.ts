@@ -36,6 +36,7 @@ export class WorkFolderError extends Schema.TaggedError<WorkFolderError>()("Work
  * Creates the work folder's layout at `root` (idempotent): the folders, the
  * layout mark, and `setting.config` with `initialSettings` when it is absent.
  * Fails with WorkFolderError when `root` is a file or holds a foreign layout.
+ * Returns the paths of its real path (symbolic links resolved, R3).
  */
 export const initWorkFolder = Effect.fn("Store.initWorkFolder")(function* (root: string, initialSettings: string) {
   const fs = yield* FileSystem.FileSystem
@@ -53,6 +54,7 @@ export const initWorkFolder = Effect.fn("Store.initWorkFolder")(function* (root:
     (dir) => fs.makeDirectory(dir, { recursive: true }),
     { discard: true }
   ).pipe(Effect.mapError((e) => fail("not-writable", e.message)))
+  const real = yield* realPathsOf(paths)
   if (mark._tag === "None") {
     yield* writeFileAtomic(paths.layoutVersion, currentLayoutVersion + "\n").pipe(
       Effect.mapError((e) => fail("not-writable", e.message))
@@ -61,12 +63,13 @@ export const initWorkFolder = Effect.fn("Store.initWorkFolder")(function* (root:
   if (!(yield* fs.exists(paths.settings).pipe(Effect.orElseSucceed(() => false)))) {
     yield* writeFileAtomic(paths.settings, initialSettings).pipe(Effect.mapError((e) => fail("not-writable", e.message)))
   }
-  return paths
+  return real
 })
 
 /**
  * Checks that `root` is a usable work folder of this layout (R2): it exists,
- * is a folder, carries the layout mark and can be written. Returns its paths.
+ * is a folder, carries the layout mark and can be written. Returns the paths
+ * of its real path (symbolic links resolved, R3).
  */
 export const checkWorkFolder = Effect.fn("Store.checkWorkFolder")(function* (root: string) {
   const fs = yield* FileSystem.FileSystem
@@ -78,5 +81,14 @@ export const checkWorkFolder = Effect.fn("Store.checkWorkFolder")(function* (roo
   const mark = yield* fs.readFileString(paths.layoutVersion).pipe(Effect.mapError(() => fail("not-initialised")))
   if (mark.trim() !== currentLayoutVersion) return yield* fail("unknown-layout", `layout_version ${mark.trim()}`)
   yield* fs.access(paths.store, { writable: true }).pipe(Effect.mapError((e) => fail("not-writable", e.message)))
-  return paths
+  return yield* realPathsOf(paths)
 })
+
+// R3 (issue 15): everything named after the work folder — the LibreOffice profiles in its work
+// area, the leftover-process marker, the log header — uses one spelling of it, its real path, so
+// a run through a symbolic link is the same work folder as a run through the folder itself.
+const realPathsOf = (paths: WorkPaths) =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.realPath(paths.root)).pipe(
+    Effect.map(workPaths),
+    Effect.orElseSucceed(() => paths)
+  )

@@ -28,7 +28,11 @@ export interface WorkPaths {
   readonly tmp: string
 }
 
-/** The paths of the work folder at `root` (made absolute). Pure: touches nothing. */
+/**
+ * The paths of the work folder at `root` (made absolute). Pure: touches
+ * nothing, so a symbolic link in `root` stays in the paths; `checkWorkFolder`
+ * and `initWorkFolder` return the paths of the folder's real path instead.
+ */
 export function workPaths(root: string): WorkPaths {
   const r = path.resolve(root)
   const store = path.join(r, "store")

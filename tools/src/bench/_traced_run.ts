@@ -67,7 +67,7 @@ const program = Effect.gen(function* () {
   const workers = options.workers
   const traced: typeof options = {
     ...options,
-    workers: (settings) =>
+    workers: (settings, paths) =>
       Layer.effect(
         ingest.IngestWorkers,
         Effect.map(ingest.IngestWorkers, (w) => ({
@@ -81,7 +81,7 @@ const program = Effect.gen(function* () {
             return Effect.tap(w.ingest(kind, request, worker), () => Effect.sync(() => (t.result = now())))
           }
         }))
-      ).pipe(Layer.provide(workers === undefined ? Layer.die("no workers") : workers(settings)))
+      ).pipe(Layer.provide(workers === undefined ? Layer.die("no workers") : workers(settings, paths)))
   }
   const started = now()
   const code = yield* ingest.runIndexer(channel, traced)

@@ -15,6 +15,9 @@
  * progress read latency at 50,000 and 1,000,000 ingest-list rows, peak RSS
  * on one 100 MB workbook, and 1 worker against 2.
  *
+ * `--drive` runs drive_bench.ts instead: a shared drive's tree of 20,000
+ * files (≈15% legacy), Sagasu and Recoll alternated, in its own section.
+ *
  * Options: `--files N` (tree size, default 2000), `--seed N`, `--max-mb N`
  * (largest file, default 30), `--threads N` (plain workers, default the CPU
  * count), `--cache DIR` (generated trees and legacy conversions, default
@@ -353,6 +356,11 @@ const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : "–")
 const pct = (a: number, b: number) => (b === 0 ? "–" : `${((100 * a) / b).toFixed(1)}%`)
 
 async function main() {
+  // `--drive`: the shared drive's tree, Sagasu and Recoll alternated (drive_bench.ts).
+  if (flag("drive")) {
+    const { driveBench } = await import("./drive_bench.ts")
+    return driveBench()
+  }
   const started = Date.now()
   const versions = {
     node: process.version,

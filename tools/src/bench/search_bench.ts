@@ -1,6 +1,6 @@
 /**
  * The search benchmark (issue 6; `npx tsx tools/src/bench/search_bench.ts
- * [--mb 1024] [--dir DIR] [--reuse] [--no-rg] [--no-groonga] [--write-doc]`).
+ * [--mb 1024] [--dir DIR] [--reuse] [--no-rg] [--no-groonga] [--no-recoll] [--write-doc]`).
  * Not a timed test: it prints a table and, with `--write-doc`, writes it as
  * the "Search" section of docs/benchmarks.md.
  *
@@ -327,6 +327,66 @@ if (haveGroonga) {
   log(`groonga: p50 ${ms(quantile(groongaTimes, 0.5))} ms, p95 ${ms(quantile(groongaTimes, 0.95))} ms`)
 }
 
+// ---- 6b. cold command-line searches (S2; issue 13): a new process per query, as a script or a person runs them ----
+// `sagasu search` (its cold-start bundle), `recollq` over a Recoll index of the ripgrep mirror, and `rg -F`, alternated.
+const coldQueries = queries.filter((q) => q.intent === "hit" && q.length >= 2).filter((_, i) => i % 2 === 0)
+const sagasuBin = path.join(repoRoot, "apps", "cli", "bin", "sagasu.js")
+const timedCommand = (cmd: string, argv: ReadonlyArray<string>, cwd?: string) => {
+  const started = performance.now()
+  const r = spawnSync("/usr/bin/time", ["-f", "%U %S", cmd, ...argv], { encoding: "utf8", cwd, env: { ...process.env, PATH: "/usr/bin:/bin:" + (process.env.PATH ?? "") }, maxBuffer: 1 << 30 })
+  const wall = performance.now() - started
+  const [user = "0", sys = "0"] = (r.stderr.trim().split("\n").pop() ?? "").split(" ")
+  return { wall, cpu: (Number(user) + Number(sys)) * 1000, status: r.status, out: r.stdout }
+}
+const haveRecoll = !flag("no-recoll") && spawnSync("recollq", ["-h"]).status !== null && fs.existsSync("/usr/bin/recollindex")
+const recollConf = path.join(root, "recoll-conf")
+let recollBuildMs = Number.NaN
+if (haveRecoll) {
+  const stamp = path.join(recollConf, "built.json")
+  if (!(flag("reuse") && fs.existsSync(stamp))) {
+    fs.rmSync(recollConf, { recursive: true, force: true })
+    fs.mkdirSync(recollConf, { recursive: true })
+    fs.writeFileSync(path.join(recollConf, "recoll.conf"), `topdirs = ${mirrorDir}\nloglevel = 1\n`)
+    log("recollindex over the mirror …")
+    t = performance.now()
+    spawnSync("recollindex", ["-c", recollConf, "-z"], { stdio: "ignore", env: { ...process.env, PATH: "/usr/bin:/bin" } })
+    recollBuildMs = performance.now() - t
+    fs.writeFileSync(stamp, JSON.stringify({ ms: recollBuildMs }))
+    log(`recollindex: ${seconds(recollBuildMs)}`)
+  } else recollBuildMs = (JSON.parse(fs.readFileSync(stamp, "utf8")) as { ms: number }).ms
+}
+const cold = { sagasu: [] as Array<number>, sagasuCpu: [] as Array<number>, recoll: [] as Array<number>, recollCpu: [] as Array<number>, rg: [] as Array<number>, rgCpu: [] as Array<number> }
+let sagasuColdFound = 0
+// Warm the bundle cache and the page cache once.
+timedCommand(process.execPath, [sagasuBin, "search", "x", "--work", work])
+for (const [i, q] of coldQueries.entries()) {
+  const norm = normalizeForSearch(q.text)
+  const steps = [
+    () => {
+      const r = timedCommand(process.execPath, [sagasuBin, "search", `"${q.text}"`, "--work", work, "--limit", "50", "--json"])
+      cold.sagasu.push(r.wall)
+      cold.sagasuCpu.push(r.cpu)
+      if (r.status === 0 && (JSON.parse(r.out) as Array<unknown>).length > 0) sagasuColdFound++
+    },
+    () => {
+      if (!haveRecoll) return
+      const r = timedCommand("recollq", ["-c", recollConf, "-n", "0-49", "-b", `"${norm}"`])
+      cold.recoll.push(r.wall)
+      cold.recollCpu.push(r.cpu)
+    },
+    () => {
+      if (!haveRg) return
+      const r = timedCommand("rg", ["--no-config", "-F", "-n", "-e", norm, "."], mirrorDir)
+      cold.rg.push(r.wall)
+      cold.rgCpu.push(r.cpu)
+    }
+  ]
+  // A B C, then B C A, then C A B: no tool always runs first.
+  for (let k = 0; k < steps.length; k++) steps[(k + i) % steps.length]!()
+}
+log(`cold: sagasu p50 ${ms(quantile(cold.sagasu, 0.5))} ms, recollq ${ms(quantile(cold.recoll, 0.5))} ms, rg ${ms(quantile(cold.rg, 0.5))} ms`)
+const loadNow = fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0] ?? "?"
+
 // ---- 7. report ----
 const row = (name: string, xs: ReadonlyArray<number>) =>
   xs.length === 0 ? `| ${name} | – | – | – |` : `| ${name} | ${ms(quantile(xs, 0.5))} | ${ms(quantile(xs, 0.95))} | ${ms(Math.max(...xs))} |`
@@ -380,6 +440,18 @@ const lines = [
   `- index ≤ 2× raw text: ${(gramBytes / corpus.tsvBytes).toFixed(2)}× → ${gramBytes <= 2 * corpus.tsvBytes ? "met" : "missed"}.`,
   haveRg ? `- identical hit sets to ripgrep (after the same normalisation; compared as count + order-free hash of file:line keys): ${identical}/${queries.length} queries${identical === queries.length ? "" : ` → missed: ${mismatches.slice(0, 5).join("; ")}`}.` : "",
   haveGroonga && haveRg ? `- Groonga's hit count equals ripgrep's on ${groongaAgree}/${queries.length} queries (its normaliser differs: no dash folding, other width/kana rules).` : "",
+  "",
+  `Cold command-line searches (S2): a new process per query, ${coldQueries.length} queries (2–10 characters, Japanese and ASCII, all with hits), the three tools alternated query by query (each first in turn); wall and CPU (user + system) of the process, ms; 1-minute load average at the end ${loadNow}. ` +
+    `\`sagasu search "…" --limit 50 --json\` (its cold-start bundle: Node's start included), \`recollq -n 0-49 -b\` over a Recoll index of the same lines (the ripgrep mirror; recollindex took ${seconds(recollBuildMs)}), \`rg -F -n\` over the mirror (all hits).`,
+  "",
+  "| command | wall p50 | wall p95 | CPU p50 |",
+  "|---|---:|---:|---:|",
+  `| \`sagasu search\` (found ${sagasuColdFound}/${coldQueries.length}) | ${ms(quantile(cold.sagasu, 0.5))} | ${ms(quantile(cold.sagasu, 0.95))} | ${ms(quantile(cold.sagasuCpu, 0.5))} |`,
+  haveRecoll ? `| \`recollq\` | ${ms(quantile(cold.recoll, 0.5))} | ${ms(quantile(cold.recoll, 0.95))} | ${ms(quantile(cold.recollCpu, 0.5))} |` : "| `recollq` | not run | | |",
+  haveRg ? `| \`rg -F\` | ${ms(quantile(cold.rg, 0.5))} | ${ms(quantile(cold.rg, 0.95))} | ${ms(quantile(cold.rgCpu, 0.5))} |` : "| `rg -F` | not run | | |",
+  `| \`node -e 0\` (Node's start alone) | ${ms(quantile(Array.from({ length: 9 }, () => timedCommand(process.execPath, ["-e", "0"]).wall), 0.5))} | | |`,
+  "",
+  `Target (issue 13): cold \`sagasu search\` p50 ≤ 100 ms and p95 ≤ 200 ms → ${quantile(cold.sagasu, 0.5) <= 100 && quantile(cold.sagasu, 0.95) <= 200 ? "met" : "missed"}. recollq answers word queries (Recoll's CJK n-grams, words for ASCII), Sagasu and rg substrings; the hit sets differ, the costs compare.`,
   "",
   "Notes: Sagasu and Groonga answer from a warm process (a GUI or server); ripgrep starts per query, as it is used. " +
     "ripgrep searches a mirror holding each line's normalised text (Sagasu's normalisation), so its hit sets are comparable line by line. " +

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { FailureReason } from "@sagasu/domain"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -43,11 +44,11 @@ export interface HostileFile {
   readonly expect: Expectation
 }
 
-/** Reason prefixes a failed row may carry: the extractor's and the Office owners' closed lists. */
-export const specificReasons = [
-  "empty-file", "encrypted", "needs-office", "not-office", "corrupt", "too-large", "unreadable",
-  "timeout", "office-missing", "office-start-failed", "conversion-failed"
-] as const
+/**
+ * Reason prefixes a failed row may carry: the domain's closed list (the extractor's, the Office
+ * owners', the commander's), less `work-folder`, which is never recorded (R18).
+ */
+export const specificReasons = FailureReason.literals.filter((r) => r !== "work-folder")
 
 const done = (...texts: Array<string>): Expectation => ({ _tag: "done", texts })
 const failed = (...reasons: Array<string>): Expectation => ({ _tag: "failed", reasons })
@@ -290,7 +291,7 @@ export async function makeHostileTree(root: string, seed: number): Promise<Reado
   for (const [i, bytes] of [[0, [0xff, 0xfe]], [1, [0xe3, 0x81]]] as const) {
     const name = Buffer.concat([Buffer.from(path.join(root, "names") + "/"), Buffer.from(`bad${i}_`), Buffer.from(bytes), Buffer.from(".xlsx")])
     fs.writeFileSync(name, await workbook(`壊れた名前${i}`))
-    out.push({ path: `names/bad${i}_\ufffd.xlsx`, kind: "name with invalid UTF-8 bytes", expect: { _tag: "skipped", logPattern: new RegExp(`skip: hostile/names/bad${i}_.*\\((unreadable|not-a-file)`) } })
+    out.push({ path: `names/bad${i}_\ufffd.xlsx`, kind: "name with invalid UTF-8 bytes", expect: { _tag: "skipped", logPattern: new RegExp(`skip: hostile/names/bad${i}_.*\\(invalid-name: the name is not valid UTF-8`) } })
   }
 
   // --- Links and special files. ------------------------------------------------------------------

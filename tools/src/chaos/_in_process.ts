@@ -9,7 +9,7 @@
 import { NodeContext } from "@effect/platform-node"
 import type { ExitCode } from "@sagasu/domain"
 import { type IndexerChannel, IngestWorkers, makeChannel, requestStop, runIndexer, standardWorkersLayer } from "@sagasu/ingest"
-import { openGramRound, updateGramIndexesOfRound, workPaths } from "@sagasu/store"
+import { openGramRound, updateGramIndexesOfRound } from "@sagasu/store"
 import { Deferred, Effect, Fiber, Layer, Option, Ref, SubscriptionRef } from "effect"
 
 /** One file handed to a worker: its key (`index/path`), worker kind, and times (ms since the epoch). */
@@ -64,7 +64,7 @@ export function runInProcess(work: string, options: InProcessOptions = {}): Prom
         runIndexer(channel, {
           work,
           version: "chaos",
-          workers: (s) => recording.pipe(Layer.provide(standardWorkersLayer(workPaths(work), s)), Layer.provide(NodeContext.layer)),
+          workers: (s, paths) => recording.pipe(Layer.provide(standardWorkersLayer(paths, s)), Layer.provide(NodeContext.layer)),
           updateGram: (paths, changes) => updateGramIndexesOfRound(paths, changes),
           gramRound: (paths) => openGramRound(paths)
         })

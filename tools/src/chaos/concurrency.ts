@@ -5,6 +5,10 @@
  * round `indexing_log_previous.txt` is byte for byte the log from before the
  * round (one rotation happened) and `indexing_log.txt` is the winner's.
  *
+ * Half of each round's runs name the work folder through a symbolic link to
+ * it (issue 15: runs through W and a link L both ran, shared one LibreOffice
+ * profile and lost a log); the other half name the folder itself.
+ *
  * @module
  */
 import { messages } from "@sagasu/domain"
@@ -28,6 +32,8 @@ export async function concurrencyPart(options: ConcurrencyOptions, tally: Tally)
   // Two slow files keep the winner busy for longer than the others' start-up can differ.
   const tree = await makeMixedTree(path.join(options.base, "tree"), { seed: options.seed, good: 20, slow: 2, slowRows: 20_000, failing: 0, office: 0 })
   const work = await makeWork(path.join(options.base, "work"), { tree: tree.root })
+  const link = path.join(options.base, "work-link")
+  fs.symlinkSync(work, link)
   const first = await startIndex(work).exited
   if (first.code !== 0) throw new Error(`the first run failed (${first.code})`)
   const held = messages("ja").lockHeld
@@ -42,9 +48,11 @@ export async function concurrencyPart(options: ConcurrencyOptions, tally: Tally)
       if (f.kind === "slow" || rand() < 0.3) touch(path.join(tree.root, ...f.path.split("/")), Date.now() - Math.floor(rand() * 1e9))
     }
     const logBefore = fs.readFileSync(log)
-    const children = Array.from({ length: options.runners }, () => startIndex(work))
+    // Through the folder and through the link, alternately (the order shifts each round).
+    const children = Array.from({ length: options.runners }, (_, i) => startIndex((i + round) % 2 === 0 ? work : link))
     const exits = await Promise.all(children.map((c) => c.exited))
     tally.fault(`${options.runners} runs started at once`)
+    tally.fault("symlinked work folder: runs through the folder and a link to it, at once")
     const winners = children.filter((_, i) => exits[i]?.code === 0)
     const losers = children.filter((_, i) => exits[i]?.code === 1)
     tally.check("R3: exactly one of the runs started at once runs", winners.length === 1, () => `round ${round}: exit codes ${exits.map((e) => e.code).join(", ")}`)

@@ -4,7 +4,8 @@
  * rewritten while the run reads them, permission denied on files, folders and
  * the work folder (the run as `nobody`: root ignores file modes), FIFOs
  * before and after the crawl, and a full disk under the work folder (a small
- * tmpfs, or an injected ENOSPC where mounting is not allowed).
+ * tmpfs, or an injected ENOSPC where mounting is not allowed) — also filled
+ * by "another program" the moment LibreOffice starts on a file (issue 15).
  *
  * @module
  */
@@ -20,6 +21,7 @@ import {
   makeWork,
   mapDiff,
   prng,
+  processesMentioning,
   rowStates,
   runCli,
   searchAnswers,
@@ -91,6 +93,7 @@ export async function environmentPart(options: EnvironmentOptions, tally: Tally)
   if (wanted("permissions")) await permissionDenied(options, tally)
   if (wanted("fifo")) await fifos(options, tally)
   if (wanted("disk")) await diskFull(options, tally)
+  if (wanted("disk-office")) await diskFullDuringOffice(options, tally)
 }
 
 // R13: the whole target folder disappears mid-run (a USB stick pulled, a share lost).
@@ -203,11 +206,12 @@ async function permissionDenied(options: EnvironmentOptions, tally: Tally) {
   const after = snapshot(work)
   tally.check("R8: files in a folder that cannot be read keep their body index", secretFolders.every((k) => after.get(k) === indexed.get(k)), () => `${secretFolders.filter((k) => after.get(k) !== indexed.get(k)).length} of ${secretFolders.length} folders gone`)
 
-  // Permissions back: a run with --retry-failed ends equal to a clean run.
+  // Permissions back: the next run, without --retry-failed (an unreadable file is the environment's
+  // failure, issue 15), ingests them and ends equal to a clean run.
   fs.chmodSync(secretDir, 0o755)
   for (const f of unreadable) fs.chmodSync(f, 0o644)
-  const third = await runCli(["index", "--yes", "--retry-failed", "--work", work], asNobody)
-  tally.check("permissions: back, a run with --retry-failed completes", third.code === 0, () => `exit ${third.code}: ${third.out.slice(-400)}`)
+  const third = await runCli(["index", "--yes", "--work", work], asNobody)
+  tally.check("permissions: back, the next run (no --retry-failed) completes", third.code === 0, () => `exit ${third.code}: ${third.out.slice(-400)}`)
   const ref = await referenceOf(path.join(dir, "clean"), { tree: tree.root }, tree.queries)
   await compareWith(tally, work, ref, tree.queries, "permissions restored")
 }
@@ -306,5 +310,97 @@ async function diskFull(options: EnvironmentOptions, tally: Tally) {
       await sleep(200)
       spawnSync("umount", [mnt])
     }
+  }
+}
+
+// R18 (issue 15): the work folder's disk is filled by another program the moment LibreOffice starts
+// on a file. Its failures blamed the files (office-start-failed … insufficient free disk space,
+// conversion-failed … Class:Space, corrupt) and those stayed failed; now the run ends with the
+// disk-full error, the files stay pending, and with space again the next run equals a clean run.
+async function diskFullDuringOffice(options: EnvironmentOptions, tally: Tally) {
+  const dir = path.join(options.base, "disk-full-office")
+  const tree = await makeMixedTree(path.join(dir, "tree"), { seed: options.seed + 70, good: 12, slow: 0, failing: 0, office: 4 })
+  if (!tree.files.some((f) => f.kind === "office")) {
+    tally.note("disk full during LibreOffice: no corpus, so no file needs LibreOffice: not tested")
+    return
+  }
+  const mnt = path.join(dir, "mnt")
+  fs.mkdirSync(mnt, { recursive: true })
+  if (spawnSync("mount", ["-t", "tmpfs", "-o", "size=128m", "tmpfs", mnt]).status !== 0) {
+    // LibreOffice is another process: the preload's injected ENOSPC cannot reach it.
+    tally.note("disk full during LibreOffice: tmpfs could not be mounted (not root?): not tested")
+    return
+  }
+  const work = path.join(mnt, "work")
+  const filler = path.join(mnt, "another-program.bin")
+  let run: CliChild | undefined
+  try {
+    // A short file limit, so that a LibreOffice that hangs on the full disk ends (as `timeout`) within the scenario.
+    await makeWork(work, { tree: tree.root }, { ingestThreads: 1, fileTimeoutMinutes: 1 })
+    const child = startIndex(work)
+    run = child
+    // The other program fills the disk, leaving 200 kB, as soon as LibreOffice has started.
+    const area = path.join(work, "tmp", "office")
+    let filled = false
+    while (!filled && child.child.exitCode === null && child.child.signalCode === null) {
+      if (processesMentioning(area).length > 0) {
+        fillLeaving(filler, 200_000)
+        filled = true
+      } else {
+        await sleep(20)
+      }
+    }
+    const guard = setTimeout(() => child.child.kill("SIGKILL"), 5 * 60_000)
+    const exit = await child.exited
+    clearTimeout(guard)
+    if (!filled) {
+      tally.note("disk full during LibreOffice: the run ended before LibreOffice started: nothing injected")
+      return
+    }
+    tally.fault("disk full during LibreOffice: the disk filled by another program as LibreOffice starts")
+    const out = child.out()
+    if (process.env.SAGASU_CHAOS_DEBUG !== undefined) console.log(out.slice(-3000))
+    tally.check("R18: a full disk during LibreOffice ends the run with exit 1", exit.code === 1, () => `exit ${exit.code} ${exit.signal ?? ""}: ${out.slice(-500)}`)
+    tally.check("R18: the message says the disk of the work folder is full", /disk of the work folder is full/.test(out), () => out.slice(-500))
+    const ref = await referenceOf(path.join(dir, "clean"), { tree: tree.root }, tree.queries)
+    const rows = await ingestRows(work)
+    const blamed = [...rows].filter(([k, r]) => r.status === "failed" && ref.rows.get(k) !== `failed ${r.reason.split(":")[0]}`)
+    tally.check("R18: no file is recorded failed because the disk was full (only what a clean run fails)", blamed.length === 0, () => `${blamed.length} rows, e.g. ${blamed.slice(0, 2).map(([k, r]) => `${k}: ${r.reason.slice(0, 200)}`).join("; ")}`)
+    tally.check("R18: no LibreOffice of the run is left", processesMentioning(area).length === 0, () => processesMentioning(area).map((p) => p.cmd).join("; "))
+
+    // Space again: the next run, without --retry-failed, ends equal to a clean run.
+    fs.rmSync(filler)
+    const again = await startIndex(work).exited
+    tally.check("R18: with space again, the next run completes (no --retry-failed)", again.code === 0, () => `exit ${again.code}`)
+    await compareWith(tally, work, ref, tree.queries, "disk full during LibreOffice, then space again")
+  } finally {
+    if (run !== undefined && run.child.exitCode === null && run.child.signalCode === null) {
+      run.child.kill("SIGKILL")
+      await run.exited
+    }
+    await sleep(200)
+    if (spawnSync("umount", [mnt]).status !== 0) spawnSync("umount", ["-l", mnt])
+  }
+}
+
+// Writes `file` until its disk is full (the run writes too, so a size measured first would race),
+// then gives `leave` bytes back.
+function fillLeaving(file: string, leave: number) {
+  const fd = fs.openSync(file, "w")
+  let size = 0
+  try {
+    for (const chunk of [Buffer.alloc(1 << 20), Buffer.alloc(4096)]) {
+      for (;;) {
+        try {
+          size += fs.writeSync(fd, chunk)
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === "ENOSPC") break
+          throw e
+        }
+      }
+    }
+    fs.ftruncateSync(fd, Math.max(0, size - leave))
+  } finally {
+    fs.closeSync(fd)
   }
 }

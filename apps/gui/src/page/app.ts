@@ -382,7 +382,7 @@ function openPlan(r: RunState) {
     ...plan.entries.map((e) =>
       el("tr", {}, [
         el("td", { text: e.index }),
-        ...[e.new, e.changed, e.pending, e.failedLastTime, e.cloudOnly, e.unchanged, e.vanished].map((n) =>
+        ...[e.new, e.changed, e.pending, e.failedLastTime, e.failedByEnvironment, e.cloudOnly, e.unchanged, e.vanished].map((n) =>
           el("td", { className: "num", text: count(n) })
         )
       ])

@@ -9,7 +9,7 @@
 import { NodeContext } from "@effect/platform-node"
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import type { AppKind } from "@sagasu/domain"
-import { Cause, Duration, Effect, Exit, Option } from "effect"
+import { Cause, Effect, Exit, Option } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { OfficeFailure } from "./office_failure.ts"
@@ -40,7 +40,9 @@ const runAll = Effect.gen(function* () {
     yield* Effect.scoped(
       Effect.gen(function* () {
         // Every file through LibreOffice, also those the plain reader reads (W3), so the two can be compared.
-        const owner = yield* makeOfficeOwner(kind, { workArea: path.join(root, "work"), timeout: Duration.seconds(60), convertReadable: true })
+        // No per-file limit: a hang is ended by the test's own timeout, and a loaded machine's slow
+        // conversion is not a failure (a 60 s limit was a guess of the machine's speed, issue 15).
+        const owner = yield* makeOfficeOwner(kind, { workArea: path.join(root, "work"), limit: () => Effect.never, convertReadable: true })
         const t0 = performance.now()
         for (const row of mine) {
           const started = performance.now()
@@ -154,7 +156,7 @@ describe.skipIf(!haveCorpus)("Office owners over the corpus", () => {
         expect(legacyTally.total).toBeGreaterThan(0)
         expect(legacyTally.found / legacyTally.total).toBeGreaterThanOrEqual(0.9)
       }),
-    170_000
+    600_000
   )
 
   it.live(
@@ -178,7 +180,8 @@ describe.skipIf(!haveCorpus)("Office owners over the corpus", () => {
           const failure = failureOf(outcome.exit)
           if (row.traits.has("encrypted")) {
             expect(failure?.reason, row.path).toBe("encrypted")
-            expect(outcome.ms, `${row.path} fails at once`).toBeLessThan(2000)
+            // At once: from its bytes, without LibreOffice (whose failures say so in their detail).
+            expect(failure?.detail, `${row.path} fails without LibreOffice`).not.toMatch(/LibreOffice/)
           }
           if (row.traits.has("must-fail-cleanly") && failure === undefined && Exit.isSuccess(outcome.exit)) {
             // LibreOffice reads more than the manifest's reference extractors (PowerPoint 4, some damaged
@@ -190,7 +193,7 @@ describe.skipIf(!haveCorpus)("Office owners over the corpus", () => {
         }
         expect(pgrep(root), "no soffice left after the owners' scopes closed").toEqual([])
       }),
-    170_000
+    600_000
   )
 })
 

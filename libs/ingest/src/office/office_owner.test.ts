@@ -4,10 +4,15 @@
  * conversion, LibreOffice missing, password-protected files, and no soffice
  * left behind. CI installs LibreOffice (`libreoffice-calc-nogui`,
  * `libreoffice-writer-nogui`, `libreoffice-impress-nogui`).
+ *
+ * No limit here is a guess of the machine's speed (issue 15): the watchdog's
+ * limit runs out when the test says so, "at once" means "without waiting for a
+ * frozen LibreOffice", and the tests' own timeouts only end a hang (a cold
+ * start took 30 s with both cores busy).
  */
 import { NodeContext } from "@effect/platform-node"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Duration, Effect, Exit, Fiber, Option } from "effect"
+import { Cause, Duration, Effect, Exit, Fiber, Option, Queue } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { OfficeFailure } from "./office_failure.ts"
@@ -63,6 +68,15 @@ const failureOf = <A>(exit: Exit.Exit<A, OfficeFailure>): OfficeFailure => {
  * precheck reads them itself and never starts LibreOffice for them (see the test of that below).
  */
 const officeOnlySheets = ["poi/testEXCEL_3.xls", "poi/testEXCEL_4.xls", "sheetjs/CRLFX5_2.XLS", "sheetjs/1900.ods"]
+/** Waits until `ok()` holds: a condition of the test's own, never a time (the test's timeout guards a hang). */
+const until = (ok: () => boolean) =>
+  Effect.gen(function* () {
+    while (!ok()) yield* Effect.sleep(Duration.millis(10))
+  })
+
+/** Pids of this area's processes other than `known`: the forwarding `soffice --convert-to` client, once it runs. */
+const others = (area: string, known: ReadonlyArray<number>) => pgrep(area).filter((pid) => !known.includes(pid))
+
 const small = {
   xls: [...officeOnlySheets, ...officeOnlySheets.slice(0, 3)],
   doc: "poi/Bug34898.doc",
@@ -120,7 +134,7 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
           )
         })
       ),
-    90_000
+    300_000
   )
 
   it.live(
@@ -141,8 +155,9 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
           })
         )
         expect(sheets).toEqual([["請求書 #1 100%"], ["請求書 #1 100%"], ["CRLFX5_2"]])
-        // FloatingPictures.doc has a FILENAME field in its header.
-        const headers = yield* withOwner("document", { timeout: Duration.seconds(60) }, (owner) =>
+        // FloatingPictures.doc has a FILENAME field in its header. A Word 97 file is read without Office now (W3):
+        // convertReadable sends it through LibreOffice, whose conversion is what this is about.
+        const headers = yield* withOwner("document", { timeout: Duration.seconds(60), convertReadable: true }, (owner) =>
           Effect.gen(function* () {
             yield* owner.ingest(corpusFile(small.doc))
             const read = yield* owner.ingest(corpusFile("poi/FloatingPictures.doc"))
@@ -159,11 +174,14 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
     "on the time limit kills only its own LibreOffice; another LibreOffice survives (W4)",
     () => {
       const dir = tempDir("bystander", root)
+      // The limit is the test's own (issue 15: a 4 s limit was missed by the warm-up on a busy machine):
+      // a file's limit runs out when the test hands out a token, once LibreOffice is frozen mid-conversion.
+      const tokens = Effect.runSync(Queue.unbounded<void>())
       return Effect.acquireUseRelease(
         Effect.promise(() => startBystander(dir)),
         (bystander) =>
           // convertReadable: these Word 97 files are read without Office now (W3); this test is about LibreOffice's watchdog.
-          withOwner("document", { timeout: Duration.seconds(4), convertReadable: true }, (owner) =>
+          withOwner("document", { timeout: Duration.seconds(4), convertReadable: true, limit: () => Queue.take(tokens) }, (owner, area) =>
             Effect.gen(function* () {
               const bystanderPids = bystander.pids()
               expect(bystanderPids.length).toBeGreaterThan(0)
@@ -172,14 +190,13 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
               expect(warm.pids.length).toBeGreaterThan(0)
               // Make the next conversion hang: freeze the owner's LibreOffice.
               for (const pid of warm.pids) process.kill(pid, "SIGSTOP")
-              const t0 = performance.now()
-              const exit = yield* Effect.exit(owner.ingest(corpusFile("poi/HeaderFooterUnicode.doc")))
-              const waited = performance.now() - t0
-              const failure = failureOf(exit)
+              const fiber = yield* Effect.fork(owner.ingest(corpusFile("poi/HeaderFooterUnicode.doc")))
+              yield* until(() => others(area, warm.pids).length > 0) // the conversion was handed over, and hangs
+              expect(Option.isNone(yield* Fiber.poll(fiber)), "no result from a frozen LibreOffice before the limit").toBe(true)
+              yield* Queue.offer(tokens, undefined) // the limit runs out
+              const failure = failureOf(yield* Fiber.await(fiber))
               expect(failure.reason).toBe("timeout")
-              expect(failure.message).toContain("timeout")
-              expect(waited).toBeGreaterThanOrEqual(3900)
-              expect(waited).toBeLessThan(8000)
+              expect(failure.message).toContain("no result after 4s; LibreOffice was stopped")
               for (const pid of warm.pids) expect(isAlive(pid), `owner pid ${pid} killed`).toBe(false)
               for (const pid of bystanderPids) expect(isAlive(pid), `bystander pid ${pid} alive`).toBe(true)
               expect(Option.isNone((yield* owner.status).pgid)).toBe(true)
@@ -193,24 +210,40 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
         (bystander) => Effect.sync(() => bystander.stop())
       )
     },
-    60_000
+    180_000
+  )
+
+  it.live(
+    "the default limit is the timeout by the clock: one shorter than any LibreOffice start fails the file with timeout, nothing left (W4)",
+    () =>
+      withOwner("document", { timeout: Duration.millis(1) }, (owner) =>
+        Effect.gen(function* () {
+          // LibreOffice takes a second or more to start: a 1 ms limit runs out first on any machine.
+          const failure = failureOf(yield* Effect.exit(owner.ingest(fixtures.rtf)))
+          expect(failure.reason).toBe("timeout")
+          expect(failure.detail).toBe("no result after 1ms; LibreOffice was stopped")
+          expect(Option.isNone((yield* owner.status).pgid)).toBe(true)
+        })
+      ),
+    120_000
   )
 
   it.live(
     "a stop (interrupting the ingest fiber) kills the conversion at once (W5)",
     () =>
-      withOwner("spreadsheet", { timeout: Duration.minutes(10) }, (owner) =>
+      withOwner("spreadsheet", { timeout: Duration.minutes(10) }, (owner, area) =>
         Effect.gen(function* () {
           yield* owner.ingest(corpusFile(small.xls[0]!)) // warm
           const warm = yield* owner.status
           for (const pid of warm.pids) process.kill(pid, "SIGSTOP")
           const fiber = yield* Effect.fork(owner.ingest(corpusFile(small.bigXls)))
-          yield* Effect.sleep(Duration.millis(300))
+          yield* until(() => others(area, warm.pids).length > 0) // the conversion is under way
           const t0 = performance.now()
+          // "At once": the frozen LibreOffice never finishes the conversion, so an interrupt that
+          // waited for it would never return (the test's timeout would end it), whatever the load.
           const exit = yield* Fiber.interrupt(fiber)
           const took = performance.now() - t0
           expect(Exit.isInterrupted(exit), "the file is stopped, not failed").toBe(true)
-          expect(took).toBeLessThan(1000)
           for (const pid of warm.pids) expect(isAlive(pid)).toBe(false)
           console.log(`stop during a conversion: interrupted and killed in ${Math.round(took)} ms`)
           // The owner goes on with a fresh process.
@@ -218,7 +251,7 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
           expect(next.via).toBe("office")
         })
       ),
-    60_000
+    180_000
   )
 
   it.live(
@@ -246,8 +279,11 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
       withOwner("presentation", { convertReadable: true }, (owner, area) =>
         Effect.gen(function* () {
           const fiber = yield* Effect.fork(owner.ingest(corpusFile("poi/54880_chinese.ppt")))
-          // Wait until the launcher is there, then stop while it is still coming up.
-          for (let i = 0; i < 100 && pgrep(area).length === 0; i++) yield* Effect.sleep(Duration.millis(10))
+          // Wait until the launcher is registered, then freeze its process group: it cannot finish
+          // starting before the stop, however fast or slow the machine (a bounded wait of 1 s was a guess).
+          yield* until(() => Option.isSome(Effect.runSync(owner.status).pgid))
+          const pgid = Option.getOrThrow((yield* owner.status).pgid)
+          process.kill(-pgid, "SIGSTOP")
           expect(pgrep(area).length, "LibreOffice is starting").toBeGreaterThan(0)
           const exit = yield* Fiber.interrupt(fiber)
           expect(Exit.isInterrupted(exit)).toBe(true)
@@ -255,7 +291,7 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
           expect((yield* owner.status).processesStarted, "the start never completed").toBe(0)
         })
       ),
-    30_000
+    120_000
   )
 
   it.live(
@@ -278,16 +314,16 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
       withOwner("spreadsheet", {}, (owner) =>
         Effect.gen(function* () {
           for (const file of ["poi/password.xls", "sheetjs/password_2002_40_xor.xls", "poi/PasswordProtected.doc", "poi/Password_Protected-hello.ppt", fixtures.encryptedOdt]) {
-            const t0 = performance.now()
             const failure = failureOf(yield* Effect.exit(owner.ingest(path.isAbsolute(file) ? file : corpusFile(file))))
             expect(failure.reason, file).toBe("encrypted")
             expect(failure.message).toContain("password")
-            expect(performance.now() - t0).toBeLessThan(1000)
+            // "At once" is "without LibreOffice": no process of this owner was ever started for it.
+            expect((yield* owner.status).processesStarted, file).toBe(0)
+            expect(failure.detail, file).not.toContain("LibreOffice")
           }
-          expect((yield* owner.status).processesStarted).toBe(0)
         })
       ),
-    30_000
+    120_000
   )
 
   it.live(
@@ -312,7 +348,7 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
           })
         )
       }),
-    60_000
+    180_000
   )
 
   it.live(
@@ -320,18 +356,17 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
     () =>
       withOwner("spreadsheet", { env: { PATH: tempDir("empty-path", root) } }, (owner) =>
         Effect.gen(function* () {
-          const t0 = performance.now()
           const failure = failureOf(yield* Effect.exit(owner.ingest(corpusFile(small.xls[0]!))))
           expect(failure.reason).toBe("office-missing")
           expect(failure.message).toContain("apt-get install")
           expect(failure.message).toContain("libreoffice-calc-nogui")
-          expect(performance.now() - t0).toBeLessThan(2000)
+          expect((yield* owner.status).processesStarted).toBe(0)
           // Files that need no Office still get their verdict.
           expect(failureOf(yield* Effect.exit(owner.ingest(corpusFile("poi/password.xls")))).reason).toBe("encrypted")
           expect(failureOf(yield* Effect.exit(owner.ingest(fixtures.htmlXls))).reason).toBe("office-missing")
         })
       ),
-    30_000
+    120_000
   )
 
   it.live(
@@ -342,7 +377,7 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
           expect(failureOf(yield* Effect.exit(owner.ingest(fixtures.rtf))).reason).toBe("office-missing")
         })
       ),
-    30_000
+    120_000
   )
 
   it.live(
@@ -360,7 +395,7 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
           expect(s.pids.length).toBeLessThanOrEqual(2) // the launcher and its soffice.bin
         })
       ),
-    60_000
+    180_000
   )
 })
 

@@ -63,6 +63,12 @@ export interface OfficeOwnerOptions {
   readonly recycleAfter?: number
   /** Time limit of one file, LibreOffice start-up included (`fileTimeoutMinutes`, default 10 minutes, W1). */
   readonly timeout?: Duration.DurationInput
+  /**
+   * How one file's time limit runs out (default: `Effect.sleep(timeout)` by the clock). A test
+   * gives its own — a signal it fires once LibreOffice is frozen — so that no limit of the test is
+   * a guess of how fast a machine is (issue 15).
+   */
+  readonly limit?: (timeout: Duration.Duration) => Effect.Effect<void>
   /** The LibreOffice command, a name looked up on PATH or a path (default `soffice`). */
   readonly command?: string
   /** Extra environment for the LibreOffice processes (tests set PATH). */
@@ -133,6 +139,7 @@ export const makeOfficeOwner = (
     const spec: SofficeSpec = { command: options.command ?? "soffice", env: options.env ?? {} }
     const recycleAfter = Math.max(1, options.recycleAfter ?? 100)
     const timeout = Duration.decode(options.timeout ?? Duration.minutes(10))
+    const limit = options.limit ?? Effect.sleep
     const home = path.resolve(options.workArea, "office", kind)
     const inDir = path.join(home, "in")
     const outDir = path.join(home, "out")
@@ -296,10 +303,11 @@ export const makeOfficeOwner = (
           }
           return yield* ingestOne(sourcePath, files, officeAsked).pipe(
             // The watchdog (W4): the time limit interrupts the work, and the exit handler below kills the process.
-            Effect.timeoutFail({
-              duration: timeout,
-              onTimeout: () => new OfficeFailure({ reason: "timeout", detail: `no result after ${Duration.format(timeout)}; LibreOffice was stopped` })
-            }),
+            Effect.raceFirst(
+              limit(timeout).pipe(
+                Effect.zipRight(Effect.fail(new OfficeFailure({ reason: "timeout", detail: `no result after ${Duration.format(timeout)}; LibreOffice was stopped` })))
+              )
+            ),
             Effect.onExit((exit) => {
               if (Exit.isSuccess(exit)) return office !== undefined && office.files >= recycleAfter ? end("SIGTERM") : Effect.void // recycle (W3)
               // Failure, timeout or stop once LibreOffice was asked: abandon its process at once (W3, W4, W5).

@@ -41,6 +41,17 @@ const agreesWithBody = (paths: WorkPaths, label: string, asked: ReadonlyArray<st
   }
 }
 
+// Like agreesWithBody, through one searcher reopened at each call, as the GUI's search thread keeps it.
+let kept: GramSearcher | undefined
+const agreesThroughReopened = (paths: WorkPaths, label: string) => {
+  const body = loadBodyIndex(paths)
+  kept = GramSearcher.reopen(paths, kept)
+  for (const q of queries) {
+    const got = (kept?.search(q, { limit: 100_000 }) ?? []).map((h) => `${h.index}|${h.path}|${h.part}|${h.loc}|${h.text}`).sort()
+    expect(got, `${label} (reopened): ${q}`).toEqual(bruteForce(body, q))
+  }
+}
+
 // The fresh tail's entries (what no live segment holds yet).
 const tailLength = (paths: WorkPaths) => {
   const m = readManifestSync(paths.gram)
@@ -78,10 +89,12 @@ describe("openGramRound(): the 2-gram index kept live while a run ingests (R16, 
           else yield* change.publish("共有", rel, randomParts(random))
           // Right after the change: the fresh tail answers for it.
           agreesWithBody(paths, `after change ${i}`)
+          agreesThroughReopened(paths, `after change ${i}`)
           if (i % 3 === 2) {
             yield* round.awaitLive
             expect(tailLength(paths), `tail after ${i}`).toBe(0)
             agreesWithBody(paths, `live after ${i}`)
+            agreesThroughReopened(paths, `live after ${i}`)
             generations.push(readManifestSync(paths.gram)?.generation ?? -1)
           }
         }
@@ -93,6 +106,9 @@ describe("openGramRound(): the 2-gram index kept live while a run ingests (R16, 
     expect(tailLength(paths)).toBe(0)
     expect(readManifestSync(paths.gram)?.segments.length).toBeLessThanOrEqual(8)
     agreesWithBody(paths, "after finish")
+    agreesThroughReopened(paths, "after finish")
+    kept?.close()
+    kept = undefined
   })
 
   it("a closed round (a stopped run) makes what it built live and leaves the rest in the tail: nothing published is hidden", async () => {
@@ -161,11 +177,17 @@ describe("openGramRound(): the 2-gram index kept live while a run ingests (R16, 
         expect(tailLength(paths)).toBe(0)
         // From a live segment that reads the staging folder.
         expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 新"])
+        // A searcher kept open across the publish (its reader looked in the staging folder first).
+        const held = GramSearcher.open(paths)
+        expect(held?.search("見積").map((h) => h.text)).toEqual(["見積 新"])
         const built = fs.readdirSync(paths.gram).filter((n) => n.endsWith(".docs")).length
         // The rest of its source folder is done: the staged folder is published (a rename).
         yield* publishSourceFolder(paths, "共有", "a.xlsx", dir).pipe(Effect.provide(NodeContext.layer))
         yield* round.awaitLive
         expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 新"])
+        const reopened = GramSearcher.reopen(paths, held)
+        expect(reopened?.search("見積").map((h) => h.text)).toEqual(["見積 新"])
+        reopened?.close()
         // Nothing was read again: no segment beyond the one of the staged version.
         expect(fs.readdirSync(paths.gram).filter((n) => n.endsWith(".docs")).length).toBe(built)
         agreesWithBody(paths, "published")

@@ -189,10 +189,11 @@ export class GramSearcher {
   }
 
   /**
-   * {@link open}, reusing the open segments of `previous` when the manifest
-   * is still the one it read (a GUI's search thread between two queries):
-   * only the fresh tail is read again. `previous` must not be used after;
-   * it is closed when its segments are not reused. Same errors as `open`.
+   * {@link open}, reusing the open segments of `previous` that the manifest
+   * still names as they were (a GUI's search thread between two queries:
+   * during a run only the newest segments change): the rest is opened, and
+   * the fresh tail read again. `previous` must not be used after; what of it
+   * is not reused is closed. Same errors as `open`.
    */
   static reopen(paths: { readonly gram: string; readonly index: string }, previous: GramSearcher | undefined): GramSearcher | undefined {
     const gramDir = paths.gram
@@ -203,14 +204,26 @@ export class GramSearcher {
         prior?.close()
         return undefined
       }
-      // The same generation: the same segments; what changed since is in the tail (masked there).
-      const kept = prior !== undefined && prior.manifest.generation === manifest.generation && prior.manifest.fresh === manifest.fresh ? prior : undefined
-      if (kept === undefined) prior?.close()
+      // A segment named as before (same id, same deletions) is the same: its open reader is kept;
+      // what changed since is in the fresh tail, masked there.
+      const reusable = new Map<string, SegmentReader>()
+      if (prior !== undefined) {
+        prior.manifest.segments.forEach((entry, i) => {
+          const reader = prior?.segments[i]
+          if (reader !== undefined && manifest.segments.some((e) => e.id === entry.id && e.deleted === entry.deleted)) reusable.set(entry.id, reader)
+        })
+        prior.segments.forEach((r) => {
+          if (![...reusable.values()].includes(r)) r.close()
+        })
+      }
       prior = undefined
       const opened: Array<SegmentReader> = []
       try {
-        if (kept !== undefined) opened.push(...kept.segments)
-        else for (const s of manifest.segments) opened.push(SegmentReader.open(gramDir, s, paths.index))
+        for (const s of manifest.segments) {
+          const kept = reusable.get(s.id)
+          reusable.delete(s.id)
+          opened.push(kept ?? SegmentReader.open(gramDir, s, paths.index))
+        }
         const tail = readFreshTailSync(gramDir, manifest.fresh, manifest.freshFrom)
         if (tail === undefined) throw new Error(`the fresh log ${manifest.fresh} is gone`)
         const last = lastEntries(tail.entries)
@@ -341,7 +354,7 @@ export class GramSearcher {
         for (const part of parts) {
           for (const [n, line] of part.lines.entries()) {
             if (outOfTime()) return true
-            if (!lineMatchesQuery(normalizeForSearch(line.text), query)) continue
+            if (!lineMatchesQuery(part.norms[n] ?? "", query)) continue
             const read = () => line
             if (!f({ query, index: doc.index, path: doc.path, part: { file: part.file, locator: part.locator }, line: n, read })) return false
           }
@@ -399,11 +412,32 @@ export class GramSearcher {
   }
 }
 
+/** A fresh folder's parts as read, with each line's normalised text. */
+interface FreshParts {
+  readonly fingerprint: string
+  readonly chars: number
+  readonly parts: ReadonlyArray<{ readonly file: string; readonly locator: Locator; readonly lines: ReadonlyArray<{ loc: string; text: string }>; readonly norms: ReadonlyArray<string> }>
+}
+
+// Fresh folders read lately, by folder, while their fingerprint holds: a process that searches
+// again and again (the GUI's search thread) reads and normalises each of them once (S2).
+const freshCache = new Map<string, FreshParts>()
+let freshCacheChars = 0
+const FRESH_CACHE_CHARS = 16 * 1024 * 1024
+
 // The parts of a fresh folder as the body index holds them now (undefined when it vanished). A TSV
 // that cannot be read (damaged by hand, a link loop) is left out: one file never fails a search; the
 // next update reports it.
-function readFreshParts(folder: BodyFolder): Array<{ file: string; locator: Locator; lines: ReadonlyArray<{ loc: string; text: string }> }> | undefined {
-  const out: Array<{ file: string; locator: Locator; lines: ReadonlyArray<{ loc: string; text: string }> }> = []
+function readFreshParts(folder: BodyFolder): FreshParts["parts"] | undefined {
+  const known = freshCache.get(folder.dir)
+  if (known !== undefined && known.fingerprint === folder.fingerprint) {
+    // Most recently used last.
+    freshCache.delete(folder.dir)
+    freshCache.set(folder.dir, known)
+    return known.parts
+  }
+  const parts: Array<FreshParts["parts"][number]> = []
+  let chars = 0
   for (const file of folder.files) {
     let text: string
     try {
@@ -413,9 +447,23 @@ function readFreshParts(folder: BodyFolder): Array<{ file: string; locator: Loca
       continue
     }
     const tsv = parseBodyTsv(text)
-    out.push({ file, locator: tsv.locator, lines: tsv.lines })
+    chars += text.length
+    parts.push({ file, locator: tsv.locator, lines: tsv.lines, norms: tsv.lines.map((l) => normalizeForSearch(l.text)) })
   }
-  return out
+  if (known !== undefined) {
+    freshCache.delete(folder.dir)
+    freshCacheChars -= known.chars
+  }
+  if (chars <= FRESH_CACHE_CHARS / 4) {
+    freshCache.set(folder.dir, { fingerprint: folder.fingerprint, chars, parts })
+    freshCacheChars += chars
+    for (const [dir, entry] of freshCache) {
+      if (freshCacheChars <= FRESH_CACHE_CHARS) break
+      freshCache.delete(dir)
+      freshCacheChars -= entry.chars
+    }
+  }
+  return parts
 }
 
 /** A line {@link GramSearcher.forEachMatch} found. */

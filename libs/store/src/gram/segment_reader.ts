@@ -294,14 +294,19 @@ export class SegmentReader {
    */
   line(line: number): { loc: string; text: string } | undefined {
     const d = this.docs.docOfLine(line)
-    const dir = this.folderOf(d)
-    if (dir === undefined) return undefined
     const parts = this.partsOf(d)
     const part = parts.find((p) => line >= p.first && line < p.first + p.count)
     if (part === undefined) return undefined
     const start = this.offsetOf(line)
     const end = line + 1 < part.first + part.count ? this.offsetOf(line + 1) : part.end
-    const bytes = this.rowBytes(path.join(dir, part.file), start, end)
+    let bytes: Uint8Array | undefined
+    for (let attempt = 0; attempt < 2 && bytes === undefined; attempt++) {
+      const dir = this.folderOf(d)
+      if (dir === undefined) return undefined
+      bytes = this.rowBytes(path.join(dir, part.file), start, end)
+      // Moved since it was looked up (a staged folder published by a rename): look again.
+      if (bytes === undefined) this.current.delete(d)
+    }
     if (bytes === undefined) return undefined
     let row = decoder.decode(bytes)
     while (row.endsWith("\n")) row = row.slice(0, -1)
