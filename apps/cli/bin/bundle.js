@@ -58,7 +58,13 @@ export async function bundledEntry(name = "cli") {
     const key = sourceKey()
     const out = path.join(cacheDir, `${name}-${key}.mjs`)
     if (!fs.existsSync(out)) {
-      for (const [entry, source] of Object.entries(entryPoints)) await build(source, path.join(cacheDir, `${entry}-${key}.mjs`))
+      try {
+        for (const [entry, source] of Object.entries(entryPoints)) await build(source, path.join(cacheDir, `${entry}-${key}.mjs`))
+      } finally {
+        // esbuild's service process (≈300 MB resident after a build) would otherwise live as long as
+        // the command: through a whole indexing run (issue 20, the process tree's memory).
+        await (await import("esbuild")).stop()
+      }
     }
     return pathToFileURL(out).href
   } catch {

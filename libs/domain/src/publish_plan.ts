@@ -28,19 +28,26 @@ export interface PublishPlan {
 /**
  * Splits the staged files into those whose source folder is finished — no
  * file of it in flight (`busy`: in flight or not yet dispatched, as
- * `{index, path}`) — and those that must wait. `final` publishes everything
- * (R15: the finally step).
+ * `{index, path}`, or as a test of a source folder's {@link sourceFolderOf}
+ * key, for a caller that keeps its busy folders counted) — and those that
+ * must wait. `final` publishes everything (R15: the finally step).
  */
 export function foldersReadyToPublish(
   staged: ReadonlyArray<StagedFile>,
-  busy: Iterable<{ readonly index: string; readonly path: string }>,
+  busy: Iterable<{ readonly index: string; readonly path: string }> | ((folder: string) => boolean),
   final = false
 ): PublishPlan {
   if (final) return { publish: staged, wait: [] }
-  const busyFolders = new Set<string>()
-  for (const b of busy) busyFolders.add(sourceFolderOf(b.index, b.path))
+  let isBusy: (folder: string) => boolean
+  if (typeof busy === "function") {
+    isBusy = busy
+  } else {
+    const busyFolders = new Set<string>()
+    for (const b of busy) busyFolders.add(sourceFolderOf(b.index, b.path))
+    isBusy = (folder) => busyFolders.has(folder)
+  }
   const publish: Array<StagedFile> = []
   const wait: Array<StagedFile> = []
-  for (const s of staged) (busyFolders.has(sourceFolderOf(s.index, s.path)) ? wait : publish).push(s)
+  for (const s of staged) (isBusy(sourceFolderOf(s.index, s.path)) ? wait : publish).push(s)
   return { publish, wait }
 }

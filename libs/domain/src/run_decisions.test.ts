@@ -11,7 +11,7 @@ import type { JournalEntry } from "./journal.ts"
 import { recoverFromJournal } from "./journal_recovery.ts"
 import { makePlan } from "./plan.ts"
 import { initialProgress, nextProgress } from "./progress.ts"
-import { foldersReadyToPublish } from "./publish_plan.ts"
+import { foldersReadyToPublish, sourceFolderOf } from "./publish_plan.ts"
 import { selectIndexes } from "./select_indexes.ts"
 
 const folders = [
@@ -46,21 +46,50 @@ describe("workerKindOf() and pickNextDispatch() (R13)", () => {
     expect(workerKindOf(path)).toBe(kind)
   })
 
-  const free = (plain: number, spreadsheet = 0, document = 0, presentation = 0) => ({ plain, spreadsheet, document, presentation })
+  // `plain` idle plain workers (or one busy one, when 0), and the owners' free slots.
+  const free = (plain: number, spreadsheet = 0, document = 0, presentation = 0) => ({
+    plain: plain === 0 ? [{ files: 1, bytes: 20_000 }] : Array.from({ length: plain }, () => ({ files: 0, bytes: 0 })),
+    owners: { spreadsheet, document, presentation }
+  })
   it.each([
-    { queue: ["plain", "plain"], slots: free(1), pick: 0 },
-    { queue: ["spreadsheet", "plain"], slots: free(1, 0), pick: 1 },
-    { queue: ["spreadsheet", "plain"], slots: free(0, 1), pick: 0 },
+    { queue: ["plain", "plain"], slots: free(1), pick: { at: 0, worker: 1 } },
+    { queue: ["spreadsheet", "plain"], slots: free(1, 0), pick: { at: 1, worker: 1 } },
+    { queue: ["spreadsheet", "plain"], slots: free(0, 1), pick: { at: 0, worker: 0 } },
     { queue: ["document", "document"], slots: free(2, 1, 0), pick: undefined },
     { queue: [], slots: free(4), pick: undefined }
   ] as const)("$queue with $slots → $pick", ({ queue, slots, pick }) => {
-    expect(pickNextDispatch(queue.map((kind) => ({ kind })), slots)).toBe(pick)
+    expect(pickNextDispatch(queue.map((kind) => ({ kind })), slots)).toEqual(pick)
   })
 
   it("looks no further than the 200-file window", () => {
     const queue = [...Array(200).fill({ kind: "spreadsheet" }), { kind: "plain" }]
     expect(pickNextDispatch(queue, free(1, 0))).toBeUndefined()
-    expect(pickNextDispatch(queue.slice(1), free(1, 0))).toBe(199)
+    expect(pickNextDispatch(queue.slice(1), free(1, 0))).toEqual({ at: 199, worker: 1 })
+  })
+
+  // Issue 20: files queued ahead of a plain worker, so it never waits for the commander between two small files.
+  const owners = { spreadsheet: 0, document: 0, presentation: 0 }
+  const load = (files: number, bytes: number) => ({ files, bytes })
+  it.each([
+    { label: "no queue (the default): a busy worker takes nothing", plain: [load(1, 20_000)], queueFiles: undefined, pick: undefined },
+    { label: "a worker reading a small file takes one more", plain: [load(1, 20_000)], queueFiles: 3, pick: { at: 0, worker: 1 } },
+    { label: "…and one more", plain: [load(2, 40_000)], queueFiles: 3, pick: { at: 0, worker: 1 } },
+    { label: "a worker holding three files takes no fourth", plain: [load(3, 60_000)], queueFiles: 3, pick: undefined },
+    { label: "nothing is queued behind a big file", plain: [load(1, 30_000_000)], queueFiles: 3, pick: undefined },
+    { label: "…the other worker takes it", plain: [load(1, 30_000_000), load(1, 20_000)], queueFiles: 3, pick: { at: 0, worker: 2 } },
+    { label: "at 2 MB held a worker still takes one", plain: [load(1, 2_000_000)], queueFiles: 3, pick: { at: 0, worker: 1 } },
+    { label: "an idle worker before a busy one", plain: [load(1, 20_000), load(0, 0)], queueFiles: 3, pick: { at: 0, worker: 2 } },
+    { label: "the fewest files first", plain: [load(2, 30_000), load(1, 900_000)], queueFiles: 3, pick: { at: 0, worker: 2 } },
+    { label: "then the fewest bytes", plain: [load(1, 30_000), load(1, 20_000)], queueFiles: 3, pick: { at: 0, worker: 2 } },
+    { label: "then the lowest number", plain: [load(1, 20_000), load(1, 20_000)], queueFiles: 3, pick: { at: 0, worker: 1 } }
+  ] as const)("$label", ({ plain, queueFiles, pick }) => {
+    const options = queueFiles === undefined ? {} : { queueFiles }
+    expect(pickNextDispatch([{ kind: "plain" }, { kind: "plain" }], { plain, owners }, options)).toEqual(pick)
+  })
+
+  it("a full plain queue does not hold back an Office file behind it in the window", () => {
+    const queue = [{ kind: "plain" }, { kind: "document" }, { kind: "plain" }] as const
+    expect(pickNextDispatch(queue, { plain: [load(3, 60_000)], owners: { ...owners, document: 1 } }, { queueFiles: 3 })).toEqual({ at: 1, worker: 0 })
   })
 })
 
@@ -94,6 +123,12 @@ describe("foldersReadyToPublish() (R14, C2)", () => {
   ]
   it("publishes folders with nothing in flight or undispatched, keeps the rest", () => {
     const plan = foldersReadyToPublish(staged, [{ index: "A", path: "x/9.xlsx" }, { index: "A", path: "6.docx" }])
+    expect(plan.publish.map((s) => s.path)).toEqual(["y/3.xlsx", "x/4.xlsx"])
+    expect(plan.wait.map((s) => s.path)).toEqual(["x/1.xlsx", "x/2.xlsx", "5.xlsx"])
+  })
+  it("takes the busy folders as a test of their sourceFolderOf key, with the same answer", () => {
+    const busy = new Set([sourceFolderOf("A", "x/9.xlsx"), sourceFolderOf("A", "6.docx")])
+    const plan = foldersReadyToPublish(staged, (folder) => busy.has(folder))
     expect(plan.publish.map((s) => s.path)).toEqual(["y/3.xlsx", "x/4.xlsx"])
     expect(plan.wait.map((s) => s.path)).toEqual(["x/1.xlsx", "x/2.xlsx", "5.xlsx"])
   })

@@ -30,8 +30,10 @@ import {
   messages,
   nextProgress,
   pickNextDispatch,
+  plainQueueFiles,
   recoverFromJournal,
   selectIndexes,
+  sourceFolderOf,
   workerKindOf
 } from "@sagasu/domain"
 import {
@@ -560,15 +562,41 @@ const dispatchLoop = (
     // Worker numbers for the staging folders `publish/<pid>/w<n>` (C2): plain first, then the owners.
     const threads = workers.slots.plain
     const ownerNumber: Record<Exclude<WorkerKind, "plain">, number> = { spreadsheet: threads + 1, document: threads + 2, presentation: threads + 3 }
-    const freePlain = Array.from({ length: threads }, (_, i) => i + 1)
-    const busy = (kind: WorkerKind) => [...inFlight.values()].filter((f) => f.kind === kind).length
-    const freeSlots = () => ({
-      plain: freePlain.length,
-      spreadsheet: workers.slots.spreadsheet - busy("spreadsheet"),
-      document: workers.slots.document - busy("document"),
-      presentation: workers.slots.presentation - busy("presentation")
+    // What each plain worker holds (issue 20: files queued ahead of the one it reads, when it queues).
+    const plainLoad = Array.from({ length: threads }, () => ({ files: 0, bytes: 0 }))
+    const queueFiles = workers.queues === true ? plainQueueFiles : 1
+    const busy = (kind: WorkerKind) => {
+      let n = 0
+      for (const f of inFlight.values()) if (f.kind === kind) n++
+      return n
+    }
+    const room = () => ({
+      plain: plainLoad,
+      owners: {
+        spreadsheet: workers.slots.spreadsheet - busy("spreadsheet"),
+        document: workers.slots.document - busy("document"),
+        presentation: workers.slots.presentation - busy("presentation")
+      }
     })
+    // R14: the source folders with a file in flight, and with one not yet dispatched, counted (a
+    // folder is published when both are 0; a scan of every target per result was O(n²) in a run).
+    const folderOf = (t: { readonly index: string; readonly path: string }) => sourceFolderOf(t.index, t.path)
+    const flightFolders = new Map<string, number>()
+    const waitingFolders = new Map<string, number>()
+    const count = (m: Map<string, number>, key: string, by: number) => {
+      const n = (m.get(key) ?? 0) + by
+      if (n === 0) m.delete(key)
+      else m.set(key, n)
+    }
+    for (const d of notDispatched) count(waitingFolders, folderOf(d.target), 1)
     let officeInterrupted = false
+    let queuesStopped = false
+    // W5, R13: once nothing more is handed over, the files still queued come back stopped, unread.
+    const stopQueues = Effect.suspend(() => {
+      if (queuesStopped || workers.stop === undefined) return Effect.void
+      queuesStopped = true
+      return workers.stop
+    })
 
     const submit = (flight: InFlight) =>
       Effect.gen(function* () {
@@ -584,7 +612,7 @@ const dispatchLoop = (
           source: path.join(state.folders.get(flight.target.index) ?? "", ...flight.target.path.split("/")),
           staging: path.join(paths.root, flight.staging)
         })
-        flight.fiber = yield* workers.ingest(flight.kind, request).pipe(
+        flight.fiber = yield* workers.ingest(flight.kind, request, flight.worker).pipe(
           Effect.flatMap((result) => Queue.offer(results, { key, result })),
           Effect.asVoid,
           Effect.forkScoped
@@ -605,16 +633,18 @@ const dispatchLoop = (
         }
       }
       const canDispatch = !state.stopped && Option.isNone(state.folderLost) && Option.isNone(state.workFolderError)
+      if (!canDispatch) yield* stopQueues
       if (!canDispatch && state.round !== undefined) {
         // R16 will not run (stopped, folder lost, work folder full): what the round built goes live,
         // the rest stays in the fresh tail (S1); the CPU is left to the files in flight.
         yield* state.round.close
         state.round = undefined
       }
-      const pick = canDispatch ? pickNextDispatch(notDispatched, freeSlots()) : undefined
+      const pick = canDispatch ? pickNextDispatch(notDispatched, room(), { queueFiles }) : undefined
       if (pick !== undefined) {
-        const [next] = notDispatched.splice(pick, 1)
+        const [next] = notDispatched.splice(pick.at, 1)
         if (next === undefined) continue
+        count(waitingFolders, folderOf(next.target), -1)
         const root = state.folders.get(next.target.index) ?? ""
         const source = path.join(root, ...next.target.path.split("/"))
         // Gone, or no longer a regular file (a FIFO in its place would block the worker's read
@@ -624,6 +654,7 @@ const dispatchLoop = (
             // R13: the whole target folder is gone: hand over nothing more, the rest stays pending.
             state.folderLost = Option.some(text.targetFolderLost(next.target.index, root))
             notDispatched.unshift(next)
+            count(waitingFolders, folderOf(next.target), 1)
             yield* log.write(text.targetFolderLost(next.target.index, root), "error")
             continue
           }
@@ -635,7 +666,15 @@ const dispatchLoop = (
           yield* progress({ _tag: "result", failed: false, current: `${next.target.index}/${next.target.path}` })
           continue
         }
-        const worker = next.kind === "plain" ? (freePlain.shift() ?? 1) : ownerNumber[next.kind]
+        const worker = next.kind === "plain" ? pick.worker : ownerNumber[next.kind]
+        if (next.kind === "plain") {
+          const load = plainLoad[worker - 1]
+          if (load !== undefined) {
+            load.files++
+            load.bytes += next.target.size
+          }
+        }
+        count(flightFolders, folderOf(next.target), 1)
         yield* submit({ n: next.n, target: next.target, kind: next.kind, worker, staging: "", fiber: undefined as never })
         yield* progress({ _tag: "dispatched", current: `${next.target.index}/${next.target.path}` })
         continue
@@ -651,7 +690,13 @@ const dispatchLoop = (
       const flight = inFlight.get(arrival.key)
       if (flight === undefined) continue
       inFlight.delete(arrival.key)
-      if (flight.kind === "plain") freePlain.push(flight.worker)
+      if (flight.kind === "plain") {
+        const load = plainLoad[flight.worker - 1]
+        if (load !== undefined) {
+          load.files--
+          load.bytes -= flight.target.size
+        }
+      }
       crashPoint("result.before-append")
       const stopRequested = yield* SubscriptionRef.get(channel.stop)
       const decision = decideOnResult(arrival.result, { stopRequested, fromOwner: flight.kind !== "plain" })
@@ -711,8 +756,9 @@ const dispatchLoop = (
         }
       }
       // R14: publish every folder with nothing in flight and nothing left to dispatch.
-      const pendingWork = [...[...inFlight.values()].map((f) => f.target), ...(state.stopped ? [] : notDispatched.map((d) => d.target))]
-      const plan = foldersReadyToPublish(state.staged, pendingWork)
+      count(flightFolders, folderOf(flight.target), -1)
+      const stoppedNow = state.stopped
+      const plan = foldersReadyToPublish(state.staged, (folder) => flightFolders.has(folder) || (!stoppedNow && waitingFolders.has(folder)))
       if (plan.publish.length > 0) {
         yield* publishStaged(paths, plan.publish, state)
         state.staged = [...plan.wait]

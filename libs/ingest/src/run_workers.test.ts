@@ -38,10 +38,10 @@ describe.skipIf(!haveCorpus)("standard workers on legacy workbooks (W3, R14)", (
           const recording = Layer.effect(
             IngestWorkers,
             Effect.map(IngestWorkers, (w) => ({
-              slots: w.slots,
-              ingest: (kind: Parameters<typeof w.ingest>[0], request: Parameters<typeof w.ingest>[1]) => {
+              ...w,
+              ingest: (kind: Parameters<typeof w.ingest>[0], request: Parameters<typeof w.ingest>[1], worker?: number) => {
                 dispatched.push(`${kind}:${request.path}`)
-                return w.ingest(kind, request).pipe(Effect.tap((r) => Effect.sync(() => results.push(`${kind}:${request.path}:${r.status}`))))
+                return w.ingest(kind, request, worker).pipe(Effect.tap((r) => Effect.sync(() => results.push(`${kind}:${request.path}:${r.status}`))))
               }
             }))
           )

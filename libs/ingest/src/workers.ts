@@ -1,29 +1,48 @@
 /**
  * The worker queues of an indexing run (W1–W4): plain workers on worker
  * threads, and one Office owner per application kind. The commander only sees
- * {@link IngestWorkers}: how many files each kind may hold at once, and a way
- * to ingest one file on a worker of a kind.
+ * {@link IngestWorkers}: how many workers of each kind there are, whether
+ * plain workers queue files, a way to ingest one file on a worker, and the
+ * stop of the queues.
+ *
+ * Each plain worker thread has its own queue (the seed's 「渡し先のワーカーの列に
+ * ファイルを渡す」, issue 20): the commander hands it files ahead of the one it
+ * reads (`pickNextDispatch` decides how many), so it goes from one file to the
+ * next without waiting for the commander's round trip. The thread reads them
+ * in the order they came and answers in that order, so the commander always
+ * knows which file a thread is reading: the oldest one not answered. That is
+ * the file whose time limit runs (from when it became the oldest), and the
+ * file blamed when the thread dies; the files queued behind it go to a new
+ * thread, unread. The protocol is `worker/_plain_protocol.ts`.
  *
  * @module
  */
-import { Worker } from "@effect/platform"
-import { NodeWorker } from "@effect/platform-node"
 import type { AppKind, IngestResult, WorkerKind } from "@sagasu/domain"
-import { Context, Duration, Effect, Exit, Layer, Queue, Scope } from "effect"
+import { Context, Deferred, Duration, Effect, Either, Exit, Fiber, Layer, Runtime, Schema } from "effect"
 import * as WT from "node:worker_threads"
 import { IngestFile } from "./ingest_request.ts"
+import { PlainAnswer, type PlainRequest, type PlainWorkerData, controlWords, stopWord, stoppedResult } from "./worker/_plain_protocol.ts"
 import { plainWorkerUrl } from "./worker/worker_bundle.ts"
 
 /** The workers of one run, as the commander sees them. */
 export interface IngestWorkersShape {
-  /** Files each kind may hold at once: `ingestThreads` plain, 1 per Office owner (W3). */
+  /** Workers of each kind: `ingestThreads` plain, 1 per Office owner (W3: one file at a time). */
   readonly slots: Readonly<Record<WorkerKind, number>>
   /**
-   * Ingests one file on a worker of `kind` and returns its result. Never
-   * fails: a timeout or a dead worker is a `failed` result. Interrupting it is
-   * how a stop reaches an Office conversion (W5).
+   * Plain workers take files queued behind the one they read (issue 20), and
+   * answer `stopped` for those they take after {@link stop} (W5). Without it
+   * (test fakes), the commander hands a plain worker one file at a time.
    */
-  readonly ingest: (kind: WorkerKind, request: IngestFile) => Effect.Effect<IngestResult>
+  readonly queues?: boolean
+  /**
+   * Ingests one file on a worker of `kind` (for `plain`, on plain worker
+   * `worker`, 1-based; any when absent) and returns its result. Never fails:
+   * a timeout or a dead worker is a `failed` result. Interrupting it is how a
+   * stop reaches an Office conversion (W5).
+   */
+  readonly ingest: (kind: WorkerKind, request: IngestFile, worker?: number) => Effect.Effect<IngestResult>
+  /** W5: every file still in a plain worker's queue from now on comes back `stopped`, unread. */
+  readonly stop?: Effect.Effect<void>
 }
 
 /** The workers of the current run (a scoped service: closing the scope ends every worker, R15). */
@@ -45,10 +64,14 @@ export const noOffice: OfficeIngest = () =>
 export interface ThreadWorkersOptions {
   /** Plain worker threads (`ingestThreads`, default = CPU count). */
   readonly threads: number
-  /** The per-file time limit (`fileTimeoutMinutes`, default 10 minutes). */
+  /** The per-file time limit (`fileTimeoutMinutes`, default 10 minutes), from when a thread starts the file. */
   readonly fileTimeout: Duration.DurationInput
   /** How files that need Office are ingested. */
   readonly office?: OfficeIngest
+  /** The heap of each plain worker thread (default {@link plainWorkerHeap}). */
+  readonly heap?: WT.ResourceLimits
+  /** The plain worker's entry (default: the bundled `worker/plain_worker.ts`); tests run scripted workers. */
+  readonly workerUrl?: () => Promise<URL>
 }
 
 const timeoutResult = (limit: Duration.DurationInput): IngestResult => ({
@@ -58,14 +81,6 @@ const timeoutResult = (limit: Duration.DurationInput): IngestResult => ({
   log: []
 })
 
-// One plain slot: a worker thread started on first use, restarted after a
-// timeout or a crash. The slot's own scope owns the thread, so abandoning a
-// file terminates exactly that thread.
-interface Slot {
-  scope: Scope.CloseableScope | undefined
-  worker: Worker.SerializedWorker<IngestFile> | undefined
-}
-
 /**
  * The heap of a plain worker thread (issue 9: peak RSS under 300 MB on a
  * 100 MB workbook). Parsing a big sheet makes garbage fast while its live
@@ -73,35 +88,36 @@ interface Slot {
  * generation grow to about 4× the live set when its limit is 2 GiB or more
  * (Node's default on a machine with 8 GB), about 1.8× below that. 1.5 GiB is
  * still far above what the text budget lets one file hold (128 Mi
- * characters); a file past it ends this thread only (`corrupt: the worker
- * failed …`), never the process. A 16 MB young generation keeps the nursery
- * small. On the benchmark workbook the worker's heap then peaks at ≈ 125 MB
- * instead of ≈ 265 MB (live set ≈ 70 MB).
+ * characters); a file past it ends this thread only (`too-large`), never the
+ * process. A 16 MB young generation keeps the nursery small. On the
+ * benchmark workbook the worker's heap then peaks at ≈ 125 MB instead of
+ * ≈ 265 MB (live set ≈ 70 MB).
  */
-const plainWorkerHeap: WT.ResourceLimits = { maxOldGenerationSizeMb: 1536, maxYoungGenerationSizeMb: 16 }
+export const plainWorkerHeap: WT.ResourceLimits = { maxOldGenerationSizeMb: 1536, maxYoungGenerationSizeMb: 16 }
 
-const startSlot = (slot: Slot) =>
-  Effect.gen(function* () {
-    if (slot.worker !== undefined) return slot.worker
-    const url = yield* Effect.promise(() => plainWorkerUrl())
-    const scope = yield* Scope.make()
-    const worker = yield* Worker.makeSerialized<IngestFile>({}).pipe(
-      Scope.extend(scope),
-      Effect.provide(NodeWorker.layer(() => new WT.Worker(url, { resourceLimits: plainWorkerHeap }))),
-      Effect.tapError(() => Scope.close(scope, Exit.void))
-    )
-    slot.scope = scope
-    slot.worker = worker
-    return worker
-  })
+/** The reason of a file whose worker thread ran out of its heap (`ERR_WORKER_OUT_OF_MEMORY`). */
+export const heapLimitReason = (heap: WT.ResourceLimits): string =>
+  `too-large: reading it needed more memory than a worker may use (a ${heap.maxOldGenerationSizeMb ?? "default"} MB heap); ` +
+  "the file was abandoned, the run went on"
 
-const stopSlot = (slot: Slot) =>
-  Effect.gen(function* () {
-    const scope = slot.scope
-    slot.scope = undefined
-    slot.worker = undefined
-    if (scope !== undefined) yield* Scope.close(scope, Exit.void)
-  })
+// A file handed to a plain thread, not answered yet.
+interface Job {
+  readonly seq: number
+  readonly request: PlainRequest
+  readonly done: Deferred.Deferred<IngestResult>
+}
+
+// One plain worker: its thread (started on first use, again after a timeout or a crash) and the
+// files handed to it, oldest first; once the thread is ready, jobs[0] is the file it reads.
+interface Thread {
+  worker: WT.Worker | undefined
+  ready: boolean
+  jobs: Array<Job>
+  // The time limit of jobs[0], running since it became the oldest of a ready thread.
+  timer: Fiber.RuntimeFiber<void> | undefined
+  // What the dying thread said before its exit (the heap limit, an uncaught error).
+  error: unknown
+}
 
 /**
  * Plain workers on worker threads (W2) plus the Office owners (W3). Threads
@@ -111,39 +127,161 @@ export const threadWorkersLayer = (options: ThreadWorkersOptions): Layer.Layer<I
   Layer.scoped(
     IngestWorkers,
     Effect.gen(function* () {
-      const slots: Array<Slot> = Array.from({ length: options.threads }, () => ({ scope: undefined, worker: undefined }))
-      const free = yield* Queue.unbounded<Slot>()
-      yield* Queue.offerAll(free, slots)
-      yield* Effect.addFinalizer(() => Effect.forEach(slots, stopSlot, { discard: true, concurrency: "unbounded" }))
       const office = options.office ?? noOffice
+      const heap = options.heap ?? plainWorkerHeap
+      const workerUrl = options.workerUrl ?? plainWorkerUrl
+      const control = new SharedArrayBuffer(controlWords * Int32Array.BYTES_PER_ELEMENT)
+      const words = new Int32Array(control)
+      const stopped = () => Atomics.load(words, stopWord) !== 0
+      const threads: Array<Thread> = Array.from({ length: Math.max(1, options.threads) }, () => ({
+        worker: undefined, ready: false, jobs: [], timer: undefined, error: undefined
+      }))
+      // Thread events arrive outside any fiber: they run their effects on the layer's runtime (its Clock too).
+      const runFork = Runtime.runFork(yield* Effect.runtime<never>())
+      const decodeAnswer = Schema.decodeUnknownEither(PlainAnswer)
+      let seq = 0
 
-      const plain = (request: IngestFile) =>
-        Effect.acquireUseRelease(
-          Effect.interruptible(Queue.take(free)),
-          (slot) =>
-            Effect.gen(function* () {
-              const worker = yield* startSlot(slot)
-              return yield* worker.executeEffect(request).pipe(
-                Effect.timeoutFail({ duration: options.fileTimeout, onTimeout: () => "timeout" as const })
-              )
-            }).pipe(
-              Effect.catchAll((error) =>
-                // The thread may be stuck in a parse: end it; the slot starts a new one.
-                stopSlot(slot).pipe(
-                  Effect.as<IngestResult>(
-                    error === "timeout"
-                      ? timeoutResult(options.fileTimeout)
-                      : { status: "failed", tsvCount: 0, reason: `corrupt: the worker failed on this file (${String(error)})`, log: [] }
-                  )
-                )
-              )
-            ),
-          (slot) => Queue.offer(free, slot)
+      const disarm = (thread: Thread) => {
+        const timer = thread.timer
+        thread.timer = undefined
+        if (timer !== undefined) runFork(Fiber.interrupt(timer))
+      }
+      const arm = (thread: Thread) => {
+        disarm(thread)
+        const head = thread.jobs[0]
+        if (head === undefined || !thread.ready) return
+        thread.timer = runFork(
+          Effect.sleep(options.fileTimeout).pipe(
+            Effect.zipRight(Effect.sync(() => {
+              if (thread.jobs[0] !== head) return
+              thread.timer = undefined
+              // The thread may be stuck in a parse: end it; the files behind go to a new one, unread.
+              abandon(thread, timeoutResult(options.fileTimeout))
+            }))
+          )
         )
+      }
+      const answer = (thread: Thread, job: Job, result: IngestResult) => {
+        const at = thread.jobs.indexOf(job)
+        if (at >= 0) thread.jobs.splice(at, 1)
+        Deferred.unsafeDone(job.done, Exit.succeed(result))
+      }
+      // The oldest file gets `result`; the thread is ended; the others are handed to a new thread.
+      const abandon = (thread: Thread, result: IngestResult) => {
+        disarm(thread)
+        const worker = thread.worker
+        thread.worker = undefined
+        thread.ready = false
+        thread.error = undefined
+        if (worker !== undefined) {
+          worker.removeAllListeners()
+          worker.on("error", () => {})
+          void worker.terminate().catch(() => {})
+        }
+        const head = thread.jobs[0]
+        if (head !== undefined) answer(thread, head, result)
+        if (thread.jobs.length === 0) return
+        if (stopped()) {
+          // W5: after a stop, nothing more is read: what was queued comes back stopped.
+          for (const job of [...thread.jobs]) answer(thread, job, stoppedResult)
+          return
+        }
+        runFork(start(thread))
+      }
+      const start = (thread: Thread) =>
+        Effect.gen(function* () {
+          if (thread.worker !== undefined) return
+          const url = yield* Effect.promise(() => workerUrl())
+          if (thread.worker !== undefined) return
+          const worker = new WT.Worker(url, { resourceLimits: heap, workerData: { control } satisfies PlainWorkerData })
+          thread.worker = worker
+          thread.error = undefined
+          worker.on("message", (message: unknown) => {
+            if (thread.worker !== worker) return
+            // Decoded at the edge (STYLE 9): what crossed the thread boundary is checked once.
+            const decoded = decodeAnswer(message)
+            if (Either.isLeft(decoded)) {
+              const job = thread.jobs.find((j) => j.seq === (message as { seq?: unknown } | null)?.seq)
+              if (job === undefined) return
+              const wasHead = thread.jobs[0] === job
+              answer(thread, job, { status: "failed", tsvCount: 0, reason: "corrupt: the worker gave an unreadable answer", log: [] })
+              if (wasHead) arm(thread)
+              return
+            }
+            const m = decoded.right
+            if (m._tag === "ready") {
+              thread.ready = true
+              arm(thread)
+              return
+            }
+            const job = thread.jobs.find((j) => j.seq === m.seq)
+            if (job === undefined) return
+            const wasHead = thread.jobs[0] === job
+            answer(thread, job, m.result)
+            if (wasHead) arm(thread)
+          })
+          worker.on("error", (error) => {
+            if (thread.worker === worker) thread.error = error
+          })
+          worker.on("exit", (code) => {
+            if (thread.worker !== worker) return
+            const error = thread.error
+            const oom = (error as { code?: unknown } | undefined)?.code === "ERR_WORKER_OUT_OF_MEMORY"
+            const detail = error === undefined ? `the thread exited with code ${code}` : String(error)
+            abandon(thread, {
+              status: "failed",
+              tsvCount: 0,
+              reason: oom ? heapLimitReason(heap) : `corrupt: the worker failed on this file (${detail})`,
+              log: []
+            })
+          })
+          for (const job of thread.jobs) worker.postMessage(job.request)
+        })
+
+      const plain = (request: IngestFile, number: number | undefined) =>
+        Effect.gen(function* () {
+          const thread = threads[Math.min(threads.length, Math.max(1, number ?? leastBusy())) - 1]!
+          if (stopped()) return stoppedResult
+          const job: Job = {
+            seq: ++seq,
+            request: { _tag: "ingest", seq, index: request.index, path: request.path, source: request.source, staging: request.staging },
+            done: yield* Deferred.make<IngestResult>()
+          }
+          thread.jobs.push(job)
+          if (thread.worker === undefined) yield* start(thread)
+          else thread.worker.postMessage(job.request)
+          if (thread.jobs.length === 1) arm(thread)
+          return yield* Deferred.await(job.done)
+        })
+      const leastBusy = () => {
+        let best = 0
+        threads.forEach((t, i) => {
+          if (t.jobs.length < (threads[best]?.jobs.length ?? 0)) best = i
+        })
+        return best + 1
+      }
+
+      yield* Effect.addFinalizer(() =>
+        Effect.promise(async () => {
+          Atomics.store(words, stopWord, 1)
+          await Promise.all(threads.map(async (thread) => {
+            disarm(thread)
+            const worker = thread.worker
+            thread.worker = undefined
+            thread.ready = false
+            if (worker === undefined) return
+            worker.removeAllListeners()
+            worker.on("error", () => {})
+            await worker.terminate().catch(() => {})
+          }))
+        })
+      )
 
       return {
-        slots: { plain: options.threads, spreadsheet: 1, document: 1, presentation: 1 },
-        ingest: (kind, request) => (kind === "plain" ? plain(request) : office(kind, request))
+        slots: { plain: threads.length, spreadsheet: 1, document: 1, presentation: 1 },
+        queues: true,
+        ingest: (kind, request, worker) => (kind === "plain" ? plain(request, worker) : office(kind, request)),
+        stop: Effect.sync(() => Atomics.store(words, stopWord, 1))
       } satisfies IngestWorkersShape
     })
   )

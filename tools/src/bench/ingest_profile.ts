@@ -9,6 +9,8 @@
  * @module
  */
 import * as fs from "node:fs"
+import * as path from "node:path"
+import { pathToFileURL } from "node:url"
 
 interface ProfileNode {
   readonly id: number
@@ -69,7 +71,7 @@ export function summarize(profile: Profile) {
 }
 
 const file = process.argv[2]
-if (file !== undefined) {
+if (file !== undefined && process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const top = Number(process.argv[3] ?? 30)
   const { total, byModule, byFunction } = summarize(JSON.parse(fs.readFileSync(file, "utf8")) as Profile)
   const list = (m: Map<string, number>) =>

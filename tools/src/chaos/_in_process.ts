@@ -48,11 +48,11 @@ export function runInProcess(work: string, options: InProcessOptions = {}): Prom
   const recording = Layer.effect(
     IngestWorkers,
     Effect.map(IngestWorkers, (w) => ({
-      slots: w.slots,
-      ingest: (kind: Parameters<typeof w.ingest>[0], request: Parameters<typeof w.ingest>[1]) => {
+      ...w,
+      ingest: (kind: Parameters<typeof w.ingest>[0], request: Parameters<typeof w.ingest>[1], worker?: number) => {
         const event: IngestEvent = { key: `${request.index}/${request.path}`, kind, start: Date.now(), end: undefined }
         events.push(event)
-        return w.ingest(kind, request).pipe(Effect.ensuring(Effect.sync(() => (event.end = Date.now()))))
+        return w.ingest(kind, request, worker).pipe(Effect.ensuring(Effect.sync(() => (event.end = Date.now()))))
       }
     }))
   )

@@ -45,42 +45,56 @@ export interface WorkerBundle {
   readonly fallback: URL
 }
 
-const cached = new Map<string, URL>()
+// One build per bundle and process: threads that start at once share it.
+const cached = new Map<string, Promise<URL>>()
+// Builds under way in this process (they share esbuild's one service process).
+let building = 0
 
 /**
  * The URL a worker thread of `bundle` is started from: the cached bundle,
  * built now if needed (≈1 s, once per source change); its fallback when
  * esbuild is not available.
  */
-export async function workerBundleUrl(bundle: WorkerBundle): Promise<URL> {
+export function workerBundleUrl(bundle: WorkerBundle): Promise<URL> {
   const known = cached.get(bundle.name)
   if (known !== undefined) return known
-  let url: URL
+  const url = buildBundle(bundle)
+  cached.set(bundle.name, url)
+  return url
+}
+
+async function buildBundle(bundle: WorkerBundle): Promise<URL> {
   try {
     const dirs = [...["domain", "store", "ingest"].map((lib) => path.join(libs, lib, "src")), ...(bundle.extraSourceDirs ?? [])]
     const out = path.join(os.tmpdir(), `sagasu-${bundle.name}-${sourceKey(dirs)}.mjs`)
     if (!fs.existsSync(out)) {
       const esbuild = await import("esbuild")
       const temp = `${out}.${process.pid}.tmp`
-      await esbuild.build({
-        entryPoints: [bundle.entry],
-        bundle: true,
-        platform: "node",
-        format: "esm",
-        target: "node20",
-        outfile: temp,
-        // Bundled CommonJS dependencies call require(): give the ES module one.
-        banner: { js: "import { createRequire as __sagasuRequire } from 'node:module'; const require = __sagasuRequire(import.meta.url);" },
-        logLevel: "silent"
-      })
+      building++
+      try {
+        await esbuild.build({
+          entryPoints: [bundle.entry],
+          bundle: true,
+          platform: "node",
+          format: "esm",
+          target: "node20",
+          outfile: temp,
+          // Bundled CommonJS dependencies call require(): give the ES module one.
+          banner: { js: "import { createRequire as __sagasuRequire } from 'node:module'; const require = __sagasuRequire(import.meta.url);" },
+          logLevel: "silent"
+        })
+      } finally {
+        // esbuild's service process (≈300 MB resident after a build) would otherwise live as long as
+        // this process: through a whole indexing run (issue 20, the process tree's memory). Stopped
+        // when no other build of this process needs it; a later build starts it again.
+        if (--building === 0) await esbuild.stop()
+      }
       fs.renameSync(temp, out)
     }
-    url = pathToFileURL(out)
+    return pathToFileURL(out)
   } catch {
-    url = bundle.fallback
+    return bundle.fallback
   }
-  cached.set(bundle.name, url)
-  return url
 }
 
 /**

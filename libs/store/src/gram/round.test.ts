@@ -235,6 +235,30 @@ describe("openGramRound(): the 2-gram index kept live while a run ingests (R16, 
     }
   })
 
+  it("R16: finish with the run's changes reads again only folders that differ from what the round indexed", async () => {
+    const paths = await makeWork()
+    const summary = await inRound(paths, { flushIntervalMs: 0 }, (round, change) =>
+      Effect.gen(function* () {
+        yield* change.publish("共有", "a.xlsx", [part("s", "cell", ["見積 a"])])
+        yield* change.publish("共有", "b.xlsx", [part("s", "cell", ["見積 b"])])
+        yield* round.awaitLive
+        // Published at the very end (noted, never pinged): the finish drains it.
+        yield* Effect.promise(() => publish(paths, "共有", "c.xlsx", [part("s", "cell", ["見積 c"])]))
+        // b's folder changes behind the round's back (its fingerprint with it): the update must see it.
+        const b = path.join(paths.index, "共有", "b.xlsx")
+        const tsv = fs.readdirSync(b).find((n) => n.endsWith(".tsv")) ?? ""
+        fs.writeFileSync(path.join(b, tsv), fs.readFileSync(path.join(b, tsv), "utf8").replace("見積 b", "見積 b2"))
+        fs.utimesSync(b, 2_000_000, 2_000_000)
+        const published = ["a.xlsx", "b.xlsx", "c.xlsx"].map((p) => ({ index: "共有", path: p }))
+        return yield* round.finish({ published, removed: [] })
+      }))
+    // a, b and c by the round, b once more by the update (it read every published folder again before).
+    expect(summary.prebuilt).toBe(3)
+    expect(summary.indexed).toBe(4)
+    expect(texts(paths, "見積").sort()).toEqual(["a.xlsx:見積 a", "b.xlsx:見積 b2", "c.xlsx:見積 c"])
+    agreesWithBody(paths, "after finish")
+  })
+
   it("catches up at open with a tail a killed run left", async () => {
     const paths = await makeWork()
     // A killed run: published and noted, never built.

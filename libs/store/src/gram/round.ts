@@ -177,6 +177,9 @@ export const openGramRound = (
       // Keys whose entries were consumed since the last flush, with the fingerprint of their current
       // version (`null`: removed): every other version of them goes at the flush.
       consumed: new Map<string, string | null>(),
+      // Every key this round consumed, with the fingerprint of the version it indexed (`null`:
+      // removed): the final update need not read those folders again (issue 20).
+      indexed: new Map<string, string | null>(),
       // How far the log was consumed (entries done) and read.
       pos: manifest?.freshFrom ?? 0,
       queue: [] as Array<{ readonly entry: FreshEntry; readonly start: number; readonly end: number }>,
@@ -415,6 +418,7 @@ export const openGramRound = (
         if (entry.op === "-") {
           if (state.builderKeys.has(key)) yield* flush
           state.consumed.set(key, null)
+          state.indexed.set(key, null)
           yield* markDirty
           state.pos = item.end
           return
@@ -438,6 +442,7 @@ export const openGramRound = (
         const known = state.builderKeys.get(key) ?? (whole ? folder.fingerprint : undefined)
         if (known === folder.fingerprint) {
           state.consumed.set(key, folder.fingerprint)
+          state.indexed.set(key, folder.fingerprint)
           yield* markDirty
           state.pos = item.end
           return
@@ -473,6 +478,7 @@ export const openGramRound = (
         state.feedPieces = []
         state.built++
         state.consumed.set(key, folder.fingerprint)
+        state.indexed.set(key, folder.fingerprint)
         // A flush during the feed made its earlier pieces live; this one makes the end of it live.
         yield* markDirty
         state.pos = item.end
@@ -568,7 +574,13 @@ export const openGramRound = (
         state.closed = true
         removeRetired(0, true)
         closeAll()
-        const summary = yield* updateGramIndexes(paths, changes, options)
+        // A folder the round indexed is current in its segments under the fingerprint it read: the
+        // update's fingerprint walk checks that, so it is not forced to read it again (issue 20: it
+        // read every published file a second time). Its builder keeps the round's budget.
+        const published = state.failed
+          ? changes.published
+          : changes.published.filter((c) => typeof state.indexed.get(docKey(c.index, c.path)) !== "string")
+        const summary = yield* updateGramIndexes(paths, { ...changes, published }, { ...options, builderMemoryBytes: limit })
         return { ...summary, prebuilt: state.failed ? 0 : state.built, indexed: summary.indexed + (state.failed ? 0 : state.built) }
       })
 
