@@ -9,7 +9,7 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import { type IngestRow, type Settings, defaultSettings } from "@sagasu/domain"
-import { formatSettings, initWorkFolder, lockAddress, readIngestList, searchIndex, workPaths, writeSettings } from "@sagasu/store"
+import { formatSettings, initWorkFolder, lockAddress, readIngestList, searchIndex, stagingCompleteMark, workPaths, writeSettings } from "@sagasu/store"
 import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as crypto from "node:crypto"
@@ -199,7 +199,13 @@ export function snapshot(work: string): Map<string, string> {
   }
   for (const [folder, names] of byFolder) {
     const h = crypto.createHash("sha256")
-    for (const name of names.sort()) h.update(name).update("\0").update(fs.readFileSync(path.join(root, folder, name))).update("\0")
+    // The .complete mark holds the source's size and modified time (S5): a copy of the tree (the
+    // second work folder's) has other times, so the mark counts by its name, the TSVs by their bytes.
+    for (const name of names.sort()) {
+      h.update(name).update("\0")
+      if (name !== stagingCompleteMark) h.update(fs.readFileSync(path.join(root, folder, name)))
+      h.update("\0")
+    }
     out.set(folder.split(path.sep).join("/"), h.digest("hex"))
   }
   return out
