@@ -31,19 +31,28 @@ export type IngestResult = typeof IngestResult.Type
  * it as failed (`KeepPending`), write its log block and row (`Record`), or —
  * the file failed because the work folder could not take its files (disk
  * full, a `work-folder` reason) — end the run with that error, hand over
- * nothing more and leave the file pending (`WorkFolderFailed`, R18).
+ * nothing more and leave the file pending (`WorkFolderFailed`, R18); a file
+ * that failed while its target folder is gone (renamed away, unmounted) was
+ * never read and is not at fault: hand over nothing more, the file stays
+ * pending and the run ends naming the lost folder (`TargetLost`, R13).
  */
 export type ResultDecision =
   | { readonly _tag: "Reroute"; readonly app: AppKind }
   | { readonly _tag: "KeepPending" }
   | { readonly _tag: "Record"; readonly status: "done" | "failed"; readonly reason: string }
   | { readonly _tag: "WorkFolderFailed"; readonly reason: string }
+  | { readonly _tag: "TargetLost" }
 
 /** Options of {@link decideOnResult}. */
 export interface DecideOnResultOptions {
   readonly stopRequested: boolean
   /** The file was already with an Office owner: a second reroute is a failure, not a loop. */
   readonly fromOwner: boolean
+  /**
+   * The file's target folder is no longer a folder when the result arrives (R13). Files queued
+   * ahead in a worker (issue 20) are read after the folder may have gone.
+   */
+  readonly targetGone?: boolean
 }
 
 /** Decides what to do with one result (R14). */
@@ -60,8 +69,9 @@ export function decideOnResult(result: IngestResult, options: DecideOnResultOpti
     case "done":
       return { _tag: "Record", status: "done", reason: "" }
     case "failed":
-      return failureCauseOf(result.reason) === "work-folder"
-        ? { _tag: "WorkFolderFailed", reason: result.reason }
-        : { _tag: "Record", status: "failed", reason: result.reason }
+      if (failureCauseOf(result.reason) === "work-folder") return { _tag: "WorkFolderFailed", reason: result.reason }
+      // R13: a folder gone under the run is the run's end, not the file's failure.
+      if (options.targetGone === true) return { _tag: "TargetLost" }
+      return { _tag: "Record", status: "failed", reason: result.reason }
   }
 }

@@ -111,6 +111,17 @@ describe("decideOnResult() (R14)", () => {
   ])("$r.status (stop $stop, from owner $owner) → $d._tag", ({ r, stop, owner, d }) => {
     expect(decideOnResult(r, { stopRequested: stop, fromOwner: owner })).toEqual(d)
   })
+  // R13: files queued ahead in a worker are read after their target folder may have gone (the
+  // chaos campaign's renamed folder: two files recorded 'failed unreadable'); a full disk stays R18.
+  it.each([
+    { r: result("failed", { reason: "unreadable: ENOENT: no such file or directory" }), gone: true, d: { _tag: "TargetLost" } },
+    { r: result("failed", { reason: "corrupt: bad zip" }), gone: true, d: { _tag: "TargetLost" } },
+    { r: result("failed", { reason: "unreadable: ENOENT: no such file or directory" }), gone: false, d: { _tag: "Record", status: "failed", reason: "unreadable: ENOENT: no such file or directory" } },
+    { r: result("failed", { reason: "work-folder: no space left" }), gone: true, d: { _tag: "WorkFolderFailed", reason: "work-folder: no space left" } },
+    { r: result("done", { tsvCount: 1 }), gone: true, d: { _tag: "Record", status: "done", reason: "" } }
+  ])("$r.status with the target folder gone $gone → $d._tag", ({ r, gone, d }) => {
+    expect(decideOnResult(r, { stopRequested: false, fromOwner: false, targetGone: gone })).toEqual(d)
+  })
 })
 
 describe("foldersReadyToPublish() (R14, C2)", () => {

@@ -699,7 +699,9 @@ const dispatchLoop = (
       }
       crashPoint("result.before-append")
       const stopRequested = yield* SubscriptionRef.get(channel.stop)
-      const decision = decideOnResult(arrival.result, { stopRequested, fromOwner: flight.kind !== "plain" })
+      const targetRoot = state.folders.get(flight.target.index) ?? ""
+      const targetGone = arrival.result.status === "failed" && !isFolder(targetRoot)
+      const decision = decideOnResult(arrival.result, { stopRequested, fromOwner: flight.kind !== "plain", targetGone })
       const name = `${flight.target.index}/${flight.target.path}`
       const row = (status: IngestRow["status"], reason: string): IngestRow => ({
         index: flight.target.index, path: flight.target.path, size: flight.target.size, mtimeMs: flight.target.mtimeMs, status, reason
@@ -713,6 +715,15 @@ const dispatchLoop = (
           state.stopped = true
           yield* appendIngestRows(paths, [row("pending", "")]).pipe(Effect.mapError(ioFailure))
           yield* log.block(flight.n, total, `${name}: stopped (stays pending)`, arrival.result.log)
+          break
+        case "TargetLost":
+          // R13: the target folder went while the file waited or was read: nothing more is handed
+          // over, the file stays pending, the run ends naming the folder.
+          if (Option.isNone(state.folderLost)) {
+            state.folderLost = Option.some(text.targetFolderLost(flight.target.index, targetRoot))
+            yield* log.write(text.targetFolderLost(flight.target.index, targetRoot), "error")
+          }
+          yield* log.block(flight.n, total, `${name}: not recorded (stays pending, its R11 row): its folder is gone`, arrival.result.log)
           break
         case "WorkFolderFailed":
           // R18: the work folder could not take the file's TSVs or LibreOffice's files (disk full, …):

@@ -1,0 +1,105 @@
+/**
+ * Cold command-line searches on a body index the search benchmark generated
+ * (`npx tsx tools/src/bench/cold_cli.ts --dir DIR [--queries 40]`; DIR as
+ * `search_bench.ts --dir`, its gram index brought up to date first): a new
+ * process per query, as a script or a person runs them — `sagasu search`
+ * (bin/sagasu.js: the cold-start bundle, Node's start included) and
+ * `rg -F` over the benchmark's normalised mirror, and `recollq` when the
+ * search benchmark built a Recoll index there — alternated A B (C), then
+ * B (C) A, so no tool always runs first. Wall time and the CPU time of the
+ * child (user + system, /usr/bin/time), median and p95, and the 1-minute
+ * load average before and after. Prints a markdown table (issue 13, S2).
+ *
+ * @module
+ */
+import { NodeContext } from "@effect/platform-node"
+import { normalizeForSearch } from "@sagasu/domain"
+import { updateGramIndexesOfRound, workPaths } from "@sagasu/store"
+import { Effect } from "effect"
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import { prng } from "../make_tree.ts"
+
+const args = process.argv.slice(2)
+const option = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`)
+  return i >= 0 && args[i + 1] !== undefined ? args[i + 1]! : fallback
+}
+const root = path.resolve(option("dir", ""))
+const count = Number(option("queries", "40"))
+const work = path.join(root, "work")
+const mirror = path.join(root, "rg-mirror")
+const recollConf = path.join(root, "recoll-conf")
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
+const sagasuBin = path.join(repoRoot, "apps", "cli", "bin", "sagasu.js")
+const log = (s: string) => console.error(`[cold] ${s}`)
+const load = () => fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0] ?? "?"
+
+const corpus = JSON.parse(fs.readFileSync(path.join(root, "corpus.json"), "utf8")) as { tsvBytes: number; files: number; sample: ReadonlyArray<string> }
+let t = performance.now()
+const summary = await Effect.runPromise(Effect.provide(updateGramIndexesOfRound(workPaths(work), { published: [], removed: [] }), NodeContext.layer))
+log(`gram index up to date in ${((performance.now() - t) / 1000).toFixed(1)} s (rebuilt: ${summary.rebuilt})`)
+
+// Substrings of sampled lines, 2 to 10 characters, no spaces (one word each).
+const random = prng(13)
+const queries: Array<string> = []
+while (queries.length < count) {
+  const line = corpus.sample[Math.floor(random() * corpus.sample.length)] ?? ""
+  const len = [2, 3, 5, 10][queries.length % 4]!
+  const chars = [...line]
+  if (chars.length < len) continue
+  const at = Math.floor(random() * (chars.length - len + 1))
+  const q = chars.slice(at, at + len).join("")
+  if (/\s/.test(q)) continue
+  queries.push(q)
+}
+
+const timed = (cmd: string, argv: ReadonlyArray<string>, cwd?: string) => {
+  const started = performance.now()
+  const r = spawnSync("/usr/bin/time", ["-f", "%U %S", cmd, ...argv], { encoding: "utf8", cwd, maxBuffer: 1 << 30 })
+  const wall = performance.now() - started
+  const [user = "0", sys = "0"] = (r.stderr.trim().split("\n").pop() ?? "").split(" ")
+  return { wall, cpu: (Number(user) + Number(sys)) * 1000, status: r.status, out: r.stdout }
+}
+const haveRecoll = fs.existsSync(path.join(recollConf, "built.json"))
+const runs = { sagasu: { wall: [] as Array<number>, cpu: [] as Array<number> }, rg: { wall: [] as Array<number>, cpu: [] as Array<number> }, recollq: { wall: [] as Array<number>, cpu: [] as Array<number> } }
+let found = 0
+const loadBefore = load()
+timed(process.execPath, [sagasuBin, "search", "x", "--work", work]) // the bundle built, the page cache warm
+for (const [i, q] of queries.entries()) {
+  const steps = [
+    () => {
+      const r = timed(process.execPath, [sagasuBin, "search", q, "--work", work, "--json"])
+      runs.sagasu.wall.push(r.wall)
+      runs.sagasu.cpu.push(r.cpu)
+      if (r.status === 0 && r.out.trim().startsWith("[") && r.out.trim() !== "[]") found++
+    },
+    () => {
+      const r = timed("rg", ["--no-config", "-F", "-n", "-e", normalizeForSearch(q), "."], mirror)
+      runs.rg.wall.push(r.wall)
+      runs.rg.cpu.push(r.cpu)
+    },
+    ...(haveRecoll ? [() => {
+      const r = timed("recollq", ["-c", recollConf, "-n", "0-49", "-b", normalizeForSearch(q)])
+      runs.recollq.wall.push(r.wall)
+      runs.recollq.cpu.push(r.cpu)
+    }] : [])
+  ]
+  for (let k = 0; k < steps.length; k++) steps[(k + i) % steps.length]!()
+}
+const loadAfter = load()
+const q = (xs: ReadonlyArray<number>, p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? NaN
+const f = (x: number) => (Number.isNaN(x) ? "–" : x.toFixed(1))
+const row = (name: string, r: { wall: Array<number>; cpu: Array<number> }) => `| ${name} | ${f(q(r.wall, 0.5))} | ${f(q(r.wall, 0.95))} | ${f(q(r.cpu, 0.5))} |`
+const node = timed(process.execPath, ["-e", "0"]).wall
+console.log([
+  `Cold searches, ${count} one-word queries of 2–10 characters from the benchmark's lines, alternated; body index ${(corpus.tsvBytes / 2 ** 30).toFixed(2)} GiB of TSV, ${corpus.files} files; load average ${loadBefore} before, ${loadAfter} after; \`node -e 0\` ${node.toFixed(1)} ms.`,
+  "",
+  "| command | wall p50 (ms) | wall p95 (ms) | CPU p50 (ms) |",
+  "|---|---:|---:|---:|",
+  row(`\`sagasu search … --json\` (found ${found}/${count})`, runs.sagasu),
+  row("`rg -F -n` over the mirror", runs.rg),
+  haveRecoll ? row("`recollq -n 0-49 -b`", runs.recollq) : "| `recollq` | not run (no Recoll index in this folder) | | |"
+].join("\n"))
