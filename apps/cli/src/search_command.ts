@@ -12,7 +12,7 @@
 import { defaultSettings } from "@sagasu/domain"
 import { checkWorkFolder, readSettings, searchIndexFiles } from "@sagasu/store"
 import { Console, Effect, Option } from "effect"
-import { cliSearchBudgetMs } from "./search_fast.ts"
+import { cliCountBudgetMs, cliSearchBudgetMs } from "./search_fast.ts"
 import { checkSearchArgs } from "./search_options.ts"
 import { formatSearchOutput, searchUsageExitCode } from "./search_output.ts"
 
@@ -49,7 +49,7 @@ export const searchCommand = (work: string, query: string, options: SearchComman
       settings.targetFolders.map((t) => t.name)
     )
     if (checked._tag === "Usage") return yield* fail(checked.message, searchUsageExitCode)
-    const result = yield* searchIndexFiles(paths, query, { ...checked.options, budgetMs: cliSearchBudgetMs })
+    const result = yield* searchIndexFiles(paths, query, { ...checked.options, budgetMs: cliSearchBudgetMs, countBudgetMs: cliCountBudgetMs })
     const out = formatSearchOutput(result, { query, json: options.json, files: options.files, color, language: settings.language })
     if (out.stderr !== "") yield* Effect.sync(() => process.stderr.write(out.stderr))
     yield* Effect.sync(() => process.stdout.write(out.stdout))

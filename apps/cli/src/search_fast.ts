@@ -22,6 +22,14 @@ import { defaultWorkDir } from "./work_dir.ts"
 export const cliSearchBudgetMs = 30_000
 
 /**
+ * How long a CLI search goes on counting the totals once its page is found,
+ * ms (S2, issue 13): past it the totals are printed as a lower bound (以上).
+ * Counting every hit of a common word over a 1 GiB index took seconds (cold
+ * p50 3.1 s on the search benchmark's folder) where the page took tens of ms.
+ */
+export const cliCountBudgetMs = 50
+
+/**
  * Runs `sagasu search …` (`args` without the command) if this path can
  * answer it: resolves to `true` once the output is written, `false` when the
  * full command must run instead (nothing was printed then).
@@ -74,7 +82,8 @@ export async function fastSearch(args: ReadonlyArray<string>): Promise<boolean> 
   if (searcher === undefined) return false
   let outcome: ReturnType<GramSearcher["searchFiles"]>
   try {
-    outcome = searcher.searchFiles(query, checked.options, { deadline: performance.now() + cliSearchBudgetMs })
+    const now = performance.now()
+    outcome = searcher.searchFiles(query, { ...checked.options, countDeadline: now + cliCountBudgetMs }, { deadline: now + cliSearchBudgetMs })
   } catch {
     return false
   } finally {
