@@ -7,7 +7,7 @@
 import { NodeContext } from "@effect/platform-node"
 import { defaultSettings } from "@sagasu/domain"
 import { makeChannel, runIndexer } from "@sagasu/ingest"
-import { formatSettings, initWorkFolder, openGramRound, readIngestList, searchIndex, updateGramIndexesOfRound, writeSettings } from "@sagasu/store"
+import { formatSettings, initWorkFolder, openGramRound, readIngestList, searchIndex, searchIndexFiles, updateGramIndexesOfRound, writeSettings } from "@sagasu/store"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -77,6 +77,22 @@ describe("corpus recall through the indexing run and search (issue 2)", () => {
     console.log(`legacy workbook recall through the run, without Office: ${legacyTotal - legacyMisses.length}/${legacyTotal}`)
     expect(legacyTotal).toBeGreaterThan(80)
     expect(legacyMisses).toEqual([])
+    // Issue 14 (S3): every expected string of a file that was read, typed as it stands — no quotes
+    // added, its 「」, inner " and spaces as they are —, finds that file by a file-level search.
+    const doneRows = new Set(rows.filter((r) => r.status === "done").map((r) => r.path))
+    const typedMisses: Array<string> = []
+    let typedTotal = 0
+    for (const row of manifest.filter((r) => r.expected.length > 0 && doneRows.has(r.path.replace(/^files\//, "")))) {
+      const source = row.path.replace(/^files\//, "")
+      for (const expected of row.expected) {
+        typedTotal++
+        const result = await run(searchIndexFiles(paths, expected, { index: "corpus", path: source, limit: 1, totals: false }))
+        if (result.files.length === 0) typedMisses.push(`${source}: ${expected}`)
+      }
+    }
+    console.log(`typed as it stands, per file: ${typedTotal - typedMisses.length}/${typedTotal}`)
+    expect(typedTotal).toBeGreaterThan(200)
+    expect(typedMisses).toEqual([])
     const done = rows.filter((r) => r.status === "done").length
     console.log(`corpus recall: ${found}/${total} (${((100 * found) / total).toFixed(1)}%); ` +
       `${rows.length} files, ${done} done, ${rows.length - done} failed, indexed in ${seconds.toFixed(1)} s`)
