@@ -97,3 +97,81 @@ export async function writeManyDocuments(dir: string, count: number): Promise<vo
     fs.writeFileSync(path.join(dir, `報告書_${String(i + 1).padStart(4, "0")}.docx`), bytes)
   }
 }
+
+const coreProperties = (title: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/core-properties" ` +
+  `xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>${esc(title)}</dc:title><dc:creator>総務部 田中</dc:creator></cp:coreProperties>`
+
+/** A document with one paragraph per entry and the document property `title`. */
+export const titledDocument = async (title: string, paragraphs: ReadonlyArray<string>) => {
+  const z = await JSZip.loadAsync(await document(paragraphs))
+  z.file("docProps/core.xml", coreProperties(title), { date: new Date(Date.UTC(2024, 2, 31)) })
+  return z.generateAsync({ type: "nodebuffer", compression: "DEFLATE" })
+}
+
+/**
+ * A workbook of one sheet with numeric cells shown through number formats:
+ * `cells` are `[address, value, format]`, the format an Excel format code
+ * (`"¥"#,##0`, `yyyy"年"m"月"d"日"`) or `""` for a plain inline string
+ * `value`.
+ */
+export const formattedWorkbook = (sheet: string, cells: ReadonlyArray<readonly [string, string, string]>) => {
+  const formats = [...new Set(cells.map((c) => c[2]).filter((f) => f !== ""))]
+  const styles =
+    `<?xml version="1.0" encoding="UTF-8"?><styleSheet xmlns="${ns.sml}"><numFmts count="${formats.length}">` +
+    formats.map((f, i) => `<numFmt numFmtId="${164 + i}" formatCode="${esc(f).replace(/"/g, "&quot;")}"/>`).join("") +
+    `</numFmts><cellXfs count="${formats.length + 1}"><xf numFmtId="0"/>` +
+    formats.map((_, i) => `<xf numFmtId="${164 + i}" applyNumberFormat="1"/>`).join("") +
+    `</cellXfs></styleSheet>`
+  const cell = ([ref, value, format]: readonly [string, string, string]) =>
+    format === ""
+      ? `<c r="${ref}" t="inlineStr"><is><t>${esc(value)}</t></is></c>`
+      : `<c r="${ref}" s="${formats.indexOf(format) + 1}"><v>${value}</v></c>`
+  return zip({
+    "[Content_Types].xml": contentTypes,
+    "_rels/.rels": rels([["rId1", "officeDocument", "xl/workbook.xml"]]),
+    "xl/workbook.xml": `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${ns.sml}" xmlns:r="${ns.r}"><sheets><sheet name="${esc(sheet)}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    "xl/_rels/workbook.xml.rels": rels([["rId1", "worksheet", "worksheets/sheet1.xml"], ["rId2", "styles", "styles.xml"]]),
+    "xl/styles.xml": styles,
+    "xl/worksheets/sheet1.xml":
+      `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${ns.sml}"><sheetData>` +
+      cells.map((c) => `<row r="${c[0].replace(/^[A-Z]+/, "")}">${cell(c)}</row>`).join("") +
+      `</sheetData></worksheet>`
+  })
+}
+
+/**
+ * The folder of the search tests through the GUI API (issue 14): minutes
+ * whose words stand in different paragraphs and whose title is a document
+ * property, a manual with 「」 text, a price list with a yen amount and a
+ * date shown as Excel shows them, and `reports` small reports sharing a
+ * word, for paging.
+ */
+export async function writeSearchSamples(dir: string, reports: number): Promise<void> {
+  fs.mkdirSync(path.join(dir, "議事録"), { recursive: true })
+  fs.writeFileSync(
+    path.join(dir, "議事録", "定例会_0329.docx"),
+    await titledDocument("第12回 営業戦略会議", [
+      "出席者: 山田、佐藤",
+      "議題: 来期の販売計画",
+      "決定事項: 新製品の発売を 6 月に前倒しする。"
+    ])
+  )
+  fs.writeFileSync(
+    path.join(dir, "議事録", "定例会_0405.docx"),
+    await document(["出席者: 山田、鈴木", "議題: 予算の見直し", "決定事項: 出張費を 1 割減らす。"])
+  )
+  fs.writeFileSync(path.join(dir, "操作手順書.docx"), await document(["申請画面で「承認」ボタンを押すと、申請者にメールが届きます。"]))
+  fs.writeFileSync(
+    path.join(dir, "価格表.xlsx"),
+    await formattedWorkbook("価格", [
+      ["A1", "会議用テーブル", ""],
+      ["B1", "123350", "\"¥\"#,##0"],
+      ["A2", "改定日", ""],
+      ["B2", "40060", "yyyy\"年\"m\"月\"d\"日\""]
+    ])
+  )
+  fs.mkdirSync(path.join(dir, "月報"), { recursive: true })
+  const bytes = await document(["月次報告: 売上と経費をまとめました。"])
+  for (let i = 0; i < reports; i++) fs.writeFileSync(path.join(dir, "月報", `月報_${String(i + 1).padStart(3, "0")}.docx`), bytes)
+}

@@ -40,13 +40,24 @@ export const PlanAnswerBody = Schema.Struct({
   answer: Schema.NullOr(Schema.Struct({ retryFailed: Schema.Boolean, includeCloud: Schema.Boolean }))
 })
 
-/** The query string of `GET /api/search`. */
+/** Files on a page of `GET /api/search` when `limit` is not given (S5). */
+export const defaultPageFiles = 20
+
+/**
+ * The query string of `GET /api/search` (S5): `type` a group or an
+ * extension (search_query.ts `fileTypeGroups`, checked by the server),
+ * `limit` files on the page, `offset` files skipped before it, `sort`
+ * relevance (default) or newest first.
+ */
 export const SearchParams = Schema.Struct({
   q: Schema.String,
   index: Schema.optional(Schema.String),
-  type: Schema.optional(Schema.Literal("excel", "word", "powerpoint")),
-  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 500)))
+  type: Schema.optional(Schema.String),
+  limit: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(1, 200))),
+  offset: Schema.optional(Schema.NumberFromString.pipe(Schema.int(), Schema.between(0, 1_000_000))),
+  sort: Schema.optional(Schema.Literal("relevance", "modified"))
 })
+export type SearchParams = typeof SearchParams.Type
 
 /** One row of the indexes table: the setting and the ingest list's counts. */
 export interface IndexRow {
@@ -99,12 +110,10 @@ export interface SnippetPart {
   readonly hit: boolean
 }
 
-/** One search hit as the page shows it. */
+/** One located hit of a file as the page shows it (a cell, a paragraph, a slide line, a property, a name). */
 export interface HitView {
   readonly index: string
   readonly path: string
-  /** The full path on this PC (the index folder joined with `path`), for copying. */
-  readonly fullPath: string
   readonly part: string
   /** `name`: the file's path or a sheet's name (S4). */
   readonly locator: "cell" | "paragraph" | "slide" | "property" | "name"
@@ -113,13 +122,35 @@ export interface HitView {
   readonly snippet: ReadonlyArray<SnippetPart>
 }
 
-/** `GET /api/search`. */
+/** One file of a search as the page shows it (S5): each file once, with its best locations. */
+export interface FileView {
+  readonly index: string
+  /** Relative to the index's folder, `/`-separated. */
+  readonly path: string
+  /** The full path on this PC (the index folder joined with `path`), for copying. */
+  readonly fullPath: string
+  /** Its hits (names, cells, paragraphs, slide lines, properties holding a word). */
+  readonly hits: number
+  /** The source file's modified time (ms since the epoch) when it was read, if known. */
+  readonly modifiedMs: number | null
+  /** Its size in bytes when it was read, if known. */
+  readonly size: number | null
+  /** Its best hits, names first, each word where it stands. */
+  readonly locations: ReadonlyArray<HitView>
+}
+
+/** `GET /api/search`: one page of files and the totals over the whole result (S5). */
 export interface SearchView {
-  readonly hits: ReadonlyArray<HitView>
+  readonly files: ReadonlyArray<FileView>
+  /** Files skipped before this page. */
+  readonly offset: number
+  /** Hits and files over the whole result; `exact: false` when counting stopped (lower bounds). */
+  readonly totals: { readonly hits: number; readonly files: number; readonly exact: boolean }
+  /** There are files after this page. */
+  readonly more: boolean
   readonly engine: "gram" | "scan"
-  readonly limited: boolean
   readonly problem: string
-  /** The search stopped at its time budget: the hits found so far (S2). */
+  /** The search stopped at its time budget: the files found so far (S2). */
   readonly partial: boolean
   /** A newer query cut this one short. */
   readonly superseded: boolean

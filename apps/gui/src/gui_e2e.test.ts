@@ -80,6 +80,8 @@ describe("the GUI in a real browser (issue 7)", () => {
     const work = path.join(root, "work-main")
     const { server, close } = await serve(work)
     const page = await context.newPage()
+    // A script error on the page shows in the test's output at once (a poll would only wait).
+    page.on("pageerror", (e) => console.error(`page error: ${e.message}`))
     try {
       await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.origin })
       await page.goto(server.url)
@@ -141,27 +143,41 @@ describe("the GUI in a real browser (issue 7)", () => {
       expect(await page.locator("#resume").isHidden()).toBe(true)
       await shot(page, "05-end")
 
-      // Search: the hit is highlighted, the document's own 【重要】 is not.
+      // Search (S5): each file once, its hits marked — not the document's own 【重要】 —, the totals.
       await page.fill("#q", "見積番号")
       await page.press("#q", "Enter")
-      const results = page.locator("#results tbody tr")
-      await expect.poll(() => results.count(), poll).toBe(3)
+      const files = page.locator("#results article.file-hit")
+      await expect.poll(() => files.count(), poll).toBe(2)
+      expect(await page.locator("#search-status").textContent()).toBe("3 件（2 ファイル）: 1〜2 ファイル目")
       const marks = await page.locator("#results mark").allTextContents()
-      expect(marks.length).toBeGreaterThan(0)
+      expect(marks.length).toBe(3)
       expect(new Set(marks)).toEqual(new Set(["見積番号"]))
-      const cell = results.filter({ hasText: "【重要】" })
+      const book = files.filter({ hasText: "見積書_A-1234.xlsx" })
+      expect(await book.locator(".meta").textContent()).toMatch(/^2 件 · \d{4}-\d{2}-\d{2} · \d+ KB$/)
+      const cell = book.locator(".locations tr").filter({ hasText: "【重要】" })
       expect(await cell.locator(".where").textContent()).toBe("シート「見積書」セル B2")
       expect(await cell.locator(".snippet").textContent()).toBe("【重要】会議室の備品一式（見積番号 A-1234 の再提出分）")
-      expect(await results.filter({ hasText: "議事録" }).locator(".where").textContent()).toBe("段落 3")
+      expect(await files.filter({ hasText: "議事録" }).locator(".where").textContent()).toBe("段落 3")
+      expect(await page.locator("#pager").isHidden()).toBe(true)
       await shot(page, "06-search")
-      await cell.locator("button.copy").click()
-      await expect.poll(() => cell.locator("button.copy").textContent(), poll).toBe("コピーしました")
+      await book.locator("button.copy").click()
+      await expect.poll(() => book.locator("button.copy").textContent(), poll).toBe("コピーしました")
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(path.join(samples, "見積", "見積書_A-1234.xlsx"))
-      // The type filter.
+      // S3: words in different paragraphs of one document find it, each marked where it stands.
+      await page.fill("#q", "山田 再提出")
+      await page.press("#q", "Enter")
+      await expect.poll(() => page.locator("#search-status").textContent(), poll).toBe("2 件（1 ファイル）: 1〜1 ファイル目")
+      expect(await files.locator(".file").allTextContents()).toEqual(["議事録_2024-03-29.docx"])
+      expect(await files.locator("mark").allTextContents()).toEqual(["山田", "再提出"])
+      // The type filter, then `/` brings the cursor back to the search box.
+      await page.fill("#q", "見積番号")
       await page.selectOption("#filter-type", "word")
-      await expect.poll(() => results.count(), poll).toBe(1)
+      await expect.poll(() => files.locator(".file").allTextContents(), poll).toEqual(["議事録_2024-03-29.docx"])
       await page.selectOption("#filter-type", "")
-      await expect.poll(() => results.count(), poll).toBe(3)
+      await expect.poll(() => files.count(), poll).toBe(2)
+      await page.locator("#indexes-card h2").click()
+      await page.keyboard.press("/")
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("q")
 
       // The log's tail.
       await page.locator("#log-box summary").click()
@@ -175,7 +191,7 @@ describe("the GUI in a real browser (issue 7)", () => {
       await page.locator('#indexes tr[data-name="営業"]').waitFor()
       await expect.poll(() => page.locator('#indexes tr[data-name="営業"] td.num').allTextContents(), poll).toEqual(["2", "1", "0"])
       await page.press("#q", "Enter")
-      await expect.poll(() => page.locator("#results .index-badge").allTextContents(), poll).toEqual(["営業", "営業", "営業"])
+      await expect.poll(() => page.locator("#results .index-badge").allTextContents(), poll).toEqual(["営業", "営業"])
 
       // An index that is not enabled is reported when picked for ［選んだインデックスだけ更新］ (R5).
       await page.locator('#indexes tr[data-name="営業"] input.enabled').uncheck()
@@ -241,6 +257,29 @@ describe("the GUI in a real browser (issue 7)", () => {
         return (await r.json()) as { run: { exitCode: number } }
       }, server.token)
       expect(progress.run.exitCode).toBe(2)
+      // S1: every file the stopped run took in is found at once, page by page (S5).
+      const done = Number(/成功: ([\d,]+) 件/.exec((await message.textContent()) ?? "")?.[1]?.replace(/,/g, ""))
+      expect(done).toBeGreaterThan(0)
+      await page.fill("#q", "月次")
+      await page.press("#q", "Enter")
+      await expect.poll(() => page.locator("#search-status").textContent(), poll).toMatch(/ファイル目$/)
+      const totals = /^[\d,]+ 件(以上)?（([\d,]+) ファイル(以上)?）: 1〜([\d,]+) ファイル目$/.exec((await page.locator("#search-status").textContent()) ?? "")
+      expect(totals).not.toBeNull()
+      if (totals?.[3] === undefined) expect(Number(totals?.[2]?.replace(/,/g, ""))).toBe(done)
+      expect(Number(totals?.[4])).toBe(Math.min(done, 20))
+      const names = () => page.locator("#results .file").allTextContents()
+      const first = await names()
+      expect(first.length).toBe(Math.min(done, 20))
+      if (done > 20) {
+        await page.click("#next-page")
+        await expect.poll(() => page.locator("#search-status").textContent(), poll).toMatch(/: 21〜/)
+        const second = await names()
+        expect(second.length).toBe(Math.min(done - 20, 20))
+        expect(second.filter((n) => first.includes(n))).toEqual([])
+        await shot(page, "11b-second-page")
+        await page.click("#prev-page")
+        await expect.poll(names, poll).toEqual(first)
+      }
       await page.locator("#end-resume").waitFor({ state: "visible" })
       const pendingText = (await page.locator('#indexes tr[data-name="報告書"] td.num').nth(2).textContent()) ?? ""
       const pending = Number(pendingText.replace(/,/g, ""))

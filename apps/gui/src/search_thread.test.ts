@@ -71,7 +71,8 @@ describe("S2: the GUI server answers while a search runs", () => {
     const reply = await search
     expect(reply.status).toBe(200)
     const view = JSON.parse(reply.body) as SearchView
-    expect(view.hits.map((h) => [h.path, h.location])).toEqual([["遅い.xlsx", "s!A1"]])
+    expect(view.files.map((f) => [f.path, f.hits, f.locations.map((h) => h.location)])).toEqual([["遅い.xlsx", 1, ["s!A1"]]])
+    expect(view.totals).toEqual({ hits: 1, files: 1, exact: true })
     expect(view.partial).toBe(false)
   }, 60_000)
 })

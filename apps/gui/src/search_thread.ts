@@ -10,7 +10,7 @@
  * @module
  */
 import { workerBundleUrl } from "@sagasu/ingest"
-import type { SearchOptions, SearchResult } from "@sagasu/store"
+import type { FileSearchOptions, FileSearchResult } from "@sagasu/store"
 import { Data, Effect, type Scope } from "effect"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -23,13 +23,14 @@ export interface SearchJob {
   readonly generation: number
   readonly work: string
   readonly query: string
-  readonly options: SearchOptions
+  /** The page and filters of a file-level search (S5). */
+  readonly options: FileSearchOptions
   readonly budgetMs: number
 }
 
 /** The thread's answer to one {@link SearchJob}. */
 export type SearchReply =
-  | { readonly id: number; readonly result: SearchResult; readonly superseded: boolean }
+  | { readonly id: number; readonly result: FileSearchResult; readonly superseded: boolean }
   | { readonly id: number; readonly error: string }
 
 /** The search failed (the index could not be read, the thread died). */
@@ -37,14 +38,14 @@ export class SearchThreadError extends Data.TaggedError("SearchThreadError")<{ r
 
 /** What a query of the thread gives: the result, and whether a newer query cut it short. */
 export interface ThreadSearch {
-  readonly result: SearchResult
+  readonly result: FileSearchResult
   readonly superseded: boolean
 }
 
 /** The search thread of a GUI server. */
 export interface SearchThread {
-  /** Searches `work` for `query` within `budgetMs`; supersedes any query still running. */
-  readonly search: (work: string, query: string, options: SearchOptions, budgetMs: number) => Effect.Effect<ThreadSearch, SearchThreadError>
+  /** Searches `work` for the files holding `query` (a page of them) within `budgetMs`; supersedes any query still running. */
+  readonly search: (work: string, query: string, options: FileSearchOptions, budgetMs: number) => Effect.Effect<ThreadSearch, SearchThreadError>
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url))
@@ -107,7 +108,7 @@ export const makeSearchThread: Effect.Effect<SearchThread, never, Scope.Scope> =
     return starting
   }
   void ensure().catch(() => undefined)
-  const search = (work: string, query: string, options: SearchOptions, budgetMs: number) =>
+  const search = (work: string, query: string, options: FileSearchOptions, budgetMs: number) =>
     Effect.gen(function* () {
       const w = yield* Effect.tryPromise({ try: ensure, catch: (e) => new SearchThreadError({ message: `the search thread did not start: ${String(e)}` }) })
       const id = nextId++

@@ -1,79 +1,112 @@
 /**
- * Search for the page (SPEC §5 "Search", issue 7): the store's
- * `searchIndex` with the index and type filters, each hit with the full path
- * of its source file (for the copy button) and its snippet split into plain
- * and hit pieces. The pieces are rebuilt from the hit's line rather than
- * parsed from the 【 】 marks, because Japanese documents use 【 】
- * themselves (【重要】) and the page must not highlight those.
+ * Search for the page (SPEC §5 "Search"; S3–S5, issue 14): the store's
+ * file-level search with the page's filters, each file once with its full
+ * path (for the copy button), its hit count, date and size, and its best
+ * locations with their snippets split into plain and hit pieces. The pieces
+ * are rebuilt from the hit's line rather than parsed from the 【 】 marks,
+ * because Japanese documents use 【 】 themselves (【重要】) and the page
+ * must not highlight those.
  *
  * @module
  */
-import { type TargetFolder, buildSnippet, matchLine } from "@sagasu/domain"
-import { type SearchHit, type SearchOptions, type SearchResult, queryWithOptions } from "@sagasu/store"
+import { type SearchQuery, type TargetFolder, buildSnippet, parseSearchQuery, spansOfTerms } from "@sagasu/domain"
+import type { FileHit, FileSearchOptions, FileSearchResult, SearchHit } from "@sagasu/store"
 import { Effect } from "effect"
 import * as path from "node:path"
-import type { HitView, SearchView, SnippetPart } from "./api.ts"
+import { type FileView, type HitView, type SearchView, type SnippetPart, defaultPageFiles } from "./api.ts"
 
-/** Options of {@link searchForPage}. */
+/** The page's filters and page, as `GET /api/search` takes them (type already checked). */
 export interface PageSearchOptions {
   readonly index?: string | undefined
-  readonly type?: "excel" | "word" | "powerpoint" | undefined
+  readonly type?: ReadonlyArray<string> | undefined
   readonly limit?: number | undefined
+  readonly offset?: number | undefined
+  readonly sort?: "relevance" | "modified" | undefined
 }
+
+/** What one file-level search of the thread gives (search_thread.ts). */
+export interface PageSearch {
+  readonly result: FileSearchResult
+  readonly superseded: boolean
+}
+
+/** Located hits shown per file on the page. */
+export const pageLocations = 3
 
 /**
  * Searches for the page with `search` (the server's search thread, S2):
- * an empty query finds nothing; the hits get their full paths and snippet
- * pieces. `superseded` says a newer query cut this one short (the page
- * shows only its latest query's answer anyway).
+ * an empty query finds nothing; the files get their full paths and their
+ * locations' snippet pieces. `superseded` says a newer query cut this one
+ * short (the page shows only its latest query's answer anyway).
  */
 export const searchForPage = <E>(
-  search: (query: string, options: SearchOptions) => Effect.Effect<{ readonly result: SearchResult; readonly superseded: boolean }, E>,
+  search: (query: string, options: FileSearchOptions) => Effect.Effect<PageSearch, E>,
   folders: ReadonlyArray<TargetFolder>,
   query: string,
   options: PageSearchOptions
 ) =>
   Effect.gen(function* () {
-    if (query.trim() === "") return { hits: [], engine: "gram", limited: false, problem: "", partial: false, superseded: false } satisfies SearchView
+    const offset = options.offset ?? 0
+    if (query.trim() === "") {
+      return { files: [], offset, totals: { hits: 0, files: 0, exact: true }, more: false, engine: "gram", problem: "", partial: false, superseded: false } satisfies SearchView
+    }
     const filters = {
       ...(options.index !== undefined && options.index !== "" ? { index: options.index } : {}),
       ...(options.type !== undefined ? { type: options.type } : {})
     }
-    const { result, superseded } = yield* search(query, { ...filters, limit: options.limit ?? 100 })
-    const parsed = queryWithOptions(query, filters)
+    const { result, superseded } = yield* search(query, {
+      ...filters,
+      limit: options.limit ?? defaultPageFiles,
+      offset,
+      locations: pageLocations,
+      ...(options.sort !== undefined ? { sort: options.sort } : {})
+    })
+    const parsed = parseSearchQuery(query)
     const folderOf = new Map(folders.map((f) => [f.name, f.path]))
     return {
-      hits: result.hits.map((hit) => toView(hit, folderOf.get(hit.index), parsed)),
+      files: result.files.map((file) => fileView(file, folderOf.get(file.index), parsed)),
+      offset: result.offset,
+      totals: result.totals,
+      more: result.more,
       engine: result.engine,
-      limited: result.limited,
       problem: result.problem,
       partial: result.partial,
       superseded
     } satisfies SearchView
   })
 
-const OPEN = "\u0001"
-const CLOSE = "\u0002"
-
-function toView(hit: SearchHit, folder: string | undefined, query: ReturnType<typeof queryWithOptions>): HitView {
+function fileView(file: FileHit, folder: string | undefined, query: SearchQuery): FileView {
   return {
-    index: hit.index,
-    path: hit.path,
-    fullPath: folder === undefined ? hit.path : path.join(folder, ...hit.path.split("/")),
-    part: hit.part,
-    locator: hit.locator,
-    loc: hit.loc,
-    location: hit.location,
-    snippet: snippetParts(hit, query)
+    index: file.index,
+    path: file.path,
+    fullPath: folder === undefined ? file.path : path.join(folder, ...file.path.split("/")),
+    hits: file.hits,
+    modifiedMs: file.modifiedMs ?? null,
+    size: file.size ?? null,
+    locations: file.locations.map((hit) => hitView(hit, query))
   }
 }
 
-/** The hit's snippet as plain and hit pieces (the marks never come from the document's own text). */
-export function snippetParts(hit: Pick<SearchHit, "text" | "snippet">, query: ReturnType<typeof queryWithOptions>): ReadonlyArray<SnippetPart> {
+function hitView(hit: SearchHit, query: SearchQuery): HitView {
+  return { index: hit.index, path: hit.path, part: hit.part, locator: hit.locator, loc: hit.loc, location: hit.location, snippet: snippetParts(hit, query) }
+}
+
+const OPEN = "\u0001"
+const CLOSE = "\u0002"
+
+/**
+ * The hit's snippet as plain and hit pieces: the words of `query` the line
+ * holds are marked (the marks never come from the document's own text);
+ * a line found only by a typed form of its value (`123350` for `¥123,350`,
+ * S4) falls back to the store's snippet.
+ */
+export function snippetParts(hit: Pick<SearchHit, "text" | "snippet" | "locator">, query: SearchQuery): ReadonlyArray<SnippetPart> {
   // Same length, so the spans still fit: the marker characters cannot come from the text.
   const line = hit.text.replace(/[\u0001\u0002]/g, "\ufffd")
-  const spans = matchLine(line, query)
-  const marked = spans === undefined ? hit.snippet.replace(/【/g, OPEN).replace(/】/g, CLOSE) : buildSnippet(line, spans, { open: OPEN, close: CLOSE })
+  const spans = spansOfTerms(line, query)
+  const marked = spans.length === 0
+    ? hit.snippet.replace(/【/g, OPEN).replace(/】/g, CLOSE)
+    : buildSnippet(line, spans, { open: OPEN, close: CLOSE, ...(hit.locator === "name" ? { context: 200 } : {}) })
   const parts: Array<SnippetPart> = []
   for (const piece of marked.split(OPEN)) {
     const close = piece.indexOf(CLOSE)

@@ -1,17 +1,21 @@
 /**
  * The GUI's search thread (S2: a search never stops the process that runs
- * it from answering anything else): runs each query the server posts with
- * the store's `searchIndex`, within its time budget, and stops early when
+ * it from answering anything else): runs each query the server posts as a
+ * file-level search (S5: a page of files and the totals), within its time
+ * budget, and stops early when
  * the server marks it superseded by a newer query (a counter in shared
  * memory). Started by search_thread.ts; keeps the gram index's segments
  * open between queries while the manifest stays the same (only the fresh
- * tail is read again), and falls back to the store's `searchIndex` (the
- * scan, a damaged index's message) when there is no usable index.
+ * tail is read again), and falls back to the store's `searchIndexFiles`
+ * (the scan, a damaged index's message) when there is no usable index.
+ * The totals past the page are counted for {@link countBudgetMs} at most,
+ * then shown as lower bounds (以上), as the CLI does: counting every hit of
+ * a common word must not hold the page back.
  *
  * @module
  */
 import { NodeContext } from "@effect/platform-node"
-import { GramSearcher, type SearchResult, searchIndex, workPaths } from "@sagasu/store"
+import { type FileSearchResult, GramSearcher, searchIndexFiles, workPaths } from "@sagasu/store"
 import { Effect } from "effect"
 import { parentPort, workerData } from "node:worker_threads"
 import type { SearchJob, SearchReply } from "./search_thread.ts"
@@ -22,15 +26,18 @@ const latest = new Int32Array((workerData as { readonly latest: SharedArrayBuffe
 
 let searcher: GramSearcher | undefined
 
+/** Milliseconds from a search's start after which its totals stop being counted (the page is not affected). */
+export const countBudgetMs = 150
+
 port.on("message", (job: SearchJob) => {
   const cancelled = () => Atomics.load(latest, 0) !== job.generation
   const paths = workPaths(job.work)
   try {
     searcher = GramSearcher.reopen(paths, searcher)
     if (searcher !== undefined) {
-      const limit = job.options.limit ?? 100
-      const outcome = searcher.searchWithin(job.query, job.options, { deadline: performance.now() + job.budgetMs, cancelled })
-      const result: SearchResult = { hits: outcome.hits, engine: "gram", limited: outcome.hits.length >= limit, problem: "", partial: outcome.partial }
+      const now = performance.now()
+      const outcome = searcher.searchFiles(job.query, { ...job.options, countDeadline: now + countBudgetMs }, { deadline: now + job.budgetMs, cancelled })
+      const result: FileSearchResult = { ...outcome, engine: "gram", problem: "" }
       port.postMessage({ id: job.id, result, superseded: cancelled() } satisfies SearchReply)
       return
     }
@@ -39,7 +46,7 @@ port.on("message", (job: SearchJob) => {
     searcher = undefined
   }
   void Effect.runPromise(
-    searchIndex(workPaths(job.work), job.query, { ...job.options, budgetMs: job.budgetMs, cancelled }).pipe(
+    searchIndexFiles(workPaths(job.work), job.query, { ...job.options, budgetMs: job.budgetMs, countBudgetMs, cancelled }).pipe(
       Effect.map((result): SearchReply => ({ id: job.id, result, superseded: cancelled() })),
       Effect.catchAll((e) => Effect.succeed<SearchReply>({ id: job.id, error: e.message })),
       Effect.catchAllDefect((d) => Effect.succeed<SearchReply>({ id: job.id, error: String(d) })),

@@ -12,8 +12,8 @@
  */
 import { FileSystem, HttpIncomingMessage, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
-import { defaultSettings } from "@sagasu/domain"
-import { type SearchOptions, formatSettings, initWorkFolder, readSettings } from "@sagasu/store"
+import { defaultSettings, fileTypeGroups, resolveFileType } from "@sagasu/domain"
+import { type FileSearchOptions, formatSettings, initWorkFolder, readSettings } from "@sagasu/store"
 import { Cause, Data, Effect, Option, ParseResult, Schema, type Scope } from "effect"
 import * as http from "node:http"
 import { IndexEdit, LanguageBody, PlanAnswerBody, RunBody, SearchParams } from "./api.ts"
@@ -153,8 +153,13 @@ export const startGuiServer = (
           case "GET /api/search": {
             const params = yield* Schema.decodeUnknown(SearchParams)(Object.fromEntries(url.searchParams)).pipe(Effect.mapError(badRequest))
             const settings = yield* readSettings(paths).pipe(Effect.orElseSucceed(() => defaultSettings))
-            const inThread = (query: string, o: SearchOptions) => searches.search(paths.root, query, o, searchBudgetMs)
-            return yield* searchForPage(inThread, settings.targetFolders, params.q, params).pipe(
+            // An unknown type is a mistake told apart from "nothing found" (issue 14).
+            const type = params.type === undefined || params.type === "" ? undefined : resolveFileType(params.type)
+            if (params.type !== undefined && params.type !== "" && type === undefined) {
+              return json({ error: uiText(settings.language).errType(params.type, Object.keys(fileTypeGroups)) }, 400)
+            }
+            const inThread = (query: string, o: FileSearchOptions) => searches.search(paths.root, query, o, searchBudgetMs)
+            return yield* searchForPage(inThread, settings.targetFolders, params.q, { ...params, type }).pipe(
               Effect.map((view) => json(view)),
               Effect.catchAll((e) => Effect.succeed(json({ error: `${uiText(settings.language).errSearch} ${errorText(e)}` }, 500)))
             )

@@ -6,8 +6,8 @@
  *
  * @module
  */
-import type { HitView, IndexesView, LogView, RunState, RunView, SearchView } from "../api.ts"
-import { type UiLanguage, count, describeReason, uiText } from "./ui_text.ts"
+import type { FileView, HitView, IndexesView, LogView, RunState, RunView, SearchView } from "../api.ts"
+import { type UiLanguage, count, dateText, describeReason, sizeText, uiText } from "./ui_text.ts"
 
 const token = new URLSearchParams(location.search).get("token") ?? ""
 let language: UiLanguage = "ja"
@@ -105,9 +105,16 @@ function renderTexts() {
     new Option(t.allTypes, ""),
     new Option(t.typeExcel, "excel"),
     new Option(t.typeWord, "word"),
-    new Option(t.typePowerPoint, "powerpoint")
+    new Option(t.typePowerPoint, "powerpoint"),
+    new Option(t.typeLegacy, "legacy")
   )
   type.value = chosen
+  const sort = $<HTMLSelectElement>("filter-sort")
+  const order = sort.value
+  sort.replaceChildren(new Option(t.sortRelevance, "relevance"), new Option(t.sortModified, "modified"))
+  sort.value = order === "" ? "relevance" : order
+  $("prev-page").textContent = t.prevPage
+  $("next-page").textContent = t.nextPage
 }
 
 // --- indexes ---------------------------------------------------------------
@@ -425,58 +432,92 @@ async function answerPlan(answer: { retryFailed: boolean; includeCloud: boolean 
 
 // Only the latest query's answer is shown (an older one may come back later).
 let searchSeq = 0
+/** Files on a page (S5). */
+const pageFiles = 20
+/** The page shown: files skipped before it. */
+let pageOffset = 0
+
+/** Searches for the box's words from the first page (a new query, a changed filter). */
+function newSearch() {
+  pageOffset = 0
+  void search()
+}
 
 async function search() {
   const seq = ++searchSeq
   const q = $<HTMLInputElement>("q").value
   const status = $("search-status")
-  const table = $("results")
+  const results = $("results")
+  const pager = $("pager")
   if (q.trim() === "") {
     show(status, false)
-    show(table, false)
+    show(results, false)
+    show(pager, false)
     return
   }
   status.textContent = t.searching
   show(status, true)
-  const params = new URLSearchParams({ q })
+  const params = new URLSearchParams({ q, limit: String(pageFiles), offset: String(pageOffset) })
   const index = $<HTMLSelectElement>("filter-index").value
   const type = $<HTMLSelectElement>("filter-type").value
+  const sort = $<HTMLSelectElement>("filter-sort").value
   if (index !== "") params.set("index", index)
   if (type !== "") params.set("type", type)
+  if (sort === "modified") params.set("sort", sort)
   let view: SearchView
   try {
     view = await api<SearchView>("GET", `/api/search?${params}`)
   } catch (e) {
     if (seq !== searchSeq) return
     status.textContent = errorMessage(e)
-    show(table, false)
+    show(results, false)
+    show(pager, false)
     return
   }
   if (seq !== searchSeq || view.superseded) return
-  status.textContent = (view.hits.length === 0 ? t.noHits : t.hitsCount(view.hits.length, view.limited)) +
+  const shown = view.files.length
+  const totals = t.totals(view.totals.hits, view.totals.files, view.totals.exact, view.offset + 1, view.offset + shown)
+  status.textContent = (shown === 0 ? (view.offset > 0 ? totals : t.noHits) : totals) +
     (view.engine === "scan" ? `　${t.scanNotice}` : "") + (view.partial ? `　${t.partialNotice}` : "")
-  table.querySelector("tbody")!.replaceChildren(...view.hits.map(hitRow))
-  show(table, view.hits.length > 0)
+  results.replaceChildren(...view.files.map(fileCard))
+  show(results, shown > 0)
+  $<HTMLButtonElement>("prev-page").disabled = view.offset === 0
+  $<HTMLButtonElement>("next-page").disabled = !view.more
+  show(pager, view.offset > 0 || view.more)
 }
 
-function hitRow(hit: HitView): HTMLTableRowElement {
-  const slash = hit.fullPath.replace(/\\/g, "/").lastIndexOf("/")
-  const name = hit.fullPath.slice(slash + 1)
-  const folder = hit.fullPath.slice(0, slash + 1)
+/** Goes to the page `delta` pages away (S5 paging) and scrolls the results into view. */
+async function turnPage(delta: number) {
+  pageOffset = Math.max(0, pageOffset + delta * pageFiles)
+  await search()
+  $("search-card").scrollIntoView({ block: "start" })
+}
+
+/** One file of the results (S5): its name, folder, hits, date and size, then its best locations. */
+function fileCard(file: FileView): HTMLElement {
+  const slash = file.fullPath.replace(/\\/g, "/").lastIndexOf("/")
+  const name = file.fullPath.slice(slash + 1)
+  const folder = file.fullPath.slice(0, slash + 1)
   const copy = el("button", { text: t.copyPath, className: "copy" })
-  copy.addEventListener("click", () => void copyText(hit.fullPath).then(() => {
+  copy.addEventListener("click", () => void copyText(file.fullPath).then(() => {
     copy.textContent = t.copied
     setTimeout(() => (copy.textContent = t.copyPath), 1500)
   }))
-  const snippet = el("td", { className: "snippet" }, hit.snippet.map((p) => (p.hit ? el("mark", { text: p.text }) : p.text)))
-  return el("tr", {}, [
-    el("td", {}, [
-      el("div", { className: "file" }, [el("span", { className: "index-badge", text: hit.index }), name]),
-      el("div", { className: "folder", text: folder, title: hit.fullPath }),
-      copy
+  const meta = [t.fileHits(file.hits), dateText(file.modifiedMs), sizeText(file.size)].filter((x) => x !== "").join(" · ")
+  const rows = file.locations.map((hit) =>
+    el("tr", {}, [
+      el("td", { className: "where" }, whereOf(hit)),
+      el("td", { className: "snippet" }, hit.snippet.map((p) => (p.hit ? el("mark", { text: p.text }) : p.text)))
+    ])
+  )
+  return el("article", { className: "file-hit" }, [
+    el("div", { className: "file-head" }, [
+      el("span", { className: "index-badge", text: file.index }),
+      el("span", { className: "file", text: name }),
+      el("span", { className: "meta", text: meta })
     ]),
-    el("td", { className: "where" }, whereOf(hit)),
-    snippet
+    el("div", { className: "folder-row" }, [el("span", { className: "folder", text: folder, title: file.fullPath }), copy]),
+    el("table", { className: "locations" }, [el("tbody", {}, rows)])
   ])
 }
 
@@ -529,9 +570,20 @@ async function loadLog() {
 function wire() {
   $("search-form").addEventListener("submit", (e) => {
     e.preventDefault()
-    void search()
+    newSearch()
   })
-  for (const id of ["filter-index", "filter-type"]) $(id).addEventListener("change", () => void search())
+  for (const id of ["filter-index", "filter-type", "filter-sort"]) $(id).addEventListener("change", newSearch)
+  $("prev-page").addEventListener("click", () => void turnPage(-1))
+  $("next-page").addEventListener("click", () => void turnPage(1))
+  // `/` puts the cursor in the search box, as on most search pages (not while typing elsewhere).
+  document.addEventListener("keydown", (e) => {
+    const target = e.target as HTMLElement | null
+    const typing = target !== null && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT" || target.isContentEditable)
+    if (e.key === "/" && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault()
+      $<HTMLInputElement>("q").focus()
+    }
+  })
   $("update-all").addEventListener("click", () => void startRun([]))
   $("update-selected").addEventListener("click", () => void startRun([...selected]))
   const resume = () => {
@@ -585,6 +637,7 @@ function wire() {
 async function main() {
   renderTexts()
   wire()
+  $<HTMLInputElement>("q").focus()
   await loadIndexes().catch(() => {})
   await poll()
   setInterval(() => void poll(), 1000)

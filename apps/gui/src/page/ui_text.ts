@@ -10,6 +10,22 @@
 /** A count with thousands separators (1,476), as business documents write it. */
 export const count = (n: number): string => n.toLocaleString("en-US")
 
+/** A file's modified date as a person reads it (`2024-03-01`, local time); `""` when not known. */
+export function dateText(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return ""
+  const d = new Date(ms)
+  const two = (n: number) => String(n).padStart(2, "0")
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}`
+}
+
+/** A size as a person reads it: `812 B`, `12 KB`, `3.4 MB`; `""` when not known. */
+export function sizeText(bytes: number | null): string {
+  if (bytes === null || !Number.isFinite(bytes)) return ""
+  if (bytes < 1024) return `${bytes} B`
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`
+}
+
 /** The page's languages (the setting `language`). */
 export type UiLanguage = "ja" | "en"
 
@@ -25,14 +41,19 @@ const ja = {
   typeExcel: "Excel",
   typeWord: "Word",
   typePowerPoint: "PowerPoint",
+  typeLegacy: "古い形式（xls・doc・ppt）",
+  sortRelevance: "関連度順",
+  sortModified: "新しい順",
   searching: "検索しています…",
   noHits: "見つかりませんでした。",
-  hitsCount: (n: number, more: boolean) => (more ? `${count(n)} 件以上見つかりました（先頭の ${count(n)} 件を表示）` : `${count(n)} 件見つかりました`),
+  totals: (hits: number, files: number, exact: boolean, from: number, to: number) =>
+    `${count(hits)} 件${exact ? "" : "以上"}（${count(files)} ファイル${exact ? "" : "以上"}）: ${count(from)}〜${count(to)} ファイル目`,
+  fileHits: (n: number) => `${count(n)} 件`,
+  prevPage: "← 前へ",
+  nextPage: "次へ →",
+  errType: (value: string, groups: ReadonlyArray<string>) => `「${value}」という種類はありません。使えるのは ${groups.join("、")} か、拡張子です。`,
   scanNotice: "検索用の索引がまだ無いため、本文を順に調べました（時間がかかることがあります）。",
   partialNotice: "検索に時間がかかったため途中で打ち切りました。ここまでに見つかった結果です。",
-  colFile: "ファイル",
-  colWhere: "場所",
-  colText: "内容",
   copyPath: "パスをコピー",
   copied: "コピーしました",
   sheetCell: (sheet: string, cell: string): readonly [string, string] => [`シート「${sheet}」`, `セル ${cell}`],
@@ -148,12 +169,17 @@ const en: UiText = {
   typePowerPoint: "PowerPoint",
   searching: "Searching…",
   noHits: "Nothing found.",
-  hitsCount: (n, more) => (more ? `${n}+ hits (showing the first ${n})` : `${n} hit${n === 1 ? "" : "s"}`),
+  typeLegacy: "Older formats (xls, doc, ppt)",
+  sortRelevance: "Best first",
+  sortModified: "Newest first",
+  totals: (hits, files, exact, from, to) =>
+    `${count(hits)}${exact ? "" : "+"} hits (${count(files)}${exact ? "" : "+"} files): files ${count(from)}–${count(to)}`,
+  fileHits: (n) => `${count(n)} hit${n === 1 ? "" : "s"}`,
+  prevPage: "← Previous",
+  nextPage: "Next →",
+  errType: (value, groups) => `There is no file type "${value}": use one of ${groups.join(", ")} or an extension.`,
   scanNotice: "There is no search index yet, so the text was scanned (this can be slow).",
   partialNotice: "The search took too long and stopped: these are the hits found so far.",
-  colFile: "File",
-  colWhere: "Where",
-  colText: "Text",
   copyPath: "Copy path",
   copied: "Copied",
   sheetCell: (sheet, cell) => [`Sheet “${sheet}”`, `cell ${cell}`],

@@ -44,10 +44,10 @@ function formatIsoCell(value: string): string {
 }
 
 /**
- * The text of a number as its cell shows it. A date shows its display form
- * followed by its ISO date when the display differs (`2023年3月15日
- * 2023-03-15`, `令和5年3月15日 2023-03-15`): a search for either finds it
- * (BUG-07). A format that shows nothing (`;;;`, an empty zero section) gives
+ * The text of a number as its cell shows it, and only that (S4: the snippet
+ * shows what Excel shows): a date's ISO form and its other typed forms are
+ * its search-only forms ({@link numberForms}), so `2023-03-15` still finds
+ * a cell shown `2023年3月15日` or `令和5年3月15日` (BUG-07). A format that shows nothing (`;;;`, an empty zero section) gives
  * the General form, because the value is still the cell's content (Excel
  * shows it in the formula bar).
  */
@@ -79,12 +79,7 @@ function memoOf(format: NumberFormat, date1904: boolean): Map<number, string> {
 
 function formatWithCode(n: number, format: NumberFormat, date1904: boolean): string {
   const display = formatNumber(n, format, date1904)
-  if (display === undefined || display === "") return formatGeneralNumber(n)
-  if (format.kind === "date" || format.kind === "datetime") {
-    const iso = formatDateSerial(n, "date", date1904)
-    if (iso !== undefined && !display.includes(iso)) return `${display} ${iso}`
-  }
-  return display
+  return display === undefined || display === "" ? formatGeneralNumber(n) : display
 }
 
 /**

@@ -112,10 +112,11 @@ describe("formatNumber() dates and times", () => {
 })
 
 describe("numberText() and formatText()", () => {
-  it("BUG-07 a date shows its display form and its ISO date; the ISO form alone once", () => {
-    expect(numberText(45000, compileFormat('yyyy"年"m"月"d"日"'), false)).toBe("2023年3月15日 2023-03-15")
+  it("BUG-07, S4: a date shows what Excel shows; its ISO form is a search-only form", () => {
+    expect(numberText(45000, compileFormat('yyyy"年"m"月"d"日"'), false)).toBe("2023年3月15日")
+    expect(numberForms(45000, compileFormat('yyyy"年"m"月"d"日"'), false, "2023年3月15日")).toBe("2023/3/15 2023/03/15 2023-03-15")
     expect(numberText(45000, compileFormat("yyyy-mm-dd"), false)).toBe("2023-03-15")
-    expect(numberText(45000.5, compileFormat("yyyy/m/d h:mm"), false)).toBe("2023/3/15 12:00 2023-03-15")
+    expect(numberText(45000.5, compileFormat("yyyy/m/d h:mm"), false)).toBe("2023/3/15 12:00")
     expect(numberText(0.5, compileFormat("h:mm"), false)).toBe("12:00")
     expect(numberText(5, compileFormat(";;;"), false)).toBe("5")
     expect(numberText(5, undefined, false)).toBe("5")
@@ -243,10 +244,10 @@ describe("numberForms() and cellFormsOf(): the search-only forms of a number or 
     [0.125, "0.0%", "12.5%", "0.125"],
     [123350, "0", "123350", ""],
     [1234.5, "0.00", "1234.50", ""],
-    [40060, 'yyyy"年"m"月"d"日"', "2009年9月4日 2009-09-04", "2009/9/4 2009/09/04"],
-    [40060, "yyyy/m/d", "2009/9/4 2009-09-04", "2009/09/04 2009年9月4日"],
+    [40060, 'yyyy"年"m"月"d"日"', "2009年9月4日", "2009/9/4 2009/09/04 2009-09-04"],
+    [40060, "yyyy/m/d", "2009/9/4", "2009/09/04 2009-09-04 2009年9月4日"],
     [40060, "yyyy-mm-dd", "2009-09-04", "2009/9/4 2009/09/04 2009年9月4日"],
-    [40060.75, "yyyy/m/d h:mm", "2009/9/4 18:00 2009-09-04", "2009/09/04 2009年9月4日"],
+    [40060.75, "yyyy/m/d h:mm", "2009/9/4 18:00", "2009/09/04 2009-09-04 2009年9月4日"],
     [0.75, "h:mm", "18:00", ""]
   ])("%d shown through %j as %j has the forms %j", (n, code, shown, forms) => {
     const format = compileFormat(code)
