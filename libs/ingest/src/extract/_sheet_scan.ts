@@ -33,7 +33,7 @@
  */
 import { cellFormsOf, cellTextOf, type CellContext } from "./_cell_text.ts"
 import { decodeXString } from "./_rich_string.ts"
-import { type CellCollector, type CellPosition, formulaText, nextCellPosition } from "./_worksheet.ts"
+import { type CellCollector, type CellPosition, formulaText, nextCellPosition, nextRowNumber } from "./_worksheet.ts"
 import { ns, type XmlStream } from "./_xml.ts"
 
 /** The scanner gives the sheet back to the saxes path; `reason` says why (for tests and profiles). */
@@ -392,11 +392,7 @@ export class SheetDataScanner {
     switch (level) {
       case Level.SheetData:
         if (name !== this.qRow) return this.unexpected(name, "sheetData")
-        // A row without r (or with junk) follows the previous one.
-        {
-          const r = Number(this.attrR)
-          this.at = { col: 0, row: Number.isInteger(r) && r > 0 ? r : this.at.row + 1 }
-        }
+        this.at = { col: 0, row: nextRowNumber(this.attrR, this.at.row) }
         inner = Level.Row
         break
       case Level.Row: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { type CellPosition, nextCellPosition } from "./_worksheet.ts"
+import { type CellPosition, nextCellPosition, nextRowNumber } from "./_worksheet.ts"
 
 describe("nextCellPosition() (issue 15, item 7)", () => {
   it.each<[string | undefined, CellPosition, CellPosition]>([
@@ -50,5 +50,25 @@ describe("nextCellPosition() (issue 15, item 7)", () => {
       { col: 3, row: 5 },
       { col: 4, row: 5 }
     ])
+  })
+})
+
+describe("nextRowNumber()", () => {
+  it.each<[string | undefined, number, number]>([
+    ["1", 0, 1],
+    ["7", 2, 7],
+    // A row number jumps forwards or back.
+    ["1048576", 3, 1_048_576],
+    ["3", 9, 3],
+    // No r, 0, a negative, a fraction or junk: the row after the previous one.
+    [undefined, 0, 1],
+    [undefined, 4, 5],
+    ["", 4, 5],
+    ["0", 4, 5],
+    ["-2", 4, 5],
+    ["2.5", 4, 5],
+    ["A5", 4, 5]
+  ])("r=%j after row %d is row %d", (r, previous, expected) => {
+    expect(nextRowNumber(r, previous)).toBe(expected)
   })
 })

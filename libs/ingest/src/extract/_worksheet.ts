@@ -57,6 +57,19 @@ export function parseCellReference(ref: string): { col: number; row: number } | 
   return row > 0 && row <= maxRow ? { col, row } : undefined
 }
 
+/**
+ * The number of a `<row>` element's row, given its `r` attribute as written
+ * (`undefined` when it has none) and the previous row's number (0 before the
+ * first). A positive whole number (as `Number` reads it) is the row's number;
+ * anything else (no `r`, 0, junk) follows the previous row (trait
+ * `ns-prefixed-xml`). Both sheet readers, saxes and the fast scanner, number
+ * rows with it.
+ */
+export function nextRowNumber(r: string | undefined, previous: number): number {
+  const n = Number(r)
+  return Number.isInteger(n) && n > 0 ? n : previous + 1
+}
+
 /** A cell's place in its sheet: 1-based column and row numbers (A1 is `{col: 1, row: 1}`). */
 export interface CellPosition {
   readonly col: number
@@ -322,8 +335,7 @@ export class WorksheetReader implements XmlVisitor {
     if (!ns.spreadsheet.has(tag.uri)) return
     switch (tag.local) {
       case "row": {
-        const r = Number(attribute(tag, "r"))
-        this.at = { col: 0, row: Number.isInteger(r) && r > 0 ? r : this.at.row + 1 }
+        this.at = { col: 0, row: nextRowNumber(attribute(tag, "r"), this.at.row) }
         return
       }
       case "c": {
