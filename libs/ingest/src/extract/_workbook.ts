@@ -179,8 +179,8 @@ export interface SheetStreaming {
  */
 export const defaultSheetStreaming: SheetStreaming = { batchLines: 1_024, holdLines: 8_192, holdChars: 1024 ** 2 }
 
-/** One worksheet to read, as {@link worksheetLines} and {@link worksheetLinesWith} take it. */
-interface WorksheetLinesOptions<E> {
+/** One worksheet to read, as {@link worksheetLines} and {@link worksheetLinesWith} take it (and the xlsb reader's `worksheetLines`). */
+export interface WorksheetLinesOptions<E> {
   /** The package the worksheet is in. */
   readonly pkg: OpcPackage
   /** The worksheet's part name in the package (`xl/worksheets/sheet1.xml`). */
