@@ -7,35 +7,10 @@
 import { afterAll, describe, expect, it } from "@effect/vitest"
 import type { Extraction } from "@sagasu/domain"
 import { Cause, Duration, Effect, Exit, Option } from "effect"
-import * as fs from "node:fs"
-import * as path from "node:path"
-import { fileURLToPath } from "node:url"
+import { corpusDir, type CorpusRow, corpusFile, readManifest } from "./_test_corpus.ts"
 import { collectingSink, ExtractError, extractFile, extractFileTo } from "./extract.ts"
 
-const repoRoot = fileURLToPath(new URL("../../../", import.meta.url))
-const corpus = process.env["SAGASU_CORPUS"] ?? path.join(repoRoot, "..", "shared", "corpus")
-
-interface Row {
-  readonly path: string
-  readonly kind: string
-  readonly traits: ReadonlySet<string>
-  readonly expected: ReadonlyArray<string>
-}
-
-const rows: ReadonlyArray<Row> = fs
-  .readFileSync(path.join(corpus, "MANIFEST.tsv"), "utf8")
-  .split("\n")
-  .slice(1)
-  .filter((line) => line.trim() !== "")
-  .map((line) => {
-    const [file = "", , , , , kind = "", traits = "", expected = ""] = line.split("\t")
-    return {
-      path: file,
-      kind,
-      traits: new Set(traits.split(",").filter((t) => t !== "")),
-      expected: expected === "" ? [] : expected.split(" | ")
-    }
-  })
+const rows = readManifest()
 
 const ooxmlKinds = new Set(["xlsx", "xlsm", "xltx", "docx", "docm", "dotx", "pptx", "pptm", "ppsx", "potx"])
 const legacyKinds = new Set(["xls", "doc", "ppt"])
@@ -43,7 +18,7 @@ const legacyKinds = new Set(["xls", "doc", "ppt"])
 const plainLegacyKinds = new Set(["xls", "xlsb"])
 /** Word 97–2003 and PowerPoint 97–2003 are read by the plain reader too (W3); older versions of them go to Office. */
 const plainTextKinds = new Set(["doc", "ppt"])
-const olderVersion = (row: Row) => ["word6-95", "word2", "powerpoint95", "powerpoint4", "unsupported-version"].some((t) => row.traits.has(t))
+const olderVersion = (row: CorpusRow) => ["word6-95", "word2", "powerpoint95", "powerpoint4", "unsupported-version"].some((t) => row.traits.has(t))
 /** Issue 3's bar: 99% of the expected strings of the rows a plain reader can read. */
 const minimumRecall = 0.99
 /** Far above the slowest file (≈0.6 s): reaching it means a hang. */
@@ -56,7 +31,7 @@ const extractOnce = (file: string) => {
   if (result === undefined) {
     const started = performance.now()
     result = Effect.runPromiseExit(
-      extractFile(path.join(corpus, file)).pipe(
+      extractFile(corpusFile(file)).pipe(
         Effect.timeoutFail({ duration: perFile, onTimeout: () => new Error(`no result after ${Duration.format(perFile)}`) })
       )
     ).then((exit) => ({ exit: exit as Exit.Exit<Extraction, ExtractError>, ms: performance.now() - started }))
@@ -73,7 +48,7 @@ function failureOf(exit: Exit.Exit<Extraction, ExtractError>): ExtractError | un
   throw new Error(`not an ExtractError: ${Cause.pretty(exit.cause)}`)
 }
 
-describe(`extractFile() over the corpus (${corpus})`, () => {
+describe(`extractFile() over the corpus (${corpusDir})`, () => {
   it.effect(
     "recalls the manifest's expected strings of OOXML files",
     () =>
@@ -199,7 +174,7 @@ describe(`extractFile() over the corpus (${corpus})`, () => {
           const { exit } = yield* extractOnce(row.path)
           const sink = collectingSink({ keepsLines: false })
           // A sheet streams past 8 cells: most sheets here stream, and those with merged areas or links are read twice.
-          const again = yield* Effect.exit(extractFileTo(path.join(corpus, row.path), sink, { sheetBatchLines: 1 }))
+          const again = yield* Effect.exit(extractFileTo(corpusFile(row.path), sink, { sheetBatchLines: 1 }))
           if (Exit.isSuccess(exit)) {
             expect(Exit.isSuccess(again), row.path).toBe(true)
             expect(sink.extraction(), row.path).toEqual(exit.value)

@@ -14,11 +14,10 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { corpusFile, haveCorpus } from "./_test_corpus.ts"
 import { biff8Workbook, label, xlsFile } from "./extract/_test_biff.ts"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
-const corpus = path.join(here, "..", "..", "..", "..", "shared", "corpus", "files")
-const haveCorpus = fs.existsSync(corpus)
 
 /** A seeded generator (mulberry32): the same variants on every run. */
 function random(seed: number): () => number {
@@ -170,7 +169,7 @@ describe.skipIf(!haveCorpus)("hostile legacy workbooks (W3): specific reasons, b
       expected.set("zeros_1GiB.xls", ["needs-office"])
 
       // A real workbook cut short at 40 points, and 150 seeded byte flips of it.
-      const real = fs.readFileSync(path.join(corpus, "poi", "12561-1.xls"))
+      const real = fs.readFileSync(corpusFile("poi/12561-1.xls"))
       const rand = random(20)
       for (let i = 1; i <= 40; i++) expected.set(put(`cut_${i}.xls`, real.subarray(0, Math.floor((real.length * i) / 41))), specific)
       for (let i = 0; i < 150; i++) {
@@ -179,7 +178,7 @@ describe.skipIf(!haveCorpus)("hostile legacy workbooks (W3): specific reasons, b
         expected.set(put(`flip_${i}.xls`, new Uint8Array(b)), specific)
       }
       // 40 flips of an xlsb's sheet records (the zip rebuilt around them, or its CRC would catch them first).
-      const xlsb = await JSZip.loadAsync(fs.readFileSync(path.join(corpus, "poi", "sample.xlsb")))
+      const xlsb = await JSZip.loadAsync(fs.readFileSync(corpusFile("poi/sample.xlsb")))
       const sheet = await xlsb.file("xl/worksheets/sheet2.bin")?.async("uint8array")
       if (sheet === undefined) throw new Error("sample.xlsb has no sheet2.bin")
       for (let i = 0; i < 40; i++) {

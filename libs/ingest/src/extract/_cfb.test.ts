@@ -2,12 +2,10 @@ import { describe, expect, it } from "@effect/vitest"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
 import { cfbDamageOf, openCompoundFile } from "./_cfb.ts"
+import { corpusFile } from "../_test_corpus.ts"
 import { writeCfb } from "./_test_containers.ts"
 import { ExtractError } from "./extract_error.ts"
-
-const corpus = path.join(fileURLToPath(new URL("../../../../", import.meta.url)), "..", "shared", "corpus", "files")
 
 const bytes = (n: number, seed: number) => Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed) & 0xff)
 
@@ -60,7 +58,7 @@ describe("openCompoundFile()", () => {
 
   it("fails corrupt (broken) for a sector chain that loops (oleloop.xls)", () => {
     const error = thrown(() => {
-      const file = openCompoundFile(path.join(corpus, "phpspreadsheet", "oleloop.xls"))
+      const file = openCompoundFile(corpusFile("phpspreadsheet/oleloop.xls"))
       for (const entry of file.entries) file.readStream(entry.path)
     })
     expect([error.reason, cfbDamageOf(error)]).toEqual(["corrupt", "broken"])
@@ -79,7 +77,7 @@ describe("openCompoundFile()", () => {
   })
 
   it("lists storages and the streams in them by path (the mini stream of small streams included)", () => {
-    const file = openCompoundFile(path.join(corpus, "poi", "clusterfuzz-testcase-minimized-POIHSSFFuzzer-5816431116615680.xls"))
+    const file = openCompoundFile(corpusFile("poi/clusterfuzz-testcase-minimized-POIHSSFFuzzer-5816431116615680.xls"))
     const paths = file.entries.map((e) => e.path)
     expect(paths).toContain("MBD0435D8BE/Workbook")
     expect(file.entries.find((e) => e.path === "MBD0435D8BE")?.type).toBe("storage")

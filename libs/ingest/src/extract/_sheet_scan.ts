@@ -33,7 +33,7 @@
  */
 import { cellFormsOf, cellTextOf, type CellContext } from "./_cell_text.ts"
 import { decodeXString } from "./_rich_string.ts"
-import { type CellCollector, formulaText, parseCellReference } from "./_worksheet.ts"
+import { type CellCollector, type CellPosition, formulaText, nextCellPosition, nextRowNumber } from "./_worksheet.ts"
 import { ns, type XmlStream } from "./_xml.ts"
 
 /** The scanner gives the sheet back to the saxes path; `reason` says why (for tests and profiles). */
@@ -135,8 +135,8 @@ export class SheetDataScanner {
   private readonly qRPh: string
   private readonly qSheetData: string
   // The row and cell being read (the same state as the saxes reader's).
-  private row = 0
-  private col = 0
+  /** The last cell's place: the current row and the column of its previous cell (0, 0 before any). */
+  private at: CellPosition = { col: 0, row: 0 }
   private cellType = "n"
   private cellStyle = 0
   private value = ""
@@ -392,24 +392,12 @@ export class SheetDataScanner {
     switch (level) {
       case Level.SheetData:
         if (name !== this.qRow) return this.unexpected(name, "sheetData")
-        // A row without r (or with junk) follows the previous one.
-        {
-          const r = Number(this.attrR)
-          this.row = Number.isInteger(r) && r > 0 ? r : this.row + 1
-          this.col = 0
-        }
+        this.at = { col: 0, row: nextRowNumber(this.attrR, this.at.row) }
         inner = Level.Row
         break
       case Level.Row: {
         if (name !== this.qC) return this.unexpected(name, "a row")
-        const ref = parseCellReference(this.attrR ?? "")
-        if (ref === undefined) {
-          this.col++
-          if (this.row === 0) this.row = 1
-        } else {
-          this.col = ref.col
-          this.row = ref.row
-        }
+        this.at = nextCellPosition(this.attrR, this.at)
         this.cellType = this.attrT ?? "n"
         this.cellStyle = Number(this.attrS ?? 0) || 0
         this.value = ""
@@ -475,7 +463,7 @@ export class SheetDataScanner {
         ? cellTextOf(this.cellType, this.cellStyle, this.value, decodeXString(this.inline), this.scan.context)
         : formulaText(this.formula)
       if (text !== "") {
-        this.scan.cells.add(this.row, this.col, text, this.hasValue ? cellFormsOf(this.cellType, this.cellStyle, this.value, text, this.scan.context) : "")
+        this.scan.cells.add(this.at.row, this.at.col, text, this.hasValue ? cellFormsOf(this.cellType, this.cellStyle, this.value, text, this.scan.context) : "")
       }
     } else if (level === Level.Inline && this.top() === Level.Inline) {
       // An element inside the inline string closes (the string itself closes with the cell's Inline → Cell step).

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { writeCfb } from "./_test_containers.ts"
+import { u16 as le16, u32 as le32, writeCfb } from "./_test_containers.ts"
 
 /** One record: type, then its body. */
 export const record = (type: number, ...body: ReadonlyArray<Uint8Array | ReadonlyArray<number>>): Uint8Array => {
@@ -17,16 +17,8 @@ export const record = (type: number, ...body: ReadonlyArray<Uint8Array | Readonl
   return new Uint8Array(Buffer.concat([head, data]))
 }
 
-export const le16 = (n: number): Uint8Array => {
-  const b = Buffer.alloc(2)
-  b.writeUInt16LE(n & 0xffff)
-  return b
-}
-export const le32 = (n: number): Uint8Array => {
-  const b = Buffer.alloc(4)
-  b.writeUInt32LE(n >>> 0)
-  return b
-}
+/** `_test_containers.ts`'s `u16` and `u32`, under the names the BIFF tests use. */
+export { le16, le32 }
 export const f64le = (n: number): Uint8Array => {
   const b = Buffer.alloc(8)
   b.writeDoubleLE(n)

@@ -32,12 +32,14 @@ export interface WriteZipOptions {
   readonly zip64?: boolean
 }
 
-const u16 = (n: number) => {
+/** `n` as 2 bytes, little-endian, cut to its low 16 bits (the test writers' integer fields). */
+export const u16 = (n: number): Buffer => {
   const b = Buffer.alloc(2)
   b.writeUInt16LE(n & 0xffff)
   return b
 }
-const u32 = (n: number) => {
+/** `n` as 4 bytes, little-endian, cut to its low 32 bits (a negative number as its two's complement). */
+export const u32 = (n: number): Buffer => {
   const b = Buffer.alloc(4)
   b.writeUInt32LE(n >>> 0)
   return b

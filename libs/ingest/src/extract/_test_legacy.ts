@@ -8,18 +8,7 @@
  *
  * @module
  */
-import { writeCfb } from "./_test_containers.ts"
-
-const u16 = (n: number) => {
-  const b = Buffer.alloc(2)
-  b.writeUInt16LE(n & 0xffff)
-  return b
-}
-const u32 = (n: number) => {
-  const b = Buffer.alloc(4)
-  b.writeUInt32LE(n >>> 0)
-  return b
-}
+import { u16, u32, writeCfb } from "./_test_containers.ts"
 
 /** MS-DOC 2.4.1 exceptions, reversed: the byte a compressed piece stores for these characters. */
 const compressedBytes: ReadonlyMap<number, number> = new Map([

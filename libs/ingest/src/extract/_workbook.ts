@@ -179,6 +179,24 @@ export interface SheetStreaming {
  */
 export const defaultSheetStreaming: SheetStreaming = { batchLines: 1_024, holdLines: 8_192, holdChars: 1024 ** 2 }
 
+/** One worksheet to read, as {@link worksheetLines} and {@link worksheetLinesWith} take it (and the xlsb reader's `worksheetLines`). */
+export interface WorksheetLinesOptions<E> {
+  /** The package the worksheet is in. */
+  readonly pkg: OpcPackage
+  /** The worksheet's part name in the package (`xl/worksheets/sheet1.xml`). */
+  readonly sheetPart: string
+  /** The worksheet part's relationships: its comments, drawings and hyperlink targets. */
+  readonly rels: ReadonlyArray<Relationship>
+  /** The workbook's shared strings, number formats and date system, for the text a cell shows. */
+  readonly context: CellContext
+  /** The extraction's line and character budget; the sheet's lines count against its current part. */
+  readonly budget: LineBudget
+  /** Where the lines go: the sink's current part, begun by the caller. */
+  readonly sink: ExtractionSink<E>
+  /** When a big sheet's cells go to the sink in batches instead of held whole (counts of cells and characters). */
+  readonly streaming: SheetStreaming
+}
+
 /**
  * The lines of one worksheet (cells, then its extras) handed to the sink's
  * current part. A sheet is held whole until it passes
@@ -192,25 +210,17 @@ export const defaultSheetStreaming: SheetStreaming = { batchLines: 1_024, holdLi
  * of order, it is then held whole and sorted. The lines are exactly those
  * the sheet gives when held whole.
  */
-const worksheetLines = <E>(
-  pkg: OpcPackage,
-  sheetPart: string,
-  rels: ReadonlyArray<Relationship>,
-  context: CellContext,
-  budget: LineBudget,
-  sink: ExtractionSink<E>,
-  streaming: SheetStreaming,
-  reading: SheetReading
-): Effect.Effect<void, ExtractError | E> =>
+const worksheetLines = <E>(options: WorksheetLinesOptions<E>, reading: SheetReading): Effect.Effect<void, ExtractError | E> =>
   Effect.gen(function* () {
+    const { pkg, context, budget, sink } = options
     if (reading.fast) {
-      const read = yield* worksheetLinesWith(pkg, sheetPart, rels, context, budget, sink, streaming, readFast(pkg, context, reading))
+      const read = yield* worksheetLinesWith(options, readFast(pkg, context, reading))
       if (read) return
       // The fast path gave the sheet back: what it handed on is dropped, and saxes reads the sheet from its start.
       yield* sink.restartPart
       budget.restartPart()
     }
-    yield* worksheetLinesWith(pkg, sheetPart, rels, context, budget, sink, streaming, readSaxes(pkg))
+    yield* worksheetLinesWith(options, readSaxes(pkg))
   })
 
 /** Reads a worksheet part into a reader, cells and all; `false` when the fast path gave the sheet back. */
@@ -242,17 +252,9 @@ const readFast = (pkg: OpcPackage, context: CellContext, reading: SheetReading):
  * way gave the sheet back (the held cells are released, the sink's part is
  * the caller's to restart).
  */
-const worksheetLinesWith = <E>(
-  pkg: OpcPackage,
-  sheetPart: string,
-  rels: ReadonlyArray<Relationship>,
-  context: CellContext,
-  budget: LineBudget,
-  sink: ExtractionSink<E>,
-  streaming: SheetStreaming,
-  readSheet: ReadSheet
-): Effect.Effect<boolean, ExtractError | E> =>
+const worksheetLinesWith = <E>(options: WorksheetLinesOptions<E>, readSheet: ReadSheet): Effect.Effect<boolean, ExtractError | E> =>
   Effect.gen(function* () {
+    const { pkg, sheetPart, rels, context, budget, sink, streaming } = options
     const reader = new WorksheetReader(context, budget, sheetPart)
     const drop = (from: WorksheetReader) => budget.release(from.takeCells().chars)
     let streamed = false
@@ -389,7 +391,7 @@ export const extractWorkbook = <E>(
             if (r.type === "drawing" && !r.external && pkg.has(r.target)) yield* emitLines(sink, budget, yield* drawingLines(pkg, r.target, budget))
           }
         } else {
-          yield* worksheetLines(pkg, part.target, rels, context, budget, sink, streaming, reading)
+          yield* worksheetLines({ pkg, sheetPart: part.target, rels, context, budget, sink, streaming }, reading)
         }
       }
       yield* sink.endPart

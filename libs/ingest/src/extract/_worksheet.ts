@@ -57,6 +57,41 @@ export function parseCellReference(ref: string): { col: number; row: number } | 
   return row > 0 && row <= maxRow ? { col, row } : undefined
 }
 
+/**
+ * The number of a `<row>` element's row, given its `r` attribute as written
+ * (`undefined` when it has none) and the previous row's number (0 before the
+ * first). A positive whole number (as `Number` reads it) is the row's number;
+ * anything else (no `r`, 0, junk) follows the previous row (trait
+ * `ns-prefixed-xml`). Both sheet readers, saxes and the fast scanner, number
+ * rows with it.
+ */
+export function nextRowNumber(r: string | undefined, previous: number): number {
+  const n = Number(r)
+  return Number.isInteger(n) && n > 0 ? n : previous + 1
+}
+
+/** A cell's place in its sheet: 1-based column and row numbers (A1 is `{col: 1, row: 1}`). */
+export interface CellPosition {
+  readonly col: number
+  readonly row: number
+}
+
+/**
+ * Where a `<c>` element's cell is, given its `r` attribute as written
+ * (`undefined` when it has none) and the position the reading stands at:
+ * `col` is the previous cell's column in the current row (0 before its first
+ * cell) and `row` is the current row's number (0 before any row). Returns a
+ * 1-based {@link CellPosition}. A whole A1 reference ({@link parseCellReference})
+ * is the cell's place, whatever came before; anything else (no `r`, a bare
+ * number written as a 0-based column index, a row alone, junk) takes the next
+ * column of the current row, row 1 when no row has begun (trait
+ * `ns-prefixed-xml`; issue 15, item 7). Both sheet readers, saxes and the fast
+ * scanner, place cells with it.
+ */
+export function nextCellPosition(r: string | undefined, at: CellPosition): CellPosition {
+  return parseCellReference(r ?? "") ?? { col: at.col + 1, row: at.row === 0 ? 1 : at.row }
+}
+
 /** Excel's last column (XFD) and row. */
 const maxColumn = 16_384
 const maxRow = 1_048_576
@@ -277,8 +312,8 @@ export class WorksheetReader implements XmlVisitor {
   readonly cells: CellCollector
   private headerFooterElement: string | undefined
   private headerFooterText = ""
-  private row = 0
-  private col = 0
+  /** The last cell's place: the current row and the column of its previous cell (0, 0 before any). */
+  private at: CellPosition = { col: 0, row: 0 }
   private cell: { type: string; style: number; row: number; col: number } | undefined
   private value = ""
   private inValue = false
@@ -300,27 +335,18 @@ export class WorksheetReader implements XmlVisitor {
     if (!ns.spreadsheet.has(tag.uri)) return
     switch (tag.local) {
       case "row": {
-        const r = Number(attribute(tag, "r"))
-        this.row = Number.isInteger(r) && r > 0 ? r : this.row + 1
-        this.col = 0
+        this.at = { col: 0, row: nextRowNumber(attribute(tag, "r"), this.at.row) }
         return
       }
       case "c": {
-        const ref = parseCellReference(attribute(tag, "r") ?? "")
-        if (ref === undefined) {
-          this.col++
-          if (this.row === 0) this.row = 1
-        } else {
-          this.col = ref.col
-          this.row = ref.row
-        }
+        this.at = nextCellPosition(attribute(tag, "r"), this.at)
         this.hasValue = false
         this.formula = ""
         this.cell = {
           type: attribute(tag, "t") ?? "n",
           style: Number(attribute(tag, "s") ?? 0) || 0,
-          row: this.row,
-          col: this.col
+          row: this.at.row,
+          col: this.at.col
         }
         this.value = ""
         return

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@effect/vitest"
 import type { Extraction } from "@sagasu/domain"
 import { Effect } from "effect"
 import { collectingSink, extractBuffer, extractBufferTo } from "../extract.ts"
+import { u16, u32 } from "./_test_containers.ts"
 import { relationships, zipOf } from "./_test_packages.ts"
 
 /** A BIFF12 record: type and size as 7-bit groups (MS-XLSB 2.1.4), then the body. */
@@ -14,16 +15,6 @@ function rec(type: number, ...body: ReadonlyArray<Uint8Array | ReadonlyArray<num
     size >>= 7
   } while (size > 0)
   return new Uint8Array(Buffer.concat([Buffer.from(head), data]))
-}
-const u32 = (n: number) => {
-  const b = Buffer.alloc(4)
-  b.writeUInt32LE(n >>> 0)
-  return b
-}
-const u16 = (n: number) => {
-  const b = Buffer.alloc(2)
-  b.writeUInt16LE(n)
-  return b
 }
 const f64 = (n: number) => {
   const b = Buffer.alloc(8)

@@ -20,10 +20,10 @@ import { numberForms, numberText, type CellContext } from "./_cell_text.ts"
 import { compileFormat, formatText, type NumberFormat } from "./_format_code.ts"
 import type { LineBudget } from "./_limits.ts"
 import { builtInFormatCode } from "./_number_format.ts"
-import type { OpcPackage, Relationship } from "./_opc.ts"
+import type { OpcPackage } from "./_opc.ts"
 import { SharedStringTable } from "./_shared_strings.ts"
 import { emitLines, type ExtractionSink } from "./_sink.ts"
-import { drawingLines, type SheetStreaming } from "./_workbook.ts"
+import { drawingLines, type SheetStreaming, type WorksheetLinesOptions } from "./_workbook.ts"
 import { columnName, headerFooterText, lineOfCell, MergeFilter, type Area, type Cell } from "./_worksheet.ts"
 import { f64, rkNumber, u16, u32 } from "./_biff.ts"
 import { ExtractError } from "./extract_error.ts"
@@ -328,16 +328,9 @@ const readComments = (pkg: OpcPackage, part: string) =>
  * then comments, links whose text the cell does not show, drawing text,
  * headers and footers.
  */
-const worksheetLines = <E>(
-  pkg: OpcPackage,
-  part: string,
-  rels: ReadonlyArray<Relationship>,
-  context: CellContext,
-  budget: LineBudget,
-  sink: ExtractionSink<E>,
-  streaming: SheetStreaming
-): Effect.Effect<void, ExtractError | E> =>
+const worksheetLines = <E>(options: WorksheetLinesOptions<E>): Effect.Effect<void, ExtractError | E> =>
   Effect.gen(function* () {
+    const { pkg, sheetPart: part, rels, context, budget, sink, streaming } = options
     // First reading: the layout, and the cells while the sheet is small enough to hold.
     let held: Array<Cell> | undefined = []
     let heldChars = 0
@@ -479,7 +472,7 @@ export const extractXlsb = <E>(
             if (r.type === "drawing" && !r.external && pkg.has(r.target)) yield* emitLines(sink, budget, yield* drawingLines(pkg, r.target, budget))
           }
         } else {
-          yield* worksheetLines(pkg, part.target, rels, context, budget, sink, streaming)
+          yield* worksheetLines({ pkg, sheetPart: part.target, rels, context, budget, sink, streaming })
         }
       }
       yield* sink.endPart

@@ -1,6 +1,7 @@
 /**
- * Helpers of the Office owner tests: the shared corpus, fixtures written by
- * the tests themselves, and looking at processes by pid (never by name).
+ * Helpers of the Office owner tests: fixtures written by the tests
+ * themselves, and looking at processes by pid (never by name). The shared
+ * corpus is `../_test_corpus.ts`.
  *
  * @module
  */
@@ -9,47 +10,12 @@ import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
+import { pathToFileURL } from "node:url"
 import JSZip from "jszip"
 import { ipcPipePath } from "./_soffice.ts"
 
-/** The repository root (this file is `libs/ingest/src/office/_test_support.ts`). */
-export const repoRoot = fileURLToPath(new URL("../../../../", import.meta.url))
-
-/** The shared corpus: `$SAGASU_CORPUS`, else `../shared/corpus` beside the repository. */
-export const corpusDir = process.env["SAGASU_CORPUS"] ?? path.resolve(repoRoot, "..", "shared", "corpus")
-
-/** Is the corpus there at all (the tests that read it skip otherwise)? */
-export const haveCorpus = fs.existsSync(path.join(corpusDir, "MANIFEST.tsv"))
-
 /** Is LibreOffice on PATH (the tests that need it skip otherwise; CI installs it)? */
 export const haveSoffice = spawnSync("soffice", ["--version"], { encoding: "utf8" }).status === 0
-
-/** One MANIFEST.tsv row. */
-export interface CorpusRow {
-  readonly path: string
-  readonly kind: string
-  readonly traits: ReadonlySet<string>
-  readonly expected: ReadonlyArray<string>
-}
-
-/** The corpus manifest (UTF-8 TSV, one header line, expected strings split on ` | `). */
-export function readManifest(): ReadonlyArray<CorpusRow> {
-  if (!haveCorpus) return []
-  return fs
-    .readFileSync(path.join(corpusDir, "MANIFEST.tsv"), "utf8")
-    .split("\n")
-    .slice(1)
-    .filter((line) => line.trim() !== "")
-    .map((line) => {
-      const [file = "", , , , , kind = "", traits = "", expected = ""] = line.split("\t")
-      return { path: file, kind, traits: new Set(traits.split(",").filter((t) => t !== "")), expected: expected === "" ? [] : expected.split(" | ") }
-    })
-}
-
-/** The absolute path of a corpus file, given as in the manifest (`files/poi/x.xls`) or without `files/`. */
-export const corpusFile = (relative: string): string =>
-  path.join(corpusDir, relative.startsWith("files/") ? relative : path.join("files", relative))
 
 /** A fresh temporary folder, inside `parent` when given (so one removal cleans a whole test file up). */
 export const tempDir = (prefix: string, parent: string = os.tmpdir()): string =>

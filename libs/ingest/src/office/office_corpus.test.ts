@@ -16,7 +16,8 @@ import { OfficeFailure } from "./office_failure.ts"
 import { makeOfficeOwner, type OfficeIngestion } from "./office_owner.ts"
 import { extractFile } from "../extract.ts"
 import { compareLines } from "./_agreement.ts"
-import { corpusFile, haveCorpus, pgrep, readManifest, tempDir, textOf } from "./_test_support.ts"
+import { corpusFile, haveCorpus, readManifest } from "../_test_corpus.ts"
+import { pgrep, tempDir, textOf } from "./_test_support.ts"
 
 const kindOf: Record<string, AppKind> = { xls: "spreadsheet", xlsb: "spreadsheet", ods: "spreadsheet", doc: "document", ppt: "presentation" }
 const rows = readManifest().filter((row) => kindOf[row.kind] !== undefined)

@@ -17,9 +17,8 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { OfficeFailure } from "./office_failure.ts"
 import { makeOfficeOwner, officeVersion, type OfficeOwnerOptions } from "./office_owner.ts"
+import { corpusFile, haveCorpus } from "../_test_corpus.ts"
 import {
-  corpusFile,
-  haveCorpus,
   haveSoffice,
   isAlive,
   pgrep,
