@@ -166,7 +166,7 @@ describe("sagasu rename / remove carry the ingested files along (issue 16)", () 
   it("remove: its files leave search, the other index stays; an unknown name exits 1", async () => {
     const { work, reports } = await ingestedWork("remove")
     expect(sagasu(work, "remove", "共有")).toEqual({
-      code: 0, out: "インデックス「共有」を削除しました（取り込み済みの 2 ファイルを索引から除きました。元のファイルはそのままです）。\n", err: ""
+      code: 0, out: "インデックス「共有」を削除しました（取り込み一覧の 2 ファイルとその本文を索引から除きました。元のファイルはそのままです）。\n", err: ""
     })
     expect(searchFiles(work, "見積")).toEqual(["報告  報告書.xlsx"])
     expect(JSON.parse(sagasu(work, "list", "--json").out)).toEqual([{ name: "報告", path: reports, enabled: true, done: 1, failed: 0, pending: 0 }])

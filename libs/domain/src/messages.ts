@@ -93,7 +93,7 @@ const ja: Catalogue = {
   indexEnabled: (name, enabled) =>
     enabled ? `インデックス「${name}」を有効にしました（sagasu index で更新します）。` : `インデックス「${name}」を無効にしました（sagasu index で更新しません。検索には出ます）。`,
   indexRenamed: (from, to) => `インデックス「${from}」の名前を「${to}」に変えました。`,
-  indexRemoved: (name, files) => `インデックス「${name}」を削除しました（取り込み済みの ${files} ファイルを索引から除きました。元のファイルはそのままです）。`,
+  indexRemoved: (name, files) => `インデックス「${name}」を削除しました（取り込み一覧の ${files} ファイルとその本文を索引から除きました。元のファイルはそのままです）。`,
   indexMoved: (name, path) => `インデックス「${name}」のフォルダを変えました: ${path}\n次の sagasu index で、変わったファイルだけ取り込み直します。`,
   noIndexes: "インデックスはまだありません。sagasu add NAME PATH で追加してください。",
   indexListed: (i) => `${i.name}${i.enabled ? "" : "（無効）"}  ${i.path}  済 ${i.done} / 失敗 ${i.failed} / 未取り込み ${i.pending}`
@@ -148,7 +148,7 @@ const en: Catalogue = {
   indexEnabled: (name, enabled) =>
     enabled ? `Index "${name}" is enabled (sagasu index updates it).` : `Index "${name}" is disabled (sagasu index leaves it; its files are still found).`,
   indexRenamed: (from, to) => `Index "${from}" is now named "${to}".`,
-  indexRemoved: (name, files) => `Removed index "${name}" (its ${files} ingested file(s) are out of the index; the files themselves are untouched).`,
+  indexRemoved: (name, files) => `Removed index "${name}" (its ${files} file(s) of the ingest list and their text are out of the index; the files themselves are untouched).`,
   indexMoved: (name, path) => `Index "${name}" now has the folder ${path}\nThe next sagasu index ingests again only what differs.`,
   noIndexes: "There are no indexes yet. Add one with: sagasu add NAME PATH",
   indexListed: (i) => `${i.name}${i.enabled ? "" : " (disabled)"}  ${i.path}  done ${i.done} / failed ${i.failed} / pending ${i.pending}`

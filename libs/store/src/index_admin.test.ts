@@ -171,6 +171,13 @@ describe("editIndexes(): rename and remove carry the data along (search stays co
     }
   })
 
+  it("rename to the same name in another case keeps the data (the folder is never removed as a leftover)", async () => {
+    const { paths } = await fixture()
+    expect(Either.isRight(await edit(paths, { _tag: "rename", from: "A", to: "a" }))).toBe(true)
+    expect(await found(paths, "見積")).toEqual(["B|見積.xlsx", "a|報告.docx", "a|見積/見積書.xlsx"])
+    expect(fs.readdirSync(paths.index).sort()).toEqual(["B", "a"])
+  })
+
   it("remove: its files leave search, the ingest list, the origins and the body index; the others stay", async () => {
     const { paths, b } = await fixture()
     const r = await edit(paths, { _tag: "remove", name: "A" })

@@ -195,7 +195,9 @@ const renameData = (paths: WorkPaths, from: string, to: string, next: Settings) 
     if (own.length > 0) yield* rewriteIngestList(paths, moved).pipe(Effect.mapError(ioError))
     if (sourceThere) {
       yield* attempt(() => {
-        fs.rmSync(target, { recursive: true, force: true })
+        // A leftover folder of the new name goes — unless it is the old one itself (a change of case
+        // only, on a file system that ignores case: removing it would remove the index's data).
+        if (!sameFolder(source, target)) fs.rmSync(target, { recursive: true, force: true })
         fs.renameSync(source, target)
       })
     }
@@ -231,6 +233,16 @@ const attempt = (f: () => void) =>
 const isFolder = (p: string) => {
   try {
     return fs.statSync(p).isDirectory()
+  } catch {
+    return false
+  }
+}
+
+const sameFolder = (a: string, b: string) => {
+  try {
+    const x = fs.statSync(a)
+    const y = fs.statSync(b)
+    return x.dev === y.dev && x.ino === y.ino
   } catch {
     return false
   }
