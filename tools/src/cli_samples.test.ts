@@ -181,7 +181,7 @@ describe("sagasu CLI on the sample documents", () => {
       expect(r.code).toBe(1)
       expect(r.err + r.out).not.toMatch(/_tag|\n\s+at |ParseError/)
     }
-    expect(sagasu(work, "add", "a/b", samples).err).toContain("an index name must not contain")
+    expect(sagasu(work, "add", "a/b", samples).err).toContain("名前に \\ / : * ? \" < > | と制御文字は使えません")
   }, 600_000)
 
   it("ends quietly when the reader of its output goes away (search | head)", () => {
@@ -190,10 +190,13 @@ describe("sagasu CLI on the sample documents", () => {
     expect(r.stdout.split("\n").filter((l) => l !== "")).toHaveLength(1)
   }, 600_000)
 
-  it("refuses to add a folder that does not exist, or a name twice", () => {
-    expect(sagasu(work, "add", "x", path.join(base, "missing")).err).toContain("is not a folder")
+  it("refuses to add a folder that does not exist, a name twice, or the folder of another index (issue 16)", () => {
+    expect(sagasu(work, "add", "x", path.join(base, "missing")).err).toBe(`フォルダが見つかりません: ${path.join(base, "missing")}\n`)
     const twice = sagasu(work, "add", "サンプル", samples)
     expect(twice.code).toBe(1)
-    expect(twice.err).toContain("exists already")
+    expect(twice.err).toBe("「サンプル」という名前のインデックスはもうあります。\n")
+    const inside = sagasu(work, "add", "見積", path.join(samples, "見積"))
+    expect(inside.code).toBe(1)
+    expect(inside.err).toContain(`はインデックス「サンプル」のフォルダ（${samples}）の中にあります。`)
   }, 600_000)
 })

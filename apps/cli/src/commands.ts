@@ -1,16 +1,18 @@
 /**
- * The handlers of `sagasu init` and `sagasu add`: each reads/writes through
- * the store, prints for a person and sets the exit code.
+ * The handlers of `sagasu init` and of index management (issue 16): `add`,
+ * `list`, `enable`, `disable`, `rename`, `remove`, `move`. Index management
+ * goes through the store's `editIndexes` / `listIndexes` — the API the GUI
+ * uses too — which the domain decides (names; a folder equal to, inside or
+ * containing another index's is refused, saying which). Each handler prints
+ * for a person in the settings' language (Japanese unless `language` is
+ * `en`), errors on stderr, and sets the exit code: 0 done, 1 refused or failed.
  *
  * @module
  */
-import { FileSystem } from "@effect/platform"
-import { IndexName, type Settings, defaultSettings } from "@sagasu/domain"
-import { checkWorkFolder, formatSettings, initWorkFolder, readSettings, writeSettings } from "@sagasu/store"
-import { Console, Effect, Either, Option, ParseResult, Schema } from "effect"
+import { type IndexEdit, type Language, defaultSettings, messages } from "@sagasu/domain"
+import { checkWorkFolder, editIndexes, formatSettings, initWorkFolder, listIndexes } from "@sagasu/store"
+import { Console, Effect } from "effect"
 import * as path from "node:path"
-
-const decodeIndexName = Schema.decodeUnknownEither(IndexName)
 
 /** Prints an error for a person and sets exit code 1 (no stack trace). */
 const failWith = (message: string) =>
@@ -26,26 +28,50 @@ export const initCommand = (work: string) =>
     Effect.catchAll((e) => failWith(e.message))
   )
 
-/** `sagasu add NAME PATH`: registers a folder (made absolute) as an enabled index. */
-export const addCommand = (work: string, name: string, folder: string) =>
+// One edit through the store; `done` words the success in the settings' language.
+const edit = (work: string, change: IndexEdit, done: (language: Language, files: number) => string) =>
   Effect.gen(function* () {
-    const fs = yield* FileSystem.FileSystem
     const paths = yield* checkWorkFolder(work)
-    const settings = yield* readSettings(paths)
-    const absolute = path.resolve(folder)
-    const info = yield* fs.stat(absolute).pipe(Effect.option)
-    if (Option.isNone(info) || info.value.type !== "Directory") {
-      return yield* failWith(`Cannot add "${name}": ${absolute} is not a folder.`)
-    }
-    if (settings.targetFolders.some((t) => t.name === name)) {
-      return yield* failWith(`Cannot add "${name}": an index of that name exists already.`)
-    }
-    // Validate the new entry through the Schema (index name rules) before anything is encoded or written.
-    const decoded = decodeIndexName(name)
-    if (Either.isLeft(decoded)) {
-      return yield* failWith(`Cannot add "${name}": ${ParseResult.ArrayFormatter.formatErrorSync(decoded.left).map((i) => i.message).join("; ")}`)
-    }
-    const next: Settings = { ...settings, targetFolders: [...settings.targetFolders, { name, path: absolute, enabled: true }] }
-    yield* writeSettings(paths, next)
-    yield* Console.log(`Added index "${name}": ${absolute}\nNext: sagasu index`)
+    const outcome = yield* editIndexes(paths, change)
+    yield* Console.log(done(outcome.settings.language, outcome.files))
   }).pipe(Effect.catchAll((e) => failWith(e.message)))
+
+/** `sagasu add NAME PATH`: registers a folder (made absolute) as an enabled index. */
+export const addCommand = (work: string, name: string, folder: string) => {
+  const absolute = path.resolve(folder)
+  return edit(work, { _tag: "add", name, path: absolute }, (l) => messages(l).indexAdded(name, absolute))
+}
+
+/** `sagasu enable NAME` / `sagasu disable NAME`: whether `sagasu index` updates the index (R5). */
+export const enableCommand = (work: string, name: string, enabled: boolean) =>
+  edit(work, { _tag: "enable", name, enabled }, (l) => messages(l).indexEnabled(name, enabled))
+
+/** `sagasu rename OLD NEW`: the index, its ingested files and their search entries take the new name. */
+export const renameCommand = (work: string, from: string, to: string) =>
+  edit(work, { _tag: "rename", from, to }, (l) => messages(l).indexRenamed(from, to))
+
+/** `sagasu remove NAME`: the index and its ingested text leave Sagasu (the files themselves are untouched). */
+export const removeCommand = (work: string, name: string) =>
+  edit(work, { _tag: "remove", name }, (l, files) => messages(l).indexRemoved(name, files))
+
+/** `sagasu move NAME PATH`: the index's folder is now `PATH` (made absolute). */
+export const moveCommand = (work: string, name: string, folder: string) => {
+  const absolute = path.resolve(folder)
+  return edit(work, { _tag: "move", name, path: absolute }, (l) => messages(l).indexMoved(name, absolute))
+}
+
+/**
+ * `sagasu list [--json]`: every index with its folder, whether it is
+ * enabled, and its done / failed / pending files; `--json` prints an array of
+ * `{name, path, enabled, done, failed, pending}`.
+ */
+export const listCommand = (work: string, json: boolean) =>
+  Effect.gen(function* () {
+    const paths = yield* checkWorkFolder(work)
+    const { indexes, settings } = yield* listIndexes(paths)
+    if (json) return yield* Console.log(JSON.stringify(indexes, null, 2))
+    const text = messages(settings.language)
+    if (indexes.length === 0) return yield* Console.log(text.noIndexes)
+    for (const i of indexes) yield* Console.log(text.indexListed(i))
+  }).pipe(Effect.catchAll((e) => failWith(e.message)))
+

@@ -1,6 +1,7 @@
 /**
- * The `sagasu` command line (SPEC §6): `init`, `add`, `index`, `search`,
- * `status`, `gui`.
+ * The `sagasu` command line (SPEC §6): `init`, `add`, `list`, `enable`,
+ * `disable`, `rename`, `remove`, `move` (index management, issue 16),
+ * `index`, `search`, `status`, `gui`.
  * Every command takes `--work DIR` (default: {@link defaultWorkDir}).
  * Exit codes: 0 success, 1 error, 2 stopped or cancelled (R1).
  *
@@ -9,7 +10,7 @@
 import { Args, Command, Options, ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { Effect, Layer, Logger, LogLevel, Option } from "effect"
-import { addCommand, initCommand } from "./commands.ts"
+import { addCommand, enableCommand, initCommand, listCommand, moveCommand, removeCommand, renameCommand } from "./commands.ts"
 import { searchCommand } from "./search_command.ts"
 import { defaultSearchLimit } from "./search_options.ts"
 import { guiCommand } from "@sagasu/gui"
@@ -35,7 +36,47 @@ const add = Command.make(
     folder: Args.text({ name: "PATH" }).pipe(Args.withDescription("the folder to index"))
   },
   ({ work, name, folder }) => addCommand(work, name, folder)
-).pipe(Command.withDescription("register a folder as an index"))
+).pipe(Command.withDescription("register a folder as an index (refused when it is, lies inside or contains another index's folder)"))
+
+const indexName = (description: string) => Args.text({ name: "NAME" }).pipe(Args.withDescription(description))
+
+const list = Command.make(
+  "list",
+  { work, json: Options.boolean("json").pipe(Options.withDescription("print a JSON array of {name, path, enabled, done, failed, pending}")) },
+  ({ work, json }) => listCommand(work, json)
+).pipe(Command.withDescription("list the indexes: name, folder, enabled, files done / failed / pending"))
+
+const enable = Command.make("enable", { work, name: indexName("the index to enable") }, ({ work, name }) =>
+  enableCommand(work, name, true)
+).pipe(Command.withDescription("let sagasu index update the index again"))
+
+const disable = Command.make("disable", { work, name: indexName("the index to disable") }, ({ work, name }) =>
+  enableCommand(work, name, false)
+).pipe(Command.withDescription("leave the index out of sagasu index (its files are still found)"))
+
+const rename = Command.make(
+  "rename",
+  {
+    work,
+    from: Args.text({ name: "OLD" }).pipe(Args.withDescription("the index's name")),
+    to: Args.text({ name: "NEW" }).pipe(Args.withDescription("its new name"))
+  },
+  ({ work, from, to }) => renameCommand(work, from, to)
+).pipe(Command.withDescription("rename an index; its ingested files keep their text (refused while an indexing run is going on)"))
+
+const remove = Command.make("remove", { work, name: indexName("the index to remove") }, ({ work, name }) =>
+  removeCommand(work, name)
+).pipe(Command.withDescription("remove an index and its ingested text (the files themselves are untouched)"))
+
+const move = Command.make(
+  "move",
+  {
+    work,
+    name: indexName("the index"),
+    folder: Args.text({ name: "PATH" }).pipe(Args.withDescription("its new folder"))
+  },
+  ({ work, name, folder }) => moveCommand(work, name, folder)
+).pipe(Command.withDescription("change the folder of an index (the next sagasu index ingests only what differs)"))
 
 const index = Command.make(
   "index",
@@ -100,7 +141,7 @@ const gui = Command.make(
 
 const sagasu = Command.make("sagasu").pipe(
   Command.withDescription("Full-text search for Excel, Word and PowerPoint files"),
-  Command.withSubcommands([init, add, index, search, status, gui])
+  Command.withSubcommands([init, add, list, enable, disable, rename, remove, move, index, search, status, gui])
 )
 
 const cli = Command.run(sagasu, { name: "sagasu", version })

@@ -20,12 +20,13 @@
 import type { Plan, Progress } from "@sagasu/domain"
 import { Schema } from "effect"
 
-/** An edit of the indexes table (writes `setting.config`). */
+/** An edit of the indexes table (the store's index management, issue 16: `setting.config`, and the data for rename and remove). */
 export const IndexEdit = Schema.Union(
   Schema.TaggedStruct("add", { name: Schema.String, path: Schema.String }),
   Schema.TaggedStruct("rename", { from: Schema.String, to: Schema.String }),
   Schema.TaggedStruct("remove", { name: Schema.String }),
-  Schema.TaggedStruct("enable", { name: Schema.String, enabled: Schema.Boolean })
+  Schema.TaggedStruct("enable", { name: Schema.String, enabled: Schema.Boolean }),
+  Schema.TaggedStruct("move", { name: Schema.String, path: Schema.String })
 )
 export type IndexEdit = typeof IndexEdit.Type
 

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { FolderRelation, IndexRefusal } from "./index_admin.ts"
 import type { Language } from "./settings.ts"
 
 interface Catalogue {
@@ -14,7 +15,7 @@ interface Catalogue {
   readonly completed: (ok: number, failed: number) => string
   readonly stopped: (ok: number, failed: number) => string
   readonly noEnabledIndex: string
-  readonly targetFolderMissing: (name: string, path: string) => string
+  readonly targetFolderMissing: (name: string, path: string, others: ReadonlyArray<string>) => string
   readonly workFolderNotReady: (path: string, why: string) => string
   readonly failedFilesHeading: string
   readonly onlyNameSkipped: (name: string, reason: "unknown" | "disabled") => string
@@ -30,7 +31,18 @@ interface Catalogue {
   readonly updatingGram: string
   readonly gramFailed: (detail: string) => string
   readonly cloudSkippedIn: (name: string, count: number) => string
+  readonly indexRefused: (refusal: IndexRefusal) => string
+  readonly indexAdded: (name: string, path: string) => string
+  readonly indexEnabled: (name: string, enabled: boolean) => string
+  readonly indexRenamed: (from: string, to: string) => string
+  readonly indexRemoved: (name: string, files: number) => string
+  readonly indexMoved: (name: string, path: string) => string
+  readonly noIndexes: string
+  readonly indexListed: (i: { name: string; path: string; enabled: boolean; done: number; failed: number; pending: number }) => string
 }
+
+const relationJa: Record<FolderRelation, string> = { same: "と同じです", inside: "の中にあります", contains: "を含んでいます" }
+const relationEn: Record<FolderRelation, string> = { same: "is the folder of", inside: "lies inside the folder of", contains: "contains the folder of" }
 
 const ja: Catalogue = {
   lockHeld: "ほかのインデックス作成が実行中です。インデックス作成が終わってから実行してください。",
@@ -40,7 +52,11 @@ const ja: Catalogue = {
   completed: (ok, failed) => `インデックス作成が完了しました。（成功: ${ok} 件 / 失敗: ${failed} 件）`,
   stopped: (ok, failed) => `インデックス作成を中止しました。（成功: ${ok} 件 / 失敗: ${failed} 件）`,
   noEnabledIndex: "チェックの付いたインデックスがありません。sagasu add NAME PATH で追加してください。",
-  targetFolderMissing: (name, path) => `インデックス「${name}」のフォルダが見つかりません: ${path}`,
+  targetFolderMissing: (name, path, others) =>
+    `インデックス「${name}」のフォルダが見つかりません: ${path}\n` +
+    `フォルダを使えるようにしてからもう一度実行するか、` +
+    (others.length > 0 ? `ほかのインデックスだけを更新するなら sagasu index ${others.map((o) => `--only ${quoteArg(o)}`).join(" ")}、` : "") +
+    `このインデックスを外すなら sagasu disable ${quoteArg(name)}（フォルダが移ったなら sagasu move ${quoteArg(name)} 新しいフォルダ）を実行してください。`,
   workFolderNotReady: (path, why) => `作業フォルダを使えません（${path}）: ${why}`,
   failedFilesHeading: "失敗したファイルと原因:",
   onlyNameSkipped: (name, reason) =>
@@ -56,7 +72,31 @@ const ja: Catalogue = {
   rewritingIngestList: "取り込み一覧を書き直しています",
   updatingGram: "gram 索引を合わせています",
   gramFailed: (detail) => `gram 索引を更新できませんでした（次回に作り直します）: ${detail}`,
-  cloudSkippedIn: (name, count) => `インデックス「${name}」: クラウドにだけあるファイル ${count} 件をダウンロードせずに残しました`
+  cloudSkippedIn: (name, count) => `インデックス「${name}」: クラウドにだけあるファイル ${count} 件をダウンロードせずに残しました`,
+  indexRefused: (r) => {
+    switch (r._tag) {
+      case "NameEmpty": return "名前を入力してください。"
+      case "NameSpaces": return "名前の前後に空白は使えません。"
+      case "NameTooLong": return "名前は 100 文字までにしてください。"
+      case "NameChars": return `名前に \\ / : * ? " < > | と制御文字は使えません（「.」「..」も名前にできません）: ${r.name}`
+      case "NameTaken": return `「${r.name}」という名前のインデックスはもうあります。`
+      case "NoSuchIndex": return `「${r.name}」という名前のインデックスはありません。`
+      case "FolderEmpty": return "フォルダのパスを入力してください。"
+      case "FolderRelative": return `フォルダは「/」（Windows は「C:\\」など）から始まる完全なパスで入力してください: ${r.path}`
+      case "FolderMissing": return `フォルダが見つかりません: ${r.path}`
+      case "FolderOverlap":
+        return `フォルダ ${r.path} はインデックス「${r.other}」のフォルダ（${r.otherPath}）${relationJa[r.relation]}。` +
+          `同じファイルが二重に取り込まれ、検索結果にも二度出るため、登録できません。`
+    }
+  },
+  indexAdded: (name, path) => `インデックス「${name}」を追加しました: ${path}\n次は sagasu index で取り込みます。`,
+  indexEnabled: (name, enabled) =>
+    enabled ? `インデックス「${name}」を有効にしました（sagasu index で更新します）。` : `インデックス「${name}」を無効にしました（sagasu index で更新しません。検索には出ます）。`,
+  indexRenamed: (from, to) => `インデックス「${from}」の名前を「${to}」に変えました。`,
+  indexRemoved: (name, files) => `インデックス「${name}」を削除しました（取り込み一覧の ${files} ファイルとその本文を索引から除きました。元のファイルはそのままです）。`,
+  indexMoved: (name, path) => `インデックス「${name}」のフォルダを変えました: ${path}\n次の sagasu index で、変わったファイルだけ取り込み直します。`,
+  noIndexes: "インデックスはまだありません。sagasu add NAME PATH で追加してください。",
+  indexListed: (i) => `${i.name}${i.enabled ? "" : "（無効）"}  ${i.path}  済 ${i.done} / 失敗 ${i.failed} / 未取り込み ${i.pending}`
 }
 
 const en: Catalogue = {
@@ -67,7 +107,11 @@ const en: Catalogue = {
   completed: (ok, failed) => `Indexing completed. (succeeded: ${ok} / failed: ${failed})`,
   stopped: (ok, failed) => `Indexing was stopped. (succeeded: ${ok} / failed: ${failed})`,
   noEnabledIndex: "No index is enabled. Add one with: sagasu add NAME PATH",
-  targetFolderMissing: (name, path) => `The folder of index "${name}" was not found: ${path}`,
+  targetFolderMissing: (name, path, others) =>
+    `The folder of index "${name}" was not found: ${path}\n` +
+    `Make it available and run again, ` +
+    (others.length > 0 ? `update only the other indexes with sagasu index ${others.map((o) => `--only ${quoteArg(o)}`).join(" ")}, ` : "") +
+    `or leave this index out with sagasu disable ${quoteArg(name)} (if the folder moved: sagasu move ${quoteArg(name)} NEW-FOLDER).`,
   workFolderNotReady: (path, why) => `The work folder cannot be used (${path}): ${why}`,
   failedFilesHeading: "Files that failed, with the reason:",
   onlyNameSkipped: (name, reason) =>
@@ -83,8 +127,35 @@ const en: Catalogue = {
   rewritingIngestList: "Rewriting the ingest list",
   updatingGram: "Updating the 2-gram index",
   gramFailed: (detail) => `The 2-gram index could not be updated (the next run rebuilds it): ${detail}`,
-  cloudSkippedIn: (name, count) => `Index "${name}": ${count} cloud-only file(s) left without downloading`
+  cloudSkippedIn: (name, count) => `Index "${name}": ${count} cloud-only file(s) left without downloading`,
+  indexRefused: (r) => {
+    switch (r._tag) {
+      case "NameEmpty": return "Enter a name."
+      case "NameSpaces": return "A name must not start or end with spaces."
+      case "NameTooLong": return "A name must be at most 100 characters."
+      case "NameChars": return `A name must not contain \\ / : * ? " < > | or control characters, nor be "." or "..": ${r.name}`
+      case "NameTaken": return `There is already an index named "${r.name}".`
+      case "NoSuchIndex": return `There is no index named "${r.name}".`
+      case "FolderEmpty": return "Enter the folder's path."
+      case "FolderRelative": return `Enter the folder's full path (starting with / or a drive such as C:\\): ${r.path}`
+      case "FolderMissing": return `The folder was not found: ${r.path}`
+      case "FolderOverlap":
+        return `The folder ${r.path} ${relationEn[r.relation]} index "${r.other}" (${r.otherPath}); ` +
+          `its files would be ingested twice and every hit shown twice, so it cannot be registered.`
+    }
+  },
+  indexAdded: (name, path) => `Added index "${name}": ${path}\nNext: sagasu index`,
+  indexEnabled: (name, enabled) =>
+    enabled ? `Index "${name}" is enabled (sagasu index updates it).` : `Index "${name}" is disabled (sagasu index leaves it; its files are still found).`,
+  indexRenamed: (from, to) => `Index "${from}" is now named "${to}".`,
+  indexRemoved: (name, files) => `Removed index "${name}" (its ${files} file(s) of the ingest list and their text are out of the index; the files themselves are untouched).`,
+  indexMoved: (name, path) => `Index "${name}" now has the folder ${path}\nThe next sagasu index ingests again only what differs.`,
+  noIndexes: "There are no indexes yet. Add one with: sagasu add NAME PATH",
+  indexListed: (i) => `${i.name}${i.enabled ? "" : " (disabled)"}  ${i.path}  done ${i.done} / failed ${i.failed} / pending ${i.pending}`
 }
+
+// A name as a shell argument: quoted when it holds anything but plain characters.
+const quoteArg = (s: string) => (/^[\p{L}\p{N}_.@%+=,-]+$/u.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`)
 
 /** The message catalogue of a language. */
 export function messages(language: Language): Catalogue {

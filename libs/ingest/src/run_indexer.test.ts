@@ -239,13 +239,17 @@ describe("runIndexer(): start of the run (R1–R6)", () => {
       expect(Option.getOrThrow(r.error)).toContain("チェックの付いたインデックスがありません")
     })))
 
-  it.effect("R5: a target folder that does not exist → error, exit 1", () =>
+  it.effect("R5: a target folder that does not exist → error, exit 1, saying how to go on (--only, disable; issue 16)", () =>
     provide(Effect.gen(function* () {
-      const f = yield* makeFixture({ A: { "a.xlsx": "x" } })
+      const f = yield* makeFixture({ A: { "a.xlsx": "x" }, B: { "b.xlsx": "y" } })
       fs.rmSync(f.folder("A"), { recursive: true })
       const r = yield* run(f)
       expect(r.code).toBe(1)
-      expect(Option.getOrThrow(r.error)).toContain("インデックス「A」のフォルダが見つかりません")
+      expect(Option.getOrThrow(r.error)).toBe(
+        `インデックス「A」のフォルダが見つかりません: ${f.folder("A")}\n` +
+          "フォルダを使えるようにしてからもう一度実行するか、ほかのインデックスだけを更新するなら sagasu index --only B、" +
+          "このインデックスを外すなら sagasu disable A（フォルダが移ったなら sagasu move A 新しいフォルダ）を実行してください。"
+      )
     })))
 
   it.effect("R5: onlyNames with unknown and disabled names are logged and reported; unselected indexes are untouched", () =>

@@ -304,8 +304,11 @@ const runMain = (
     for (const s of selection.onlySkipped) yield* log.write(text.onlyNameSkipped(s.name, s.reason), "warn")
     if (selection._tag === "noneSelected") return yield* Effect.fail(new RunFailure({ message: text.noneOfOnlyNames }))
     const selected = selection.selected
-    for (const t of selected) {
-      if (!isFolder(t.path)) return yield* Effect.fail(new RunFailure({ message: text.targetFolderMissing(t.name, t.path) }))
+    // The way on (issue 16): the selected indexes whose folders are there, with --only, or disable this one.
+    const missing = selected.find((t) => !isFolder(t.path))
+    if (missing !== undefined) {
+      const others = selected.filter((t) => t !== missing && isFolder(t.path)).map((t) => t.name)
+      return yield* Effect.fail(new RunFailure({ message: text.targetFolderMissing(missing.name, missing.path, others) }))
     }
 
     // R6: older layouts.

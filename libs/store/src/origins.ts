@@ -49,6 +49,16 @@ export const describeOrigin = (index: string, folder: string): Effect.Effect<Ori
 export const writeOrigins = Effect.fn("Store.writeOrigins")(function* (paths: WorkPaths, origins: ReadonlyArray<Origin>) {
   const replaced = new Set(origins.map((o) => o.index))
   const kept = (yield* readOrigins(paths)).filter((o) => !replaced.has(o.index))
-  const all = [...kept, ...origins]
-  yield* writeFileAtomic(paths.origins, all.map((o) => formatTsvLine([o.index, o.path, o.realPath, o.identity]) + "\n").join(""))
+  yield* writeAll(paths, [...kept, ...origins])
 })
+
+/** Rewrites every record through `f` (an index renamed or removed: its record follows it, issue 16). */
+export const replaceOrigins = Effect.fn("Store.replaceOrigins")(function* (
+  paths: WorkPaths,
+  f: (origin: Origin) => ReadonlyArray<Origin>
+) {
+  yield* writeAll(paths, (yield* readOrigins(paths)).flatMap(f))
+})
+
+const writeAll = (paths: WorkPaths, origins: ReadonlyArray<Origin>) =>
+  writeFileAtomic(paths.origins, origins.map((o) => formatTsvLine([o.index, o.path, o.realPath, o.identity]) + "\n").join(""))
