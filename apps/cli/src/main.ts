@@ -9,7 +9,7 @@
 import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { displayWidth } from "@sagasu/domain"
-import { Console, Effect, Layer, Logger, LogLevel, Option } from "effect"
+import { Cause, Console, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { addCommand, initCommand } from "./commands.ts"
 import { searchCommand } from "./search_command.ts"
 import { defaultSearchLimit } from "./search_options.ts"
@@ -84,9 +84,19 @@ const index = Command.make(
 
 const status = Command.make(
   "status",
-  { work, json: Options.boolean("json").pipe(Options.withDescription("print JSON")) },
-  ({ work, json }) => statusCommand(work, json)
-).pipe(Command.withDescription("show how the last indexing run ended and the counts per index"))
+  {
+    work,
+    json: Options.boolean("json").pipe(Options.withDescription("print JSON")),
+    failed: Options.boolean("failed").pipe(Options.withDescription("list the failed files with their reasons, per index (from the ingest list)"))
+  },
+  ({ work, json, failed }) => statusCommand(work, { json, failed })
+).pipe(Command.withDescription(described("show how the last indexing run ended and the counts per index", [
+  ["EXAMPLES", examples([
+    ["sagasu status", "the last run and the counts per index"],
+    ["sagasu status --failed", "every failed file and why, per index"],
+    ["sagasu status --failed --json", "the same for scripts"]
+  ])]
+])))
 
 const search = Command.make(
   "search",
@@ -179,6 +189,21 @@ cli(process.argv).pipe(
   withoutColour,
   // @effect/cli has already printed a usage error for a person; exit 1 without a dump.
   Effect.catchIf(ValidationError.isValidationError, () => Effect.sync(() => { process.exitCode = 1 })),
-  Effect.provide(Layer.mergeAll(NodeContext.layer, Logger.minimumLogLevel(LogLevel.Warning))),
+  // Anything unexpected is reported on stderr, exit 1 (issue 16: runMain's own report goes through
+  // console.log, to stdout); an interruption (Ctrl+C outside a run) is left to runMain.
+  Effect.catchAllCause((cause) =>
+    Cause.isInterruptedOnly(cause)
+      ? Effect.failCause(cause)
+      : Effect.sync(() => {
+          process.stderr.write(Cause.pretty(cause) + "\n")
+          process.exitCode = 1
+        })
+  ),
+  Effect.provide(Layer.mergeAll(
+    NodeContext.layer,
+    Logger.minimumLogLevel(LogLevel.Warning),
+    // Warnings and errors logged on the way: stderr too (the default logger writes to stdout).
+    Logger.replace(Logger.defaultLogger, Logger.withLeveledConsole(Logger.stringLogger))
+  )),
   NodeRuntime.runMain({ disableErrorReporting: false })
 )
