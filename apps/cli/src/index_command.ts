@@ -90,6 +90,7 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
     }
     let barShown = false
     let drawn = ""
+    let asking = false
     // Lines the log already printed (R4): the closing message is one of them when the log was open.
     const echoed = new Set<string>()
     const clearBar = () => {
@@ -131,9 +132,12 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
       Stream.take(1),
       Stream.runForEach((plan) =>
         Effect.gen(function* () {
+          // The plan is set a moment before the phase says `confirm`: no bar may overwrite the question.
+          asking = true
           clearBar()
           console.log(formatPlan(plan.value, language))
           const reply = yield* Effect.promise(() => ask(language === "ja" ? "取り込みを始めますか？ [y/N] " : "Start ingesting? [y/N] "))
+          asking = false
           const yes = reply !== undefined && /^(y|yes|はい)$/i.test(reply.trim())
           yield* Deferred.succeed(channel.answer, yes ? { retryFailed: options.retryFailed, includeCloud: options.includeCloud || settings.cloudFiles === "download" } : null)
         })
@@ -161,7 +165,7 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
     }
     const draw = Effect.gen(function* () {
       const p = yield* SubscriptionRef.get(channel.progress)
-      if (p.phase === "confirm" || p.exitCode !== undefined) return
+      if (asking || p.phase === "confirm" || p.exitCode !== undefined) return
       // The width is read at each draw: a resized terminal gets lines of its new width.
       const line = lineOf(p, process.stdout.columns || 80)
       if (barShown && line === drawn) return
