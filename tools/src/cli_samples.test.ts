@@ -33,7 +33,8 @@ describe("sagasu CLI on the sample documents", () => {
   }, 600_000)
 
   it("indexes the samples, skipping the lock file and the hidden file", () => {
-    const r = sagasu(work, "index", "--yes")
+    // --verbose: the per-file lines (issue 16: without it a run prints none).
+    const r = sagasu(work, "index", "--yes", "--verbose")
     expect(r.err).toBe("")
     expect(r.code).toBe(0)
     expect(r.out).toContain("インデックス作成が完了しました。（成功: 4 件 / 失敗: 0 件）")

@@ -23,7 +23,7 @@ const sagasu = (work: string, ...args: Array<string>) =>
   spawnSync(process.execPath, [bin, ...args, "--work", work], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } })
 
 const startIndex = (work: string): ChildProcess =>
-  spawn(process.execPath, [bin, "index", "--yes", "--work", work], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } })
+  spawn(process.execPath, [bin, "index", "--yes", "--verbose", "--work", work], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, NO_COLOR: "1" } })
 
 const exitOf = (child: ChildProcess) =>
   new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })))

@@ -6,11 +6,13 @@
  *
  * @module
  */
-import { type Language, type Plan, type Progress, defaultSettings } from "@sagasu/domain"
+import {
+  type Language, type Plan, type Progress, defaultSettings, displayWidth, formatProgressLine, initialPlainProgress, plainProgressDue
+} from "@sagasu/domain"
 import { NodeContext } from "@effect/platform-node"
 import { makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
 import { readSettings, workPaths } from "@sagasu/store"
-import { Deferred, Duration, Effect, Fiber, Option, Ref, Stream } from "effect"
+import { Deferred, Effect, Fiber, Option, Ref, Schedule, Stream, SubscriptionRef } from "effect"
 import * as readline from "node:readline"
 import { version } from "./version.ts"
 
@@ -20,18 +22,21 @@ export interface IndexCommandOptions {
   readonly retryFailed: boolean
   readonly includeCloud: boolean
   readonly only: ReadonlyArray<string>
+  /** One line per file (its `[n/total]` block, skips, recoveries), as the log has them (issue 16). */
+  readonly verbose: boolean
+  /** No progress and no info lines: the plan (when asking), warnings, errors and the closing message. */
+  readonly quiet: boolean
 }
 
 const tty = process.stdout.isTTY === true
 const color = tty && process.env.NO_COLOR === undefined
+const colorErr = process.stderr.isTTY === true && process.env.NO_COLOR === undefined
 const yellow = (s: string) => (color ? `\x1b[33m${s}\x1b[0m` : s)
-const red = (s: string) => (color ? `\x1b[31m${s}\x1b[0m` : s)
+const red = (s: string) => (colorErr ? `\x1b[31m${s}\x1b[0m` : s)
 const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[0m` : s)
-
-const phaseLabel: Record<Language, Record<Progress["phase"], string>> = {
-  ja: { crawl: "クロール", confirm: "確認", ingest: "取り込み", finalize: "仕上げ" },
-  en: { crawl: "crawl", confirm: "confirm", ingest: "ingest", finalize: "finalize" }
-}
+// Back to the start of the line and clear to its end: the bar is one line, never wider than the
+// terminal (formatProgressLine), so this removes all of it.
+const eraseLine = "\r\x1b[K"
 
 /** The plan as a table for the terminal (R10). */
 export function formatPlan(plan: Plan, language: Language): string {
@@ -43,22 +48,9 @@ export function formatPlan(plan: Plan, language: Language): string {
   const rows = plan.entries.map((e) =>
     [e.index, e.new, e.changed, e.pending, e.failedLastTime, e.failedByEnvironment, e.cloudOnly, e.unchanged, e.vanished].map(String)
   )
-  const widths = head.map((h, i) => Math.max(width(h), ...rows.map((r) => width(r[i] ?? ""))))
-  const line = (cells: ReadonlyArray<string>) => cells.map((c, i) => c + " ".repeat((widths[i] ?? 0) - width(c))).join("  ")
+  const widths = head.map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i] ?? ""))))
+  const line = (cells: ReadonlyArray<string>) => cells.map((c, i) => c + " ".repeat((widths[i] ?? 0) - displayWidth(c))).join("  ")
   return [line(head), ...rows.map(line)].join("\n")
-}
-
-// Display width: East Asian wide characters take two columns.
-const width = (s: string) => [...s].reduce((n, c) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/.test(c) ? 2 : 1), 0)
-
-const bar = (p: Progress, language: Language) => {
-  const total = p.processed + p.remaining
-  const cells = 24
-  const filled = total === 0 ? 0 : Math.round((cells * p.processed) / total)
-  const counts = p.phase === "crawl" ? "" : ` ${p.processed}/${total}${p.failed > 0 ? (language === "ja" ? ` 失敗 ${p.failed}` : ` failed ${p.failed}`) : ""}`
-  const text = `[${phaseLabel[language][p.phase]}] ${"█".repeat(filled)}${"░".repeat(cells - filled)}${counts} ${p.current}`
-  const columns = process.stdout.columns ?? 100
-  return [...text].slice(0, columns - 1).join("")
 }
 
 const ask = (question: string): Promise<string | undefined> =>
@@ -75,16 +67,34 @@ const ask = (question: string): Promise<string | undefined> =>
     })
   })
 
-/** Runs `sagasu index` on the work folder `work` and sets the process exit code (0, 1, 2). */
+/**
+ * Runs `sagasu index` on the work folder `work` and sets the process exit code (0, 1, 2).
+ *
+ * What it prints (issue 16): on a terminal, one progress line redrawn in place
+ * (at most the terminal's width in display columns, 5 times a second) above
+ * the run's own lines; elsewhere (a pipe, a log file) no redraw, but a plain
+ * progress line at each tenth of the files and once a minute in between
+ * (`plainProgressDue`). A file's lines only with `--verbose`; `--quiet` prints
+ * no progress and no info lines. Errors go to stderr.
+ */
 export const indexCommand = (work: string, options: IndexCommandOptions) =>
   Effect.gen(function* () {
     const settings = yield* readSettings(workPaths(work)).pipe(Effect.orElseSucceed(() => defaultSettings))
     const language = settings.language
+    if (options.quiet && options.verbose) {
+      process.stderr.write(language === "ja"
+        ? "--quiet と --verbose は一緒に使えません。\n--quiet and --verbose cannot be used together.\n"
+        : "--quiet and --verbose cannot be used together.\n")
+      process.exitCode = 1
+      return
+    }
     let barShown = false
+    let drawn = ""
+    let asking = false
     // Lines the log already printed (R4): the closing message is one of them when the log was open.
     const echoed = new Set<string>()
     const clearBar = () => {
-      if (barShown) process.stdout.write("\r\x1b[2K")
+      if (barShown) process.stdout.write(eraseLine)
       barShown = false
     }
     const channel = yield* makeChannel({
@@ -92,10 +102,13 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
       onlyNames: options.only,
       retryFailed: options.retryFailed,
       ...(options.includeCloud ? { includeCloud: true } : {}),
-      echo: (line, level) => {
+      echo: (line, level, kind) => {
+        if (kind === "file" && !options.verbose) return
+        if (options.quiet && level === "info") return
         echoed.add(line)
         clearBar()
-        console.log(level === "warn" ? yellow(line) : level === "error" ? red(line) : dim(line))
+        if (level === "error") process.stderr.write(red(line) + "\n")
+        else process.stdout.write((level === "warn" ? yellow(line) : dim(line)) + "\n")
       }
     })
 
@@ -119,9 +132,12 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
       Stream.take(1),
       Stream.runForEach((plan) =>
         Effect.gen(function* () {
+          // The plan is set a moment before the phase says `confirm`: no bar may overwrite the question.
+          asking = true
           clearBar()
           console.log(formatPlan(plan.value, language))
           const reply = yield* Effect.promise(() => ask(language === "ja" ? "取り込みを始めますか？ [y/N] " : "Start ingesting? [y/N] "))
+          asking = false
           const yes = reply !== undefined && /^(y|yes|はい)$/i.test(reply.trim())
           yield* Deferred.succeed(channel.answer, yes ? { retryFailed: options.retryFailed, includeCloud: options.includeCloud || settings.cloudFiles === "download" } : null)
         })
@@ -130,22 +146,47 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
     )
     const confirmFiber = yield* confirm
 
-    // P1: a progress bar on a terminal, redrawn at most 10 times a second.
-    const progressFiber = tty
-      ? yield* channel.progress.changes.pipe(
-          Stream.throttle({ cost: () => 1, units: 1, duration: Duration.millis(100), strategy: "enforce" }),
-          Stream.runForEach((p) => Effect.sync(() => {
-            if (p.phase === "confirm" || p.exitCode !== undefined) return
-            process.stdout.write("\r\x1b[2K" + bar(p, language))
-            barShown = true
-          })),
-          Effect.fork
-        )
-      : undefined
+    // P1: the elapsed time counts from the start, then from the start of the ingest phase (the
+    // time spent on the question is not the run's); the rate and the ETA are over the ingest phase.
+    const started = performance.now()
+    let ingestStarted: number | undefined
+    const lineOf = (p: Progress, columns: number | undefined) => {
+      const now = performance.now()
+      if (ingestStarted === undefined && (p.phase === "ingest" || p.phase === "finalize")) ingestStarted = now
+      const elapsedMs = now - (ingestStarted ?? started)
+      return formatProgressLine(p, { language, elapsedMs, ingestElapsedMs: ingestStarted === undefined ? undefined : elapsedMs, columns })
+    }
+    let plain = initialPlainProgress
+    const plainLine = (p: Progress) => {
+      const due = plainProgressDue(plain, p, { nowMs: performance.now() })
+      if (due === undefined) return
+      plain = due
+      process.stdout.write(lineOf(p, undefined) + "\n")
+    }
+    const draw = Effect.gen(function* () {
+      const p = yield* SubscriptionRef.get(channel.progress)
+      if (asking || p.phase === "confirm" || p.exitCode !== undefined) return
+      // The width is read at each draw: a resized terminal gets lines of its new width.
+      const line = lineOf(p, process.stdout.columns || 80)
+      if (barShown && line === drawn) return
+      process.stdout.write("\r" + line + "\x1b[K")
+      drawn = line
+      barShown = true
+    })
+    const progressFiber = options.quiet
+      ? undefined
+      : tty
+        ? yield* draw.pipe(Effect.repeat(Schedule.spaced("200 millis")), Effect.asVoid, Effect.fork)
+        : options.verbose
+          // --verbose off a terminal: the `[n/total]` lines already say how far the run is.
+          ? undefined
+          : yield* channel.progress.changes.pipe(Stream.runForEach((p) => Effect.sync(() => plainLine(p))), Effect.fork)
 
     const code = yield* runIndexer(channel, yield* standardRunOptions(work, version).pipe(Effect.provide(NodeContext.layer)))
     yield* Fiber.interrupt(confirmFiber)
     if (progressFiber !== undefined) yield* Fiber.interrupt(progressFiber)
+    // A plain line a change still queued would have given (the last tenth).
+    if (!tty && !options.quiet && !options.verbose) plainLine(yield* SubscriptionRef.get(channel.progress))
     clearBar()
     process.removeListener("SIGINT", onSigint)
     for (const l of saved) process.on("SIGINT", l as NodeJS.SignalsListener)
@@ -153,7 +194,7 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
     const error = yield* Ref.get(channel.error)
     const closing = yield* Ref.get(channel.closing)
     if (Option.isSome(error)) {
-      if (!echoed.has(error.value)) console.error(red(error.value))
+      if (!echoed.has(error.value)) process.stderr.write(red(error.value) + "\n")
     } else if (Option.isSome(closing) && !echoed.has(closing.value.message)) {
       console.log(closing.value.message)
     }

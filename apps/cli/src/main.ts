@@ -7,9 +7,10 @@
  *
  * @module
  */
-import { Args, Command, Options, ValidationError } from "@effect/cli"
+import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
-import { Effect, Layer, Logger, LogLevel, Option } from "effect"
+import { displayWidth } from "@sagasu/domain"
+import { Cause, Console, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { addCommand, enableCommand, initCommand, listCommand, moveCommand, removeCommand, renameCommand } from "./commands.ts"
 import { searchCommand } from "./search_command.ts"
 import { defaultSearchLimit } from "./search_options.ts"
@@ -18,6 +19,15 @@ import { indexCommand } from "./index_command.ts"
 import { statusCommand } from "./status_command.ts"
 import { version } from "./version.ts"
 import { defaultWorkDir } from "./work_dir.ts"
+
+// Help with examples: a description made of blocks (@effect/cli prints it under DESCRIPTION).
+const described = (summary: string, sections: ReadonlyArray<readonly [string, ReadonlyArray<string>]>) =>
+  HelpDoc.blocks([HelpDoc.p(summary), ...sections.flatMap(([title, lines]) => [HelpDoc.h2(title), ...lines.map((l) => HelpDoc.p(l))])])
+// Examples as `command  what it does`, the second column aligned in display columns (Japanese takes two).
+const examples = (rows: ReadonlyArray<readonly [string, string]>): ReadonlyArray<string> => {
+  const width = Math.max(...rows.filter(([, what]) => what !== "").map(([c]) => displayWidth(c)))
+  return rows.map(([c, what]) => (what === "" ? c : `${c}${" ".repeat(width - displayWidth(c))}  ${what}`))
+}
 
 const work = Options.text("work").pipe(
   Options.withDescription("the work folder (default: $SAGASU_WORK or the per-user data folder)"),
@@ -89,17 +99,45 @@ const index = Command.make(
     ),
     only: Options.text("only").pipe(
       Options.repeated,
+      // Shown as optional in the usage line (issue 16: it read as required).
+      Options.withDefault([]),
       Options.withDescription("update only this index (repeatable)")
+    ),
+    verbose: Options.boolean("verbose").pipe(Options.withAlias("v"), Options.withDescription("print one line per file (as the log has them)")),
+    quiet: Options.boolean("quiet").pipe(
+      Options.withAlias("q"),
+      Options.withDescription("print no progress: only the plan (when asking), warnings, errors and how the run ended")
     )
   },
-  (o) => indexCommand(o.work, { yes: o.yes, retryFailed: o.retryFailed, includeCloud: o.includeCloud, only: o.only })
-).pipe(Command.withDescription("run an indexing run over the enabled indexes"))
+  (o) => indexCommand(o.work, { yes: o.yes, retryFailed: o.retryFailed, includeCloud: o.includeCloud, only: o.only, verbose: o.verbose, quiet: o.quiet })
+).pipe(Command.withDescription(described("run an indexing run over the enabled indexes: crawl, show the plan, ask, ingest", [
+  ["OUTPUT", [
+    "On a terminal one progress line redrawn in place (phase, bar, files, elapsed time, files/s, time left, the file); piped or redirected a plain progress line at each tenth of the files and once a minute; errors on stderr.",
+    "--verbose adds one line per file (as indexing_log.txt has them), --quiet prints no progress."
+  ]],
+  ["EXAMPLES", examples([
+    ["sagasu index", "ask, then ingest new and changed files"],
+    ["sagasu index --yes --only 共有", "update one index without asking"],
+    ["sagasu index --yes --quiet", "for cron: the closing message, warnings and errors only"],
+    ["sagasu index --retry-failed", "also retry files that failed for a reason of their own"]
+  ])]
+])))
 
 const status = Command.make(
   "status",
-  { work, json: Options.boolean("json").pipe(Options.withDescription("print JSON")) },
-  ({ work, json }) => statusCommand(work, json)
-).pipe(Command.withDescription("show how the last indexing run ended and the counts per index"))
+  {
+    work,
+    json: Options.boolean("json").pipe(Options.withDescription("print JSON")),
+    failed: Options.boolean("failed").pipe(Options.withDescription("list the failed files with their reasons, per index (from the ingest list)"))
+  },
+  ({ work, json, failed }) => statusCommand(work, { json, failed })
+).pipe(Command.withDescription(described("show how the last indexing run ended and the counts per index", [
+  ["EXAMPLES", examples([
+    ["sagasu status", "the last run and the counts per index"],
+    ["sagasu status --failed", "every failed file and why, per index"],
+    ["sagasu status --failed --json", "the same for scripts"]
+  ])]
+])))
 
 const search = Command.make(
   "search",
@@ -113,14 +151,33 @@ const search = Command.make(
     files: Options.boolean("files").pipe(Options.withDescription("print one line per file: index and path")),
     limit: Options.integer("limit").pipe(Options.withDefault(defaultSearchLimit), Options.withDescription("files on a page")),
     offset: Options.integer("offset").pipe(Options.withDefault(0), Options.withDescription("files to skip (the next page)")),
-    index: Options.text("index").pipe(Options.repeated, Options.withDescription("only this index (repeatable)")),
+    index: Options.text("index").pipe(Options.repeated, Options.withDefault([]), Options.withDescription("only this index (repeatable)")),
     type: Options.text("type").pipe(
       Options.optional,
       Options.withDescription("only this file type: excel, word, powerpoint, legacy, or an extension (xlsx, xls, docx, doc, pptx, ppt, …)")
     )
   },
   (o) => searchCommand(o.work, o.query.join(" "), { json: o.json, files: o.files, limit: o.limit, offset: o.offset, index: o.index, type: o.type })
-).pipe(Command.withDescription("find files holding every word (space = AND, anywhere in the file, names and properties too)"))
+).pipe(Command.withDescription(described("find files holding every word (space = AND, anywhere in the file, names and properties too)", [
+  ["QUERY SYNTAX", [
+    "words separated by spaces (ASCII or full-width) must all occur in the same file, anywhere in it",
+    "-word excludes the files that contain it; a query whose first word starts with - goes after --",
+    "\"…\" keeps a phrase together within one cell, paragraph or slide line",
+    "「」『』 are ordinary text, never quotes; an unbalanced or inner \" is text too",
+    "hiragana and katakana, full-width and half-width, upper and lower case are the same (がいど finds ｶﾞｲﾄﾞ)",
+    "numbers and dates are found as shown and as typed (¥123,350 by 123350, 2009年9月4日 by 2009/9/4 or 2009-09-04)",
+    "file names, folder paths, sheet names, slide titles and document properties are searched like the text"
+  ]],
+  ["EXAMPLES", examples([
+    ["sagasu search 見積番号", "files holding 見積番号"],
+    ["sagasu search 要件 合意", "both words in the same file"],
+    ["sagasu search 見積 -テンプレート", "見積 but not テンプレート"],
+    ["sagasu search -- -対象外 見積", "a first word starting with -"],
+    ["sagasu search '\"株式会社 サガス\"'", "the phrase as it stands in one cell"],
+    ["sagasu search 見積 --files --limit 50 --offset 50", "the second page, one line per file"],
+    ["sagasu search A-1234 --type excel --index 共有 --json", ""]
+  ])]
+])))
 
 const gui = Command.make(
   "gui",
@@ -152,9 +209,42 @@ process.stdout.on("error", (e: NodeJS.ErrnoException) => {
   throw e
 })
 
+// No colour in the help and the usage errors when the stream is not a terminal or NO_COLOR is set
+// (issue 16; https://no-color.org): @effect/cli renders its help with ANSI styles whatever the output.
+const plain = (stream: NodeJS.WriteStream) => stream.isTTY !== true || process.env.NO_COLOR !== undefined
+const stripAnsi = (args: ReadonlyArray<unknown>) => args.map((a) => (typeof a === "string" ? a.replace(/\x1b\[[0-9;]*m/g, "") : a))
+const withoutColour = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Console.consoleWith((base) => {
+    const out = plain(process.stdout)
+    const err = plain(process.stderr)
+    const console: Console.Console = Object.assign(Object.create(base) as Console.Console, {
+      log: (...args: ReadonlyArray<unknown>) => base.log(...(out ? stripAnsi(args) : args)),
+      info: (...args: ReadonlyArray<unknown>) => base.info(...(out ? stripAnsi(args) : args)),
+      error: (...args: ReadonlyArray<unknown>) => base.error(...(err ? stripAnsi(args) : args)),
+      warn: (...args: ReadonlyArray<unknown>) => base.warn(...(err ? stripAnsi(args) : args))
+    })
+    return Effect.withConsole(effect, console)
+  })
+
 cli(process.argv).pipe(
+  withoutColour,
   // @effect/cli has already printed a usage error for a person; exit 1 without a dump.
   Effect.catchIf(ValidationError.isValidationError, () => Effect.sync(() => { process.exitCode = 1 })),
-  Effect.provide(Layer.mergeAll(NodeContext.layer, Logger.minimumLogLevel(LogLevel.Warning))),
+  // Anything unexpected is reported on stderr, exit 1 (issue 16: runMain's own report goes through
+  // console.log, to stdout); an interruption (Ctrl+C outside a run) is left to runMain.
+  Effect.catchAllCause((cause) =>
+    Cause.isInterruptedOnly(cause)
+      ? Effect.failCause(cause)
+      : Effect.sync(() => {
+          process.stderr.write(Cause.pretty(cause) + "\n")
+          process.exitCode = 1
+        })
+  ),
+  Effect.provide(Layer.mergeAll(
+    NodeContext.layer,
+    Logger.minimumLogLevel(LogLevel.Warning),
+    // Warnings and errors logged on the way: stderr too (the default logger writes to stdout).
+    Logger.replace(Logger.defaultLogger, Logger.withLeveledConsole(Logger.stringLogger))
+  )),
   NodeRuntime.runMain({ disableErrorReporting: false })
 )

@@ -1,26 +1,107 @@
 /**
  * `sagasu status`: the last progress and how the last run ended (P3), and
- * the ingest list's counts per index.
+ * the ingest list's counts per index; `--failed` lists the failed files with
+ * their reasons, per index, from the ingest list (issue 16: at any time, not
+ * only in the log of the run that failed them).
  *
  * @module
  */
-import { type Language, defaultSettings } from "@sagasu/domain"
+import { type IngestRow, type Language, type Settings, defaultSettings, failureCauseOf, failureReasonOf } from "@sagasu/domain"
 import { checkWorkFolder, readIngestList, readProgress, readSettings } from "@sagasu/store"
 import { Console, Effect, Option } from "effect"
+import * as path from "node:path"
+
+/** A failed file as `status --failed --json` prints it. */
+export interface FailedFileEntry {
+  /** Relative to the index's folder, `/`-separated. */
+  readonly path: string
+  /** The file in the index's folder (`null` for an index no longer in the settings). */
+  readonly absolutePath: string | null
+  /** The reason code (`corrupt`, `encrypted`, `timeout`, …; `null` when the row's reason has none). */
+  readonly reason: string | null
+  /** The rest of the row's reason: what the reader or the Office owner said. */
+  readonly detail: string
+  /** Whose fault: `file` (retried only with --retry-failed) or `environment` (retried by the next run). */
+  readonly cause: string
+}
+
+/** One index's failed files (`status --failed --json`: `{ indexes: [...] }`). */
+export interface FailedIndexEntry {
+  readonly name: string
+  /** The index's folder (`null`: the index is no longer in the settings but the ingest list has its rows). */
+  readonly path: string | null
+  readonly failed: ReadonlyArray<FailedFileEntry>
+}
+
+/**
+ * The failed rows of the ingest list grouped per index: the registered
+ * indexes in the settings' order (those with failures), then any other index
+ * the list still names; files in code-point order of their path.
+ */
+export function failedPerIndex(rows: ReadonlyArray<IngestRow>, settings: Settings): ReadonlyArray<FailedIndexEntry> {
+  const failed = rows.filter((r) => r.status === "failed")
+  const names = [...new Set([...settings.targetFolders.map((t) => t.name), ...failed.map((r) => r.index)])]
+  return names.flatMap((name) => {
+    const own = failed.filter((r) => r.index === name).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    if (own.length === 0) return []
+    const folder = settings.targetFolders.find((t) => t.name === name)?.path ?? null
+    return [{
+      name,
+      path: folder,
+      failed: own.map((r) => {
+        // The row's reason is `<reason>: <detail>` (failure_reason.ts); failureReasonOf reads its code.
+        const reason = failureReasonOf(r.reason) ?? null
+        const colon = r.reason.indexOf(":")
+        return {
+          path: r.path,
+          absolutePath: folder === null ? null : path.join(folder, ...r.path.split("/")),
+          reason,
+          detail: reason === null ? r.reason : colon < 0 ? "" : r.reason.slice(colon + 1).trim(),
+          cause: failureCauseOf(r.reason)
+        }
+      })
+    }]
+  })
+}
+
+/** The failed files for a person: per index its name, folder and count, then each file and its reason. */
+export function formatFailed(groups: ReadonlyArray<FailedIndexEntry>, language: Language): string {
+  const ja = language === "ja"
+  if (groups.length === 0) return ja ? "失敗したファイルはありません。" : "No file failed."
+  return groups.map((g) => [
+    `${g.name}  ${g.path ?? (ja ? "（設定にないインデックス）" : "(not in the settings)")}  ${ja ? "失敗" : "failed"} ${g.failed.length}`,
+    ...g.failed.map((f) => `  ${f.path}: ${f.reason === null ? f.detail : f.detail === "" ? f.reason : `${f.reason}: ${f.detail}`}` +
+      (f.cause === "environment" ? (ja ? "（環境の問題: 次のインデックス作成で再試行）" : " (the environment's: retried by the next run)") : ""))
+  ].join("\n")).join("\n")
+}
 
 const phaseName: Record<Language, Record<string, string>> = {
   ja: { crawl: "クロール", confirm: "確認", ingest: "取り込み", finalize: "仕上げ" },
   en: { crawl: "crawl", confirm: "confirm", ingest: "ingest", finalize: "finalize" }
 }
 
-/** Prints the status of the work folder `work`; `json` prints `{progress, indexes}` instead. */
-export const statusCommand = (work: string, json: boolean) =>
+/** Options of {@link statusCommand}. */
+export interface StatusCommandOptions {
+  /** Print JSON: `{progress, indexes}`, or with `failed` `{indexes: [{name, path, failed: [...]}]}`. */
+  readonly json: boolean
+  /** List the failed files with their reasons instead of the counts. */
+  readonly failed: boolean
+}
+
+/** Prints the status of the work folder `work`. */
+export const statusCommand = (work: string, options: StatusCommandOptions) =>
   Effect.gen(function* () {
+    const json = options.json
     const paths = yield* checkWorkFolder(work)
     const settings = yield* readSettings(paths).pipe(Effect.orElseSucceed(() => defaultSettings))
     const language = settings.language
-    const progress = yield* readProgress(paths)
     const rows = yield* readIngestList(paths)
+    if (options.failed) {
+      const groups = failedPerIndex(rows, settings)
+      yield* Console.log(json ? JSON.stringify({ indexes: groups }, null, 2) : formatFailed(groups, language))
+      return
+    }
+    const progress = yield* readProgress(paths)
     const indexes = settings.targetFolders.map((t) => {
       const own = rows.filter((r) => r.index === t.name)
       return {
@@ -49,6 +130,9 @@ export const statusCommand = (work: string, json: boolean) =>
     for (const i of indexes) {
       yield* Console.log(`${i.name}${i.enabled ? "" : ja ? "（無効）" : " (disabled)"}  ${i.path}  ` +
         `${ja ? "済" : "done"} ${i.done} / ${ja ? "失敗" : "failed"} ${i.failed} / ${ja ? "未取り込み" : "pending"} ${i.pending}`)
+    }
+    if (indexes.some((i) => i.failed > 0)) {
+      yield* Console.log(ja ? "失敗したファイルと原因は sagasu status --failed で表示します。" : "sagasu status --failed lists the failed files and why.")
     }
     if (indexes.some((i) => i.pending > 0)) {
       yield* Console.log(ja ? "未取り込みのファイルがあります。sagasu index で続きから再開します。" : "Some files are pending; sagasu index resumes where it stopped.")

@@ -336,9 +336,9 @@ const runMain = (
         const published = yield* publishSourceFolder(paths, s.index, s.path, staged).pipe(Effect.either)
         if (published._tag === "Left") {
           inFlight.add(fileKey(s.index, s.path))
-          yield* log.write(`not recovered: ${s.index}/${s.path} is ingested again (${describeIoError(published.left.message)})`, "warn")
+          yield* log.write(`not recovered: ${s.index}/${s.path} is ingested again (${describeIoError(published.left.message)})`, "warn", "file")
         } else {
-          yield* log.write(`recovered: ${s.index}/${s.path} (published the TSVs staged by an interrupted run)`)
+          yield* log.write(`recovered: ${s.index}/${s.path} (published the TSVs staged by an interrupted run)`, "info", "file")
         }
       }
     }
@@ -359,7 +359,7 @@ const runMain = (
       yield* progress({ _tag: "phase", phase: "crawl", current: text.crawling(target.name, target.path) })
       yield* log.write(text.crawling(target.name, target.path))
       const result = yield* crawlFolder(target.name, target.path).pipe(Effect.mapError((e) => new RunFailure({ message: e.message })))
-      for (const s of result.skipped) yield* log.write(`skip: ${target.name}/${s.path} (${s.reason}${s.detail === "" ? "" : `: ${s.detail}`})`)
+      for (const s of result.skipped) yield* log.write(`skip: ${target.name}/${s.path} (${s.reason}${s.detail === "" ? "" : `: ${s.detail}`})`, "info", "file")
       for (const s of result.skipped) if (s.reason === "unreadable") unreadable.push(fileKey(target.name, s.path))
       crawled.push(...result.files)
       crawledIndexes.push(target.name)
@@ -424,7 +424,7 @@ const runMain = (
     for (const c of list.counts) {
       if (c.cloudSkipped > 0) yield* log.write(text.cloudSkippedIn(c.index, c.cloudSkipped))
     }
-    for (const f of list.cloudSkipped) yield* log.write(`  cloud-only: ${f.index}/${f.path}`)
+    for (const f of list.cloudSkipped) yield* log.write(`  cloud-only: ${f.index}/${f.path}`, "info", "file")
 
     // R11: the target list into the ingest list, and each index's origin.
     yield* rewriteIngestList(paths, list.rows).pipe(Effect.mapError(ioFailure))
@@ -529,7 +529,7 @@ const removeVanished = (paths: WorkPaths, log: RunLog, list: TargetList) =>
   Effect.gen(function* () {
     if (list.vanished.length === 0) return
     yield* removeBodyFolders(paths, list.vanished).pipe(Effect.mapError(ioFailure))
-    for (const r of list.vanished) yield* log.write(`removed: ${r.index}/${r.path} (the source file is gone)`)
+    for (const r of list.vanished) yield* log.write(`removed: ${r.index}/${r.path} (the source file is gone)`, "info", "file")
   })
 
 // A dispatched file: its target number (1-based), worker kind and number, fiber.
@@ -712,7 +712,7 @@ const dispatchLoop = (
       switch (decision._tag) {
         case "Reroute":
           yield* submit({ ...flight, kind: decision.app, worker: ownerNumber[decision.app] })
-          yield* log.write(`${name}: reading it needs Office; handed to the ${decision.app} owner`)
+          yield* log.write(`${name}: reading it needs Office; handed to the ${decision.app} owner`, "info", "file")
           continue
         case "KeepPending":
           state.stopped = true

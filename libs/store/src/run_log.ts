@@ -12,13 +12,20 @@ import type { WorkPaths } from "./work_paths.ts"
 /** `info`, or a warning ("yellow" in the seed: marked `[WARN]` in the file), or an error (`[ERROR]`). */
 export type LogLevel = "info" | "warn" | "error"
 
+/**
+ * `run`: a line about the run as a whole (header, crawl, counts, warnings, the closing message);
+ * `file`: a line about one file (its `[n/total]` block, a skip, a recovery, a removal), of which a
+ * run has as many as files — a terminal shows those only when asked (`sagasu index --verbose`, issue 16).
+ */
+export type LogLineKind = "run" | "file"
+
 /** Receives every line also written to the file (headless runs print the log, R4). */
-export type LogEcho = (line: string, level: LogLevel) => void
+export type LogEcho = (line: string, level: LogLevel, kind: LogLineKind) => void
 
 /** The open log of one run. Writing never fails the run: an I/O error is reported once through `echo`. */
 export interface RunLog {
-  /** Writes one line (a timestamp-free line: the header carries the start time). */
-  readonly write: (line: string, level?: LogLevel) => Effect.Effect<void>
+  /** Writes one line (a timestamp-free line: the header carries the start time); `kind` is for the echo only. */
+  readonly write: (line: string, level?: LogLevel, kind?: LogLineKind) => Effect.Effect<void>
   /**
    * Writes one file's block (R4): the first line prefixed `[n/total]` with `n`
    * the file's 1-based position in the target list, the worker's lines indented.
@@ -44,14 +51,14 @@ export const openRunLog = (
       try {
         if (fs.existsSync(paths.log)) fs.renameSync(paths.log, paths.logPrevious)
       } catch (e) {
-        echo(`the previous log could not be kept: ${String(e)}`, "warn")
+        echo(`the previous log could not be kept: ${String(e)}`, "warn", "run")
       }
       let fd: number | undefined
       try {
         fd = fs.openSync(paths.log, "w")
         fs.writeSync(fd, "\uFEFF")
       } catch (e) {
-        echo(`the log file could not be opened: ${String(e)}`, "warn")
+        echo(`the log file could not be opened: ${String(e)}`, "warn", "run")
         fd = undefined
       }
       return { fd }
@@ -68,21 +75,21 @@ export const openRunLog = (
         try {
           fs.writeSync(state.fd, text)
         } catch (e) {
-          if (!failed) echo(`the log file could not be written: ${String(e)}`, "warn")
+          if (!failed) echo(`the log file could not be written: ${String(e)}`, "warn", "run")
           failed = true
         }
       }
-      const write = (line: string, level: LogLevel = "info") =>
+      const write = (line: string, level: LogLevel = "info", kind: LogLineKind = "run") =>
         Effect.sync(() => {
           raw(mark(level) + line + "\n")
-          echo(line, level)
+          echo(line, level, kind)
         })
       const block = (n: number, total: number, title: string, lines: ReadonlyArray<string>, level: LogLevel = "info") =>
         Effect.sync(() => {
           const head = `[${n}/${total}] ${title}`
           raw([mark(level) + head, ...lines.map((l) => `    ${l}`)].join("\n") + "\n")
-          echo(head, level)
-          for (const l of lines) echo(`    ${l}`, level)
+          echo(head, level, "file")
+          for (const l of lines) echo(`    ${l}`, level, "file")
         })
       Effect.runSync(Effect.forEach(header, (l) => write(l)))
       return { write, block } satisfies RunLog

@@ -95,17 +95,22 @@ describe("run log (R4)", () => {
       fs.writeFileSync(paths.log, "previous run")
       const echoed: Array<string> = []
       const log = yield* Effect.scoped(Effect.gen(function* () {
-        const log = yield* openRunLog(paths, ["Sagasu 0.1.0", "Node v20"], (l, level) => echoed.push(`${level}:${l}`))
+        const log = yield* openRunLog(paths, ["Sagasu 0.1.0", "Node v20"], (l, level, kind) => echoed.push(`${level}:${kind}:${l}`))
         yield* log.write("crawling 共有")
+        yield* log.write("skip: 共有/~$a.xlsx (owner-file)", "info", "file")
         yield* log.block(3, 10, "共有/見積.xlsx: failed (corrupt: bad zip)", ["line one"], "warn")
         return log
       }))
       void log
       expect(fs.readFileSync(paths.logPrevious, "utf8")).toBe("previous run")
       expect(fs.readFileSync(paths.log, "utf8")).toBe(
-        "\uFEFFSagasu 0.1.0\nNode v20\ncrawling 共有\n[WARN] [3/10] 共有/見積.xlsx: failed (corrupt: bad zip)\n    line one\n"
+        "\uFEFFSagasu 0.1.0\nNode v20\ncrawling 共有\nskip: 共有/~$a.xlsx (owner-file)\n[WARN] [3/10] 共有/見積.xlsx: failed (corrupt: bad zip)\n    line one\n"
       )
-      expect(echoed).toContain("warn:[3/10] 共有/見積.xlsx: failed (corrupt: bad zip)")
+      // Issue 16: a file's lines are told apart from the run's, so a terminal can leave them out.
+      expect(echoed).toEqual([
+        "info:run:Sagasu 0.1.0", "info:run:Node v20", "info:run:crawling 共有", "info:file:skip: 共有/~$a.xlsx (owner-file)",
+        "warn:file:[3/10] 共有/見積.xlsx: failed (corrupt: bad zip)", "warn:file:    line one"
+      ])
     }).pipe(Effect.provide(NodeContext.layer)))
 })
 

@@ -151,9 +151,9 @@ export async function runCli(args: ReadonlyArray<string>, options: CliOptions = 
   return { ...exit, out: c.out(), stdout: c.stdout(), stderr: c.stderr() }
 }
 
-/** `sagasu index --yes --work WORK`. */
+/** `sagasu index --yes --verbose --work WORK` (the campaign reads the per-file `[n/total]` and `skip:` lines). */
 export const startIndex = (work: string, options: CliOptions = {}): CliChild => {
-  const c = startCli(["index", "--yes", "--work", work], options)
+  const c = startCli(["index", "--yes", "--verbose", "--work", work], options)
   c.child.stdin?.end()
   return c
 }

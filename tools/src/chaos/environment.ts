@@ -178,7 +178,7 @@ async function permissionDenied(options: EnvironmentOptions, tally: Tally) {
   tally.check("R2: a work folder that cannot be written ends with exit 1 and says so", denied.code === 1 && /cannot be written/.test(denied.out), () => `exit ${denied.code}: ${denied.out.slice(-300)}`)
   tally.check("R2: nothing is written to it", fs.readdirSync(rootOwned, { recursive: true }).length === before, () => "files appeared")
 
-  const first = await runCli(["index", "--yes", "--work", work], asNobody)
+  const first = await runCli(["index", "--yes", "--verbose", "--work", work], asNobody)
   tally.check("permissions: the first run as nobody completes", first.code === 0, () => `exit ${first.code}: ${first.out.slice(-400)}`)
   const indexed = snapshot(work)
 
@@ -192,7 +192,7 @@ async function permissionDenied(options: EnvironmentOptions, tally: Tally) {
   const secretDir = path.join(tree.root, "秘密")
   fs.chmodSync(secretDir, 0o000)
   tally.fault("folder without read permission")
-  const second = await runCli(["index", "--yes", "--work", work], asNobody)
+  const second = await runCli(["index", "--yes", "--verbose", "--work", work], asNobody)
   tally.check("permissions: the run completes (exit 0)", second.code === 0, () => `exit ${second.code}: ${second.out.slice(-400)}`)
   const rows = await ingestRows(work)
   for (const f of tree.files.slice(0, 3)) {
@@ -210,7 +210,7 @@ async function permissionDenied(options: EnvironmentOptions, tally: Tally) {
   // failure, issue 15), ingests them and ends equal to a clean run.
   fs.chmodSync(secretDir, 0o755)
   for (const f of unreadable) fs.chmodSync(f, 0o644)
-  const third = await runCli(["index", "--yes", "--work", work], asNobody)
+  const third = await runCli(["index", "--yes", "--verbose", "--work", work], asNobody)
   tally.check("permissions: back, the next run (no --retry-failed) completes", third.code === 0, () => `exit ${third.code}: ${third.out.slice(-400)}`)
   const ref = await referenceOf(path.join(dir, "clean"), { tree: tree.root }, tree.queries)
   await compareWith(tally, work, ref, tree.queries, "permissions restored")

@@ -1,0 +1,236 @@
+/**
+ * The terminal conventions of the CLI (issue 16): `--quiet`, `--verbose` and
+ * the plain progress lines off a terminal, help without colour when piped or
+ * with NO_COLOR, errors on stderr, `status --failed`, and a real 80-column
+ * terminal (tmux) over long Japanese paths that keeps the progress bar on one
+ * line and leaves no stale bar line behind.
+ */
+import { displayWidth } from "@sagasu/domain"
+import { spawnSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { beforeAll, describe, expect, it } from "vitest"
+import { repoRoot } from "./corpus.ts"
+import { makeTree } from "./make_tree.ts"
+
+const bin = path.join(repoRoot, "apps", "cli", "bin", "sagasu.js")
+const withoutNoColor = (): NodeJS.ProcessEnv => {
+  const env = { ...process.env }
+  delete env.NO_COLOR
+  return env
+}
+const run = (args: ReadonlyArray<string>, env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" }) => {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", env, stdio: ["ignore", "pipe", "pipe"] })
+  return { code: r.status, out: r.stdout, err: r.stderr }
+}
+const has = (command: string) => spawnSync("sh", ["-c", `command -v ${command}`]).status === 0
+// Each spawnSync blocks this worker for seconds: let vitest's messages through between them.
+const breathe = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+// A progress line starts with a phase name and a space ("クロール中:" and "取り込み対象:" are log lines).
+const barLine = /^(クロール|取り込み|仕上げ) /
+const escape = /\x1b/
+
+const base = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-term-"))
+const broken = path.join(base, "broken")
+const brokenFile = "壊れた見積書.xlsx"
+// "not a zip": the bytes the reader names in the reason.
+const brokenReason = "not-office: neither a zip nor an OLE2 container (first bytes 6e 6f 74 20 61 20 7a 69)"
+const small = path.join(base, "small")
+const longTree = path.join(base, "long")
+let smallCount = 0
+let longCount = 0
+
+/** A work folder with the indexes `name → folder`. */
+const makeWork = (name: string, indexes: Record<string, string>): string => {
+  const work = path.join(base, name)
+  expect(run(["init", "--work", work]).code).toBe(0)
+  for (const [index, folder] of Object.entries(indexes)) expect(run(["add", index, folder, "--work", work]).code).toBe(0)
+  return work
+}
+
+beforeAll(async () => {
+  fs.mkdirSync(broken, { recursive: true })
+  fs.writeFileSync(path.join(broken, brokenFile), "not a zip")
+  smallCount = (await makeTree(small, { seed: 16, files: 6, minRows: 5, maxRows: 20, maxSheets: 1 })).length
+  // Long Japanese names: a path of about 130 display columns, wider than the terminal.
+  const made = await makeTree(path.join(base, "made"), { seed: 17, files: 30, minRows: 5, maxRows: 20, maxSheets: 1 })
+  const folder = path.join(longTree, "営業部の共有フォルダ", "２０２４年度の顧客別見積書と請求書の控え（部長承認済み）")
+  fs.mkdirSync(folder, { recursive: true })
+  made.forEach((f, i) => {
+    fs.renameSync(path.join(base, "made", ...f.path.split("/")), path.join(folder, `株式会社サンプル商事御中_御見積書_第${i + 1}版_最終確定版.${f.kind}`))
+  })
+  longCount = made.length
+}, 600_000)
+
+describe("sagasu help (issue 16: colour only on a terminal without NO_COLOR, examples, the query syntax)", () => {
+  it("piped: no escape codes, and search's help has its examples and query syntax", async () => {
+    for (const args of [["--help"], ["index", "--help"], ["search", "--help"], ["status", "--help"]]) {
+      const r = run(args, withoutNoColor())
+      expect(r.code, args.join(" ")).toBe(0)
+      expect(r.out, args.join(" ")).not.toMatch(escape)
+      await breathe()
+    }
+    const search = run(["search", "--help"], withoutNoColor()).out
+    expect(search).toContain("QUERY SYNTAX")
+    expect(search).toContain("-word excludes the files that contain it")
+    expect(search).toContain("EXAMPLES")
+    expect(search).toMatch(/^sagasu search 要件 合意 +both words in the same file$/m)
+    // Repeatable options are optional, and shown so.
+    expect(search).toContain("[--index text...]")
+    const index = run(["index", "--help"], withoutNoColor()).out
+    expect(index).toContain("[--only text...] [(-v, --verbose)] [(-q, --quiet)]")
+  }, 600_000)
+
+  it.skipIf(!has("script"))("on a terminal: coloured, and with NO_COLOR=1 not", () => {
+    // script(1) gives the command a terminal; its output is the terminal's.
+    const onTty = (env: NodeJS.ProcessEnv) =>
+      spawnSync("script", ["-qec", `"${process.execPath}" "${bin}" search --help`, "/dev/null"], { encoding: "utf8", env }).stdout
+    // The control: @effect/cli does colour its help on a terminal, so the next check means something.
+    expect(onTty(withoutNoColor())).toMatch(escape)
+    const plain = onTty({ ...process.env, NO_COLOR: "1" })
+    expect(plain).toContain("QUERY SYNTAX")
+    expect(plain).not.toMatch(escape)
+  }, 600_000)
+})
+
+describe("sagasu index output (issue 16: --quiet, --verbose, plain progress off a terminal, errors on stderr)", () => {
+  it("--quiet prints only how the run ended, with the failed file and its reason", () => {
+    const work = makeWork("quiet", { 小: small, 壊れ: broken })
+    const r = run(["index", "--yes", "--quiet", "--work", work])
+    expect(r.code).toBe(0)
+    expect(r.err).toBe("")
+    expect(r.out).toBe(
+      `インデックス作成が完了しました。（成功: ${smallCount} 件 / 失敗: 1 件）\n失敗したファイルと原因:\n  壊れ/${brokenFile}: ${brokenReason}\n`
+    )
+  }, 600_000)
+
+  it("off a terminal: no per-file lines and no redraw, a plain progress line at each tenth up to 100 %", () => {
+    const work = makeWork("plain", { 小: small })
+    const r = run(["index", "--yes", "--work", work])
+    expect(r.code).toBe(0)
+    expect(r.err).toBe("")
+    expect(r.out).not.toMatch(/\r|\x1b/)
+    expect(r.out).not.toMatch(/^\[\d+\/\d+\] /m)
+    expect(r.out).toContain(`取り込み対象: ${smallCount} 件`)
+    const progress = r.out.split("\n").filter((l) => barLine.test(l))
+    // At 0 %, then at each new tenth: 6 files give 0, 1 (16 %), 3 (33 %), 5 (50 %), 6 (66 %), 8 (83 %), 10 (100 %)
+    // at most; a slow result may cover two tenths at once, so only the order and the ends are fixed.
+    expect(progress[0]).toMatch(new RegExp(`^取り込み 0/${smallCount} 0%  経過 \\d+:\\d\\d`))
+    expect(progress.at(-1)).toMatch(new RegExp(`^取り込み ${smallCount}/${smallCount} 100%  経過 \\d+:\\d\\d [\\d.]+ 件/秒 残り約 0:00  小/`))
+    const done = progress.map((l) => Number(/^取り込み (\d+)\//.exec(l)?.[1]))
+    expect(done).toEqual([...done].sort((a, b) => a - b))
+    expect(new Set(done).size).toBe(done.length)
+    expect(progress.length).toBeLessThanOrEqual(smallCount + 1)
+    expect(r.out).toContain(`インデックス作成が完了しました。（成功: ${smallCount} 件 / 失敗: 0 件）`)
+  }, 600_000)
+
+  it("--verbose prints each file's block, as the log has them", () => {
+    const work = makeWork("verbose", { 小: small })
+    const r = run(["index", "--yes", "--verbose", "--work", work])
+    expect(r.code).toBe(0)
+    const blocks = r.out.split("\n").filter((l) => /^\[\d+\/\d+\] /.test(l))
+    expect(blocks).toHaveLength(smallCount)
+    for (const b of blocks) expect(b).toMatch(new RegExp(`^\\[\\d+/${smallCount}\\] 小/部署01/.+: done$`))
+    // The [n/total] lines say how far the run is: no plain progress lines besides them.
+    expect(r.out.split("\n").filter((l) => barLine.test(l))).toEqual([])
+  }, 600_000)
+
+  it("errors go to stderr with their exit codes; stdout has none of them", async () => {
+    // A registered folder that is gone: exit 1, the Japanese message on stderr.
+    const gone = path.join(base, "gone")
+    fs.mkdirSync(gone)
+    const work = makeWork("gone-work", { 消えた: gone })
+    fs.rmdirSync(gone)
+    const missing = run(["index", "--yes", "--work", work])
+    expect(missing.code).toBe(1)
+    expect(missing.err).toContain(`インデックス「消えた」のフォルダが見つかりません: ${gone}`)
+    expect(missing.out).not.toContain("フォルダが見つかりません")
+    await breathe()
+    // A work folder never initialised, a mistyped command, contradictory options: exit 1, nothing on stdout.
+    for (const args of [["status", "--work", path.join(base, "nowhere")], ["index", "--work", path.join(base, "nowhere")], ["serch", "x"]]) {
+      const r = run(args)
+      expect([r.code, r.out], args.join(" ")).toEqual([1, ""])
+      expect(r.err, args.join(" ")).not.toBe("")
+      await breathe()
+    }
+    const both = run(["index", "--quiet", "--verbose", "--work", work])
+    expect([both.code, both.out, both.err]).toEqual([1, "", "--quiet と --verbose は一緒に使えません。\n--quiet and --verbose cannot be used together.\n"])
+  }, 600_000)
+})
+
+describe("sagasu status --failed (issue 16: the failed files at any time, from the ingest list)", () => {
+  it("lists the failed file with its reason per index, as text and as JSON, also after a run with nothing to do", async () => {
+    const work = makeWork("failed", { 小: small, 壊れ: broken })
+    expect(run(["index", "--yes", "--quiet", "--work", work]).code).toBe(0)
+    await breathe()
+    // A second run has nothing to do and names no failed file in its log: the list still has it.
+    expect(run(["index", "--yes", "--work", work]).out).toContain("取り込みが必要なファイルはありません。")
+    expect(fs.readFileSync(path.join(work, "indexing_log.txt"), "utf8")).not.toContain(brokenFile)
+    await breathe()
+    const text = run(["status", "--failed", "--work", work])
+    expect([text.code, text.err]).toEqual([0, ""])
+    expect(text.out).toBe(`壊れ  ${broken}  失敗 1\n  ${brokenFile}: ${brokenReason}\n`)
+    const json = run(["status", "--failed", "--json", "--work", work])
+    expect(json.code).toBe(0)
+    expect(JSON.parse(json.out)).toEqual({
+      indexes: [{
+        name: "壊れ",
+        path: broken,
+        failed: [{
+          path: brokenFile,
+          absolutePath: path.join(broken, brokenFile),
+          reason: "not-office",
+          detail: "neither a zip nor an OLE2 container (first bytes 6e 6f 74 20 61 20 7a 69)",
+          cause: "file"
+        }]
+      }]
+    })
+    // The counts point to it.
+    expect(run(["status", "--work", work]).out).toContain("失敗したファイルと原因は sagasu status --failed で表示します。")
+    const none = makeWork("none-failed", { 小: small })
+    expect(run(["status", "--failed", "--work", none]).out).toBe("失敗したファイルはありません。\n")
+  }, 600_000)
+})
+
+describe("sagasu index in an 80-column terminal (issue 16: tmux, long Japanese paths)", () => {
+  it.skipIf(!has("tmux"))("keeps the bar on one line of at most 79 columns, redrawn in place, and leaves no bar line behind", async () => {
+    const work = makeWork("tmux", { 共有: longTree })
+    const socket = `sagasu-test-${process.pid}`
+    const tmux = (...args: Array<string>) => spawnSync("tmux", ["-u", "-L", socket, "-f", "/dev/null", ...args], { encoding: "utf8" })
+    const command = `"${process.execPath}" "${bin}" index --yes --work "${work}"; echo "SAGASU_EXIT=$?"; sleep 600`
+    expect(tmux("new-session", "-d", "-x", "80", "-y", "50", "-s", "t", command).status).toBe(0)
+    try {
+      // Read the pane as the run goes (-J joins wrapped lines, so a bar that wrapped would show as one
+      // line wider than 80), until the command has ended.
+      const captures: Array<Array<string>> = []
+      let last: Array<string> = []
+      while (!last.some((l) => l.startsWith("SAGASU_EXIT="))) {
+        const joined = tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "t")
+        expect(joined.status).toBe(0)
+        last = joined.stdout.split("\n")
+        captures.push(last)
+        await sleep(100)
+      }
+      const rows = tmux("capture-pane", "-p", "-S", "-", "-t", "t").stdout.split("\n")
+      for (const row of rows) expect(displayWidth(row), row).toBeLessThanOrEqual(80)
+      const bars = captures.map((c) => c.filter((l) => barLine.test(l)))
+      // The bar was seen (a run of 30 files takes seconds), never twice in one screen, never wider than 79.
+      expect(bars.some((b) => b.length === 1)).toBe(true)
+      for (const b of bars) {
+        expect(b.length).toBeLessThanOrEqual(1)
+        for (const l of b) expect(displayWidth(l), l).toBeLessThanOrEqual(79)
+      }
+      // The ingest phase's bar with its counts and the end of a long file name.
+      expect(bars.flat().some((l) => new RegExp(`^取り込み (\\[[#-]+\\] )?\\d+/${longCount} \\d+%  経過 `).test(l))).toBe(true)
+      // At the end: no bar line left, the closing message, exit 0.
+      expect(last.filter((l) => barLine.test(l))).toEqual([])
+      expect(last).toContain(`インデックス作成が完了しました。（成功: ${longCount} 件 / 失敗: 0 件）`)
+      expect(last).toContain("SAGASU_EXIT=0")
+    } finally {
+      tmux("kill-server")
+    }
+  }, 600_000)
+})
