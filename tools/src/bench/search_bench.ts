@@ -194,6 +194,15 @@ for (const q of queries) {
   sagasuAll.push(performance.now() - t)
   sagasuCounts.push(n)
 }
+// The first page as the CLI and the GUI ask for it (S5, issue 14): 20 files, each once with its best
+// located hits, the totals counted for 150 ms at most (the GUI's bound; the CLI's is 50 ms).
+const sagasuPage: Array<number> = []
+for (const q of queries) {
+  t = performance.now()
+  searcher.searchFiles(`"${q.text}"`, { limit: 20, countDeadline: t + 150 })
+  sagasuPage.push(performance.now() - t)
+}
+log(`sagasu first page of 20 files: p50 ${ms(quantile(sagasuPage, 0.5))} ms, p95 ${ms(quantile(sagasuPage, 0.95))} ms`)
 for (const i of [...sagasuFirst.keys()].sort((a, b) => sagasuFirst[b]! - sagasuFirst[a]!).slice(0, 5)) {
   log(`  slow: ${JSON.stringify(queries[i]?.text)} (${queries[i]?.intent}) first50 ${ms(sagasuFirst[i]!)} ms, all ${ms(sagasuAll[i]!)} ms, ${sagasuCounts[i]} hits`)
 }
@@ -419,6 +428,7 @@ const lines = [
   "| engine | p50 | p95 | max |",
   "|---|---|---|---|",
   row("Sagasu, first 50 hits (warm process)", sagasuFirst),
+  row("Sagasu, first page of 20 files, totals ≤ 150 ms (GUI, CLI)", sagasuPage),
   row("Sagasu, all hits (counted)", sagasuAll),
   row("ripgrep `rg -F -n` (all hits)", rgTimes),
   row("Groonga `select … --limit 50` (counts all)", groongaTimes),
