@@ -26,8 +26,13 @@ const latest = new Int32Array((workerData as { readonly latest: SharedArrayBuffe
 
 let searcher: GramSearcher | undefined
 
-/** Milliseconds from a search's start after which its totals stop being counted (the page is not affected). */
-export const countBudgetMs = 150
+/**
+ * Milliseconds from a search's start after which its totals stop being
+ * counted (the page is not affected), as in the CLI: counting a common
+ * word's every hit took 150 ms and more on a 200 MiB index, where the page
+ * itself took 15 ms at the median (docs/benchmarks.md "Search").
+ */
+export const countBudgetMs = 50
 
 port.on("message", (job: SearchJob) => {
   const cancelled = () => Atomics.load(latest, 0) !== job.generation
