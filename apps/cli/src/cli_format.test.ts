@@ -30,6 +30,10 @@ describe("search --json: absolutePath and url (issue 16)", () => {
     index: "共有",
     path: "見積/見積書 A-1234.xlsx",
     hits: 1,
+    modifiedMs: Date.UTC(2024, 2, 1),
+    size: 2048,
+    nameTerms: 0,
+    near: false,
     locations: [{ index: "共有", path: "見積/見積書 A-1234.xlsx", part: "見積書", locator: "cell" as const, loc: "B3", location: "見積書!B3", text: "A-1234", snippet: "【A-1234】" }]
   }
   const result = { files: [file], offset: 0, totals: { hits: 1, files: 1, exact: true }, more: false, engine: "gram" as const, problem: "", partial: false }
