@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { pathToFileURL } from "node:url"
 import { beforeAll, describe, expect, it } from "vitest"
 import { repoRoot } from "./corpus.ts"
 import { type SampleFile, makeSamples, parseLocation } from "./make_samples.ts"
@@ -96,6 +97,10 @@ describe("sagasu CLI on the sample documents", () => {
     ])
     expect(files[0]?.modified).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
     expect(files[0]?.size).toBe(fs.statSync(path.join(samples, "経理", "請求書_2024年3月.xlsx")).size)
+    // Issue 16: the full path and its file:// URL, so a script opens the file without reading the settings.
+    expect(files[0]?.absolutePath).toBe(path.join(samples, "経理", "請求書_2024年3月.xlsx"))
+    expect(files[0]?.url).toBe(pathToFileURL(path.join(samples, "経理", "請求書_2024年3月.xlsx")).href)
+    expect(files[0]?.url).toMatch(/^file:\/\/\/.*\/%E7%B5%8C%E7%90%86\/%E8%AB%8B%E6%B1%82%E6%9B%B8_2024%E5%B9%B43%E6%9C%88\.xlsx$/)
     expect(files[0]?.locations.map((h) => [h.index, h.path, h.location, h.text])).toEqual([
       ["サンプル", "経理/請求書_2024年3月.xlsx", "請求書!B3", "INV-2024-003"],
       ["サンプル", "経理/請求書_2024年3月.xlsx", "入金予定!B1", "INV-2024-003"],

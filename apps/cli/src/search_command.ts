@@ -50,7 +50,7 @@ export const searchCommand = (work: string, query: string, options: SearchComman
     )
     if (checked._tag === "Usage") return yield* fail(checked.message, searchUsageExitCode)
     const result = yield* searchIndexFiles(paths, query, { ...checked.options, budgetMs: cliSearchBudgetMs, countBudgetMs: cliCountBudgetMs })
-    const out = formatSearchOutput(result, { query, json: options.json, files: options.files, color, language: settings.language })
+    const out = formatSearchOutput(result, { query, json: options.json, files: options.files, color, language: settings.language, folders: settings.targetFolders })
     if (out.stderr !== "") yield* Effect.sync(() => process.stderr.write(out.stderr))
     yield* Effect.sync(() => process.stdout.write(out.stdout))
   }).pipe(Effect.catchAll((e) => fail(e.message, 1)))

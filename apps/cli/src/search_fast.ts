@@ -53,6 +53,7 @@ export async function fastSearch(args: ReadonlyArray<string>): Promise<boolean> 
   const paths = workPaths(values.work ?? defaultWorkDir())
   let language: Language
   let indexNames: Array<string>
+  let folders: Array<{ name: string; path: string }>
   try {
     if (fs.readFileSync(paths.layoutVersion, "utf8").trim() !== currentLayoutVersion) return false
     const settings: unknown = JSON.parse(fs.readFileSync(paths.settings, "utf8"))
@@ -62,10 +63,12 @@ export async function fastSearch(args: ReadonlyArray<string>): Promise<boolean> 
     language = lang ?? "ja"
     if (targetFolders !== undefined && !Array.isArray(targetFolders)) return false
     indexNames = []
+    folders = []
     for (const t of (targetFolders ?? []) as Array<unknown>) {
-      const name = typeof t === "object" && t !== null ? (t as { name?: unknown }).name : undefined
-      if (typeof name !== "string") return false
+      const { name, path } = typeof t === "object" && t !== null ? (t as { name?: unknown; path?: unknown }) : {}
+      if (typeof name !== "string" || typeof path !== "string") return false
       indexNames.push(name)
+      folders.push({ name, path })
     }
   } catch {
     return false
@@ -91,7 +94,7 @@ export async function fastSearch(args: ReadonlyArray<string>): Promise<boolean> 
   }
   const out = formatSearchOutput(
     { ...outcome, engine: "gram", problem: "" },
-    { query, json: values.json === true, files: values.files === true, color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined, language }
+    { query, json: values.json === true, files: values.files === true, color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined, language, folders }
   )
   if (out.stderr !== "") process.stderr.write(out.stderr)
   await new Promise<void>((resolve) => {

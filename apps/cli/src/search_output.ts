@@ -9,6 +9,8 @@
  */
 import type { Language } from "@sagasu/domain"
 import type { FileHit, SearchHit, SearchTotals } from "@sagasu/store"
+import * as path from "node:path"
+import { pathToFileURL } from "node:url"
 
 /** What a file-level search found (S5), as both paths have it. */
 export interface SearchOutputInput {
@@ -36,6 +38,8 @@ export interface SearchOutputOptions {
   /** ANSI colours (a TTY without NO_COLOR). */
   readonly color: boolean
   readonly language: Language
+  /** The registered indexes' folders (settings `targetFolders`): `--json` joins a file's path to its index's folder. */
+  readonly folders: ReadonlyArray<{ readonly name: string; readonly path: string }>
 }
 
 /** The texts of `sagasu search` for a person, by language. */
@@ -100,14 +104,21 @@ function sizeOf(bytes: number | undefined): string | undefined {
  * One file of `--json` (README "search --json"): the fields of its best
  * location's SearchHit (index, path, part, locator, loc, location, text,
  * snippet: today's contract), then the file's `hits`, `modified` (ISO 8601
- * or null), `size` (bytes or null) and its `locations` (SearchHit each).
+ * or null), `size` (bytes or null) and its `locations` (SearchHit each);
+ * `absolutePath` (the index's `folder` joined with `path`, this platform's
+ * separators) and `url` (its `file://` URL), both null when the index is
+ * not registered (issue 16: a script opens the file without reading the
+ * settings).
  */
-export function jsonOfFile(file: FileHit): Record<string, unknown> {
+export function jsonOfFile(file: FileHit, folder: string | undefined): Record<string, unknown> {
   const best: SearchHit | undefined = file.locations[0]
+  const absolutePath = folder === undefined ? null : path.join(folder, ...file.path.split("/"))
   return {
     ...(best ?? { index: file.index, path: file.path }),
     index: file.index,
     path: file.path,
+    absolutePath,
+    url: absolutePath === null ? null : pathToFileURL(absolutePath).href,
     hits: file.hits,
     modified: file.modifiedMs === undefined ? null : new Date(file.modifiedMs).toISOString(),
     size: file.size ?? null,
@@ -132,7 +143,10 @@ export function formatSearchOutput(result: SearchOutputInput, options: SearchOut
   if (result.engine === "scan" && !options.json) notes.push(dim(t.scanned + (result.problem === "" ? "" : `\n${result.problem}`)))
   if (result.partial && !options.json) notes.push(dim(t.partial))
   const stderr = notes.map((n) => n + "\n").join("")
-  if (options.json) return { stdout: JSON.stringify(result.files.map(jsonOfFile), null, 2) + "\n", stderr }
+  if (options.json) {
+    const folderOf = new Map(options.folders.map((f) => [f.name, f.path]))
+    return { stdout: JSON.stringify(result.files.map((f) => jsonOfFile(f, folderOf.get(f.index))), null, 2) + "\n", stderr }
+  }
   if (options.files) return { stdout: result.files.map((f) => `${f.index}  ${f.path}\n`).join(""), stderr }
   if (result.files.length === 0) {
     // Past the last page of a query that finds something: say how many there are.

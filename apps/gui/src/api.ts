@@ -14,6 +14,7 @@
  * | `POST /api/stop` | | `{ok}` |
  * | `GET /api/search` | {@link SearchParams} | {@link SearchView} |
  * | `GET /api/log` | | {@link LogView} |
+ * | `POST /api/open` | {@link OpenBody} | `{ok}`, or `{error}` (400 outside the index's folder, 404 unknown index or missing file, 500 the opener did not start) |
  *
  * @module
  */
@@ -40,6 +41,13 @@ export const RunBody = Schema.Struct({ onlyNames: Schema.Array(Schema.String) })
 export const PlanAnswerBody = Schema.Struct({
   answer: Schema.NullOr(Schema.Struct({ retryFailed: Schema.Boolean, includeCloud: Schema.Boolean }))
 })
+
+/**
+ * Opens a hit's file, or with `folder` its folder (issue 16, S5): `index`
+ * and `path` as the search gave them (FileView), `path` relative to the
+ * index's folder. The server resolves and checks it (open_target.ts).
+ */
+export const OpenBody = Schema.Struct({ index: Schema.String, path: Schema.String, folder: Schema.Boolean })
 
 /** Files on a page of `GET /api/search` when `limit` is not given (S5). */
 export const defaultPageFiles = 20

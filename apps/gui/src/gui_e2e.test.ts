@@ -15,6 +15,7 @@ import { fileURLToPath } from "node:url"
 import { type BrowserContext, type Page, chromium } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { writeManyDocuments, writeSamples } from "./_samples.ts"
+import { type OpenCommand, openPathCommand } from "./opener.ts"
 import { type GuiServer, startGuiServer } from "./server.ts"
 
 const chromiumPath = process.env["SAGASU_CHROMIUM"] ?? "/usr/bin/chromium"
@@ -25,11 +26,16 @@ interface Started {
   readonly close: () => Promise<void>
 }
 
-// A server on a work folder of its own, closed (with its runs stopped) by `close`.
-async function serve(work: string): Promise<Started> {
+// A server on a work folder of its own, closed (with its runs stopped) by `close`. Its opener
+// only records the commands it is given (issue 16: no file manager starts during a test).
+async function serve(work: string, opened: Array<OpenCommand> = []): Promise<Started> {
   const scope = Effect.runSync(Scope.make())
+  const opener = (command: OpenCommand) => {
+    opened.push(command)
+    return Promise.resolve({ ok: true } as const)
+  }
   const server = await Effect.runPromise(
-    startGuiServer(work, { version: "test" }).pipe(Scope.extend(scope), Effect.provide(NodeContext.layer))
+    startGuiServer(work, { version: "test", opener }).pipe(Scope.extend(scope), Effect.provide(NodeContext.layer))
   )
   return { server, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
@@ -78,7 +84,8 @@ describe("the GUI in a real browser (issue 7)", () => {
     const samples = path.join(root, "samples")
     await writeSamples(samples)
     const work = path.join(root, "work-main")
-    const { server, close } = await serve(work)
+    const opened: Array<OpenCommand> = []
+    const { server, close } = await serve(work, opened)
     const page = await context.newPage()
     // A script error on the page shows in the test's output at once (a poll would only wait).
     page.on("pageerror", (e) => console.error(`page error: ${e.message}`))
@@ -163,6 +170,29 @@ describe("the GUI in a real browser (issue 7)", () => {
       await book.locator("button.copy").click()
       await expect.poll(() => book.locator("button.copy").textContent(), poll).toBe("コピーしました")
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(path.join(samples, "見積", "見積書_A-1234.xlsx"))
+      // S5, issue 16: ［開く］ and ［フォルダを開く］ hand the file to the desktop's opener (here the recording stub).
+      const bookPath = fs.realpathSync(path.join(samples, "見積", "見積書_A-1234.xlsx"))
+      expect(await book.locator("button.open").textContent()).toBe("開く")
+      expect(await book.locator("button.open-folder").textContent()).toBe("フォルダを開く")
+      await book.locator("button.open").click()
+      await expect.poll(() => opened.length, poll).toBe(1)
+      await book.locator("button.open-folder").click()
+      await expect.poll(() => opened.length, poll).toBe(2)
+      expect(opened).toEqual([openPathCommand(bookPath, false), openPathCommand(bookPath, true)])
+      expect(opened[0]).toEqual({ command: "xdg-open", args: [bookPath] })
+      expect(opened[1]).toEqual({ command: "xdg-open", args: [path.dirname(bookPath)] })
+      await expect.poll(() => book.locator(".open-note").textContent(), poll).toBe("")
+      // A file moved away since the search: the server's refusal shows on its card, nothing is opened.
+      fs.renameSync(bookPath, `${bookPath}.moved`)
+      try {
+        await book.locator("button.open").click()
+        await expect.poll(() => book.locator(".open-note").textContent(), poll).toBe(`${path.join(samples, "見積", "見積書_A-1234.xlsx")} が見つかりません。移動したか削除されたようです。`)
+        expect(await book.locator(".open-note").getAttribute("class")).toBe("open-note error")
+        await shot(page, "06b-open-missing")
+      } finally {
+        fs.renameSync(`${bookPath}.moved`, bookPath)
+      }
+      expect(opened.length).toBe(2)
       // S3: words in different paragraphs of one document find it, each marked where it stands.
       await page.fill("#q", "山田 再提出")
       await page.press("#q", "Enter")
@@ -208,6 +238,9 @@ describe("the GUI in a real browser (issue 7)", () => {
       await page.selectOption("#lang", "en")
       await expect.poll(() => page.locator("#indexes-card h2").textContent(), poll).toBe("Indexes")
       expect(await page.locator("#update-all").textContent()).toBe("Update all")
+      await page.press("#q", "Enter")
+      await expect.poll(() => book.locator("button.open").textContent(), poll).toBe("Open")
+      expect(await book.locator("button.open-folder").textContent()).toBe("Open folder")
       await shot(page, "09-english")
       await page.selectOption("#lang", "ja")
       await expect.poll(() => page.locator("#indexes-card h2").textContent(), poll).toBe("インデックス")

@@ -16,10 +16,12 @@ import { defaultSettings, fileTypeGroups, resolveFileType } from "@sagasu/domain
 import { type FileSearchOptions, formatSettings, initWorkFolder, readSettings } from "@sagasu/store"
 import { Cause, Data, Effect, Option, ParseResult, Schema, type Scope } from "effect"
 import * as http from "node:http"
-import { IndexEdit, LanguageBody, PlanAnswerBody, RunBody, SearchParams } from "./api.ts"
+import { IndexEdit, LanguageBody, OpenBody, PlanAnswerBody, RunBody, SearchParams } from "./api.ts"
 import { checkRequest, makeToken } from "./guard.ts"
 import { EditRefused, editIndexes, readIndexesView, setLanguage } from "./index_edit.ts"
 import { readLogTail } from "./log_tail.ts"
+import { resolveOpenTarget } from "./open_target.ts"
+import { type Opener, desktopOpener, openPathCommand } from "./opener.ts"
 import { type PageAssets, buildPageAssets } from "./page_assets.ts"
 import { uiText } from "./page/ui_text.ts"
 import { makeRunSession } from "./run_session.ts"
@@ -72,6 +74,8 @@ export interface StartGuiServerOptions {
   readonly version: string
   /** Body size and time limits (default {@link defaultGuiServerLimits}; tests make them small). */
   readonly limits?: Partial<GuiServerLimits>
+  /** Starts the desktop's opener for `POST /api/open` (default {@link desktopOpener}; tests record the commands). */
+  readonly opener?: Opener
 }
 
 /** The server could not start: the work folder is unusable, the port is taken, or the page failed to build. */
@@ -95,6 +99,7 @@ export const startGuiServer = (
     // S2: queries run on a thread of their own, so the server answers everything else meanwhile.
     const searches = yield* makeSearchThread
     const limits: GuiServerLimits = { ...defaultGuiServerLimits, ...options.limits }
+    const opener = options.opener ?? desktopOpener
     const server = yield* NodeHttpServer.make(
       () =>
         http.createServer({
@@ -166,6 +171,20 @@ export const startGuiServer = (
           }
           case "GET /api/log":
             return json(yield* readLogTail(paths))
+          case "POST /api/open": {
+            const open = yield* body(limits, OpenBody)
+            const settings = yield* readSettings(paths).pipe(Effect.orElseSucceed(() => defaultSettings))
+            const t = uiText(settings.language)
+            return yield* resolveOpenTarget(settings.targetFolders, open.index, open.path, settings.language).pipe(
+              Effect.flatMap((target) => Effect.promise(() => opener(openPathCommand(target.file, open.folder)))),
+              Effect.map((outcome) =>
+                outcome.ok
+                  ? json({ ok: true })
+                  : json({ error: outcome.problem === "no-desktop" ? t.errOpenNoDesktop : t.errOpenFailed(outcome.message) }, 500)
+              ),
+              Effect.catchTag("OpenRefused", (e) => Effect.succeed(json({ error: e.message }, e.status)))
+            )
+          }
           default:
             return json({ error: "not found" }, 404)
         }

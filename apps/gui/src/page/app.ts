@@ -503,6 +503,29 @@ function fileCard(file: FileView): HTMLElement {
     copy.textContent = t.copied
     setTimeout(() => (copy.textContent = t.copyPath), 1500)
   }))
+  // S5, issue 16: the server opens the file (or its folder) with the desktop's opener; a refusal shows here.
+  const note = el("span", { className: "open-note" })
+  note.setAttribute("role", "status")
+  const openButton = (label: string, title: string, folder: boolean, className: string) => {
+    const button = el("button", { text: label, title, className })
+    button.type = "button"
+    button.addEventListener("click", () => {
+      note.className = "open-note"
+      note.textContent = t.opened
+      void api<{ ok: boolean }>("POST", "/api/open", { index: file.index, path: file.path, folder }).then(
+        () => {
+          note.textContent = ""
+        },
+        (e: unknown) => {
+          note.className = "open-note error"
+          note.textContent = errorMessage(e)
+        }
+      )
+    })
+    return button
+  }
+  const open = openButton(t.open, t.openTitle, false, "open")
+  const openFolder = openButton(t.openFolder, t.openFolderTitle, true, "open-folder")
   const meta = [t.fileHits(file.hits), dateText(file.modifiedMs), sizeText(file.size)].filter((x) => x !== "").join(" · ")
   const rows = file.locations.map((hit) =>
     el("tr", {}, [
@@ -516,7 +539,7 @@ function fileCard(file: FileView): HTMLElement {
       el("span", { className: "file", text: name }),
       el("span", { className: "meta", text: meta })
     ]),
-    el("div", { className: "folder-row" }, [el("span", { className: "folder", text: folder, title: file.fullPath }), copy]),
+    el("div", { className: "folder-row" }, [el("span", { className: "folder", text: folder, title: file.fullPath }), open, openFolder, copy, note]),
     el("table", { className: "locations" }, [el("tbody", {}, rows)])
   ])
 }
