@@ -4,14 +4,16 @@
  * @module
  */
 import { FileSystem } from "@effect/platform"
-import { type Settings, decodeSettings, encodeSettings } from "@sagasu/domain"
+import { type Settings, decodeSettings, encodeSettings, settingsProblemLines, settingsSyntaxLine } from "@sagasu/domain"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { writeFileAtomic } from "./_atomic.ts"
 import type { WorkPaths } from "./work_paths.ts"
 
 /**
  * The settings file cannot be used: `missing`, `unreadable`, `invalid-json`
- * (with the parser's position), `invalid` (with every field that is wrong).
+ * (the line and column, and a hint for a Windows path's `\` or a trailing
+ * comma: settings_problems.ts), `invalid` (one line per wrong field with its
+ * JSON path).
  */
 export class SettingsError extends Schema.TaggedError<SettingsError>()("SettingsError", {
   reason: Schema.Literal("missing", "unreadable", "invalid-json", "invalid"),
@@ -39,10 +41,13 @@ export const readSettings = Effect.fn("Store.readSettings")(function* (paths: Wo
   )
   const json = yield* Effect.try({
     try: () => JSON.parse(text.replace(/^\uFEFF/, "")) as unknown,
-    catch: (e) => fail("invalid-json", e instanceof Error ? e.message : String(e))
+    catch: (e) => fail("invalid-json", settingsSyntaxLine(e instanceof Error ? e.message : String(e), text.replace(/^\uFEFF/, "")))
   })
   const decoded = decodeSettings(json)
-  if (Either.isLeft(decoded)) return yield* fail("invalid", ParseResult.TreeFormatter.formatErrorSync(decoded.left))
+  // One line per wrong field with its JSON path (issue 16), never the Schema's tree.
+  if (Either.isLeft(decoded)) {
+    return yield* fail("invalid", settingsProblemLines(ParseResult.ArrayFormatter.formatErrorSync(decoded.left)).map((l) => `  ${l}`).join("\n"))
+  }
   return decoded.right
 })
 

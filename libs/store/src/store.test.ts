@@ -50,6 +50,22 @@ describe("work folder (R2)", () => {
 })
 
 describe("settings file", () => {
+  it.effect("issue 16: one line per wrong field with its JSON path, never the Schema's tree; a Windows path's \\ gets a hint", () =>
+    Effect.gen(function* () {
+      const paths = yield* init(tempDir())
+      fs.writeFileSync(paths.settings, '{"targetFolders":[{"name":"共有","path":5,"enabled":true}],"ingestThreads":"two"}')
+      const wrong = yield* Effect.flip(readSettings(paths))
+      expect(wrong.message.split("\n")).toEqual([
+        `Settings file ${paths.settings}: some settings are wrong; fix them:`,
+        "  targetFolders[0].path: 文字列（\"…\"）を書いてください（今は 5） / Expected string, actual 5",
+        "  ingestThreads: 数を書いてください（今は \"two\"） / Expected number, actual \"two\""
+      ])
+      fs.writeFileSync(paths.settings, '{\n  "targetFolders": [{"name": "a", "path": "C:\\Users\\x", "enabled": true}]\n}')
+      const json = yield* Effect.flip(readSettings(paths))
+      expect(json.reason).toBe("invalid-json")
+      expect(json.message.split("\n")[1]).toMatch(/^2 行 46 文字目 \/ line 2, column 46: Bad escaped character。Windows のパスの/)
+    }).pipe(Effect.provide(NodeContext.layer)))
+
   it.effect.each([
     ["{ not json", "invalid-json", "not valid JSON"],
     ['{"targetFolders":[{"name":"a"}]}', "invalid", "path"],
