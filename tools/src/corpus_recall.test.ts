@@ -91,11 +91,11 @@ describe("corpus recall through the indexing run and search (issue 2)", () => {
       }
     }
     // The files this run could not read without LibreOffice (Word 6/95, Word 2, …): a second run with the
-    // product's own options (the CLI's and the GUI's: LibreOffice owners) tries them again, as every run
-    // tries a file that failed for the environment, and their strings are typed too.
+    // product's own options (the CLI's and the GUI's: LibreOffice owners) and --retry-failed tries them
+    // again, and their strings are typed too.
     if (Option.isSome(await run(officeVersion()))) {
       const options = await run(standardRunOptions(work, "test"))
-      expect(await run(Effect.flatMap(makeChannel(), (channel) => runIndexer(channel, options)))).toBe(0)
+      expect(await run(Effect.flatMap(makeChannel({ retryFailed: true }), (channel) => runIndexer(channel, options)))).toBe(0)
       const after = await run(readIngestList(paths))
       for (const row of manifest.filter((r) => r.expected.length > 0 && !doneRows.has(r.path.replace(/^files\//, "")))) {
         const source = row.path.replace(/^files\//, "")

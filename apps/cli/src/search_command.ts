@@ -43,7 +43,15 @@ const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefine
 export const searchCommand = (work: string, query: string, options: SearchCommandOptions) =>
   Effect.gen(function* () {
     const paths = yield* checkWorkFolder(work)
-    const settings = yield* readSettings(paths).pipe(Effect.orElseSucceed(() => defaultSettings))
+    // A broken settings file does not stop a search (the index answers as it is), but is said on stderr.
+    const settings = yield* readSettings(paths).pipe(
+      Effect.catchAll((e) =>
+        Effect.as(
+          Effect.sync(() => process.stderr.write(`${e.message}\n（設定ファイルを直すまで、既定の設定で検索します / searching with the default settings until it is fixed）\n`)),
+          defaultSettings
+        )
+      )
+    )
     const checked = checkSearchArgs(
       { limit: options.limit, offset: options.offset, type: Option.getOrUndefined(options.type), index: options.index },
       settings.targetFolders.map((t) => t.name)
