@@ -141,6 +141,12 @@ describe("sagasu CLI on the sample documents", () => {
     expect(new Set(pages.flat()).size).toBe(whole.length)
     const text = sagasu(work, "search", "見", "--limit", "1")
     expect(text.out).toMatch(new RegExp(`\\d+ 件（${whole.length} ファイル）: 1〜1 ファイル目（続きは --offset 1）\\n$`))
+    // S5: a folder of the index, a modified date, newest first.
+    expect(await filesOf("見積", "--folder", "見積")).toEqual(["サンプル  見積/見積書_A-1234.xlsx"])
+    expect(await filesOf("見積", "--since", "2999-01-01")).toEqual([])
+    expect(new Set(await filesOf("見積", "--until", "2999-01-01", "--sort", "modified"))).toEqual(new Set(await filesOf("見積")))
+    const badSince = sagasu(work, "search", "見積", "--since", "2024-13-01")
+    expect([badSince.code, badSince.out]).toEqual([1, ""])
     // Wrong options are mistakes, not "nothing found": exit 1, Japanese first, English second, naming the choices.
     const badType = sagasu(work, "search", "見積", "--type", "foo")
     expect([badType.code, badType.out]).toEqual([1, ""])

@@ -155,9 +155,17 @@ const search = Command.make(
     type: Options.text("type").pipe(
       Options.optional,
       Options.withDescription("only this file type: excel, word, powerpoint, legacy, or an extension (xlsx, xls, docx, doc, pptx, ppt, …)")
-    )
+    ),
+    sort: Options.text("sort").pipe(Options.optional, Options.withDescription("relevance (default) or modified (newest first)")),
+    folder: Options.text("folder").pipe(Options.optional, Options.withDescription("only files inside this folder of their index (見積/2024)")),
+    since: Options.text("since").pipe(Options.optional, Options.withDescription("only files modified on or after this day (2024-04-01)")),
+    until: Options.text("until").pipe(Options.optional, Options.withDescription("only files modified on or before this day (2024-06-30)"))
   },
-  (o) => searchCommand(o.work, o.query.join(" "), { json: o.json, files: o.files, limit: o.limit, offset: o.offset, index: o.index, type: o.type })
+  (o) =>
+    searchCommand(o.work, o.query.join(" "), {
+      json: o.json, files: o.files, limit: o.limit, offset: o.offset, index: o.index, type: o.type,
+      sort: o.sort, folder: o.folder, since: o.since, until: o.until
+    })
 ).pipe(Command.withDescription(described("find files holding every word (space = AND, anywhere in the file, names and properties too)", [
   ["QUERY SYNTAX", [
     "words separated by spaces (ASCII or full-width) must all occur in the same file, anywhere in it",
@@ -175,6 +183,7 @@ const search = Command.make(
     ["sagasu search -- -対象外 見積", "a first word starting with -"],
     ["sagasu search '\"株式会社 サガス\"'", "the phrase as it stands in one cell"],
     ["sagasu search 見積 --files --limit 50 --offset 50", "the second page, one line per file"],
+    ["sagasu search 見積 --folder 営業/2024 --since 2024-04-01 --sort modified", "newest first, one folder, since April"],
     ["sagasu search A-1234 --type excel --index 共有 --json", ""]
   ])]
 ])))

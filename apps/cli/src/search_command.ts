@@ -30,6 +30,13 @@ export interface SearchCommandOptions {
   readonly index: ReadonlyArray<string>
   /** Only this file type: an extension or a group (`excel`, `word`, `powerpoint`, `legacy`). */
   readonly type: Option.Option<string>
+  /** `relevance` or `modified`. */
+  readonly sort?: Option.Option<string>
+  /** Only files inside this folder of their index. */
+  readonly folder?: Option.Option<string>
+  /** Only files modified on or after / on or before these days. */
+  readonly since?: Option.Option<string>
+  readonly until?: Option.Option<string>
 }
 
 const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined
@@ -53,7 +60,16 @@ export const searchCommand = (work: string, query: string, options: SearchComman
       )
     )
     const checked = checkSearchArgs(
-      { limit: options.limit, offset: options.offset, type: Option.getOrUndefined(options.type), index: options.index },
+      {
+        limit: options.limit,
+        offset: options.offset,
+        type: Option.getOrUndefined(options.type),
+        index: options.index,
+        sort: options.sort === undefined ? undefined : Option.getOrUndefined(options.sort),
+        folder: options.folder === undefined ? undefined : Option.getOrUndefined(options.folder),
+        since: options.since === undefined ? undefined : Option.getOrUndefined(options.since),
+        until: options.until === undefined ? undefined : Option.getOrUndefined(options.until)
+      },
       settings.targetFolders.map((t) => t.name)
     )
     if (checked._tag === "Usage") return yield* fail(checked.message, searchUsageExitCode)

@@ -74,7 +74,10 @@ export async function fastSearch(args: ReadonlyArray<string>): Promise<boolean> 
     return false
   }
   // A wrong option is the full command's to tell (its message, exit 1): nothing printed here.
-  const checked = checkSearchArgs({ limit, offset, type: values.type, index: values.index ?? [] }, indexNames)
+  const checked = checkSearchArgs(
+    { limit, offset, type: values.type, index: values.index ?? [], sort: values.sort, folder: values.folder, since: values.since, until: values.until },
+    indexNames
+  )
   if (checked._tag === "Usage") return false
   let searcher: GramSearcher | undefined
   try {
@@ -121,6 +124,10 @@ const parse = (args: ReadonlyArray<string>) =>
       offset: { type: "string" },
       index: { type: "string", multiple: true },
       type: { type: "string" },
+      sort: { type: "string" },
+      folder: { type: "string" },
+      since: { type: "string" },
+      until: { type: "string" },
       help: { type: "boolean", short: "h" },
       version: { type: "boolean" }
     }

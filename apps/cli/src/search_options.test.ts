@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { checkSearchArgs } from "./search_options.ts"
+import { checkSearchArgs, dayStartMs } from "./search_options.ts"
 
 // Issue 14: a wrong --type or --index is a mistake (exit 1, the valid choices named), not "nothing found".
 describe("checkSearchArgs() (issue 14: filters that tell mistakes apart)", () => {
@@ -29,5 +29,31 @@ describe("checkSearchArgs() (issue 14: filters that tell mistakes apart)", () =>
     expect(checkSearchArgs({ ...base, limit: 0 }, [])._tag).toBe("Usage")
     expect(checkSearchArgs({ ...base, offset: -1 }, [])._tag).toBe("Usage")
     expect(checkSearchArgs({ ...base, offset: 40 }, [])._tag).toBe("Ok")
+  })
+
+  it("issue 14: --sort, --folder, --since and --until become the store's order and filters; a wrong one is a mistake", () => {
+    expect(checkSearchArgs({ ...base, sort: "modified", folder: "\\見積\\2024\\", since: "2024-04-01", until: "2024/6/30" }, [])).toEqual({
+      _tag: "Ok",
+      options: { limit: 20, offset: 0, sort: "modified", folder: "見積/2024", modifiedFrom: new Date(2024, 3, 1).getTime(), modifiedTo: new Date(2024, 6, 1).getTime() }
+    })
+    expect(checkSearchArgs({ ...base, sort: "relevance", folder: "/" }, [])).toEqual({ _tag: "Ok", options: { limit: 20, offset: 0 } })
+    expect(checkSearchArgs({ ...base, sort: "date" }, [])).toEqual({
+      _tag: "Usage",
+      message: "--sort には relevance（関連度順）か modified（新しい順）を指定してください（指定: date）。\n--sort must be relevance or modified (got date)."
+    })
+    expect(checkSearchArgs({ ...base, since: "2024-02-30" }, [])).toMatchObject({ _tag: "Usage", message: expect.stringMatching(/^--since には 2024-04-01 や 2024\/4\/1 のような日付/) })
+    expect(checkSearchArgs({ ...base, until: "yesterday" }, [])).toMatchObject({ _tag: "Usage", message: expect.stringMatching(/^--until には/) })
+  })
+
+  it.each([
+    ["2024-04-01", new Date(2024, 3, 1).getTime()],
+    ["2024/4/1", new Date(2024, 3, 1).getTime()],
+    ["2024年4月1日", new Date(2024, 3, 1).getTime()],
+    ["2024-02-29", new Date(2024, 1, 29).getTime()],
+    ["2023-02-29", undefined],
+    ["2024-4", undefined],
+    ["", undefined]
+  ] as const)("dayStartMs(%j) = %j", (text, ms) => {
+    expect(dayStartMs(text)).toBe(ms)
   })
 })

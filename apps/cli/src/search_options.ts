@@ -19,13 +19,42 @@ export interface SearchArgs {
   readonly offset: number
   readonly type: string | undefined
   readonly index: ReadonlyArray<string>
+  /** `relevance` (default) or `modified` (newest first). */
+  readonly sort?: string | undefined
+  /** Only files inside this folder of their index (`見積/2024`, either separator). */
+  readonly folder?: string | undefined
+  /** Only files modified on or after this day (`2024-04-01` or `2024/4/1`, local time). */
+  readonly since?: string | undefined
+  /** Only files modified on or before this day (inclusive). */
+  readonly until?: string | undefined
+}
+
+/**
+ * The local midnight of a day written `2024-04-01`, `2024/4/1` or
+ * `2024年4月1日`, ms since the epoch; `undefined` when it is not a real day.
+ */
+export function dayStartMs(text: string): number | undefined {
+  const m = /^(\d{4})[-/年](\d{1,2})[-/月](\d{1,2})日?$/.exec(text.trim())
+  if (m === null) return undefined
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])]
+  const date = new Date(y, mo - 1, d)
+  return date.getFullYear() === y && date.getMonth() === mo - 1 && date.getDate() === d ? date.getTime() : undefined
 }
 
 /** The options as the store takes them (FileSearchOptions), or the message of a mistake. */
 export type CheckedSearchArgs =
   | {
     readonly _tag: "Ok"
-    readonly options: { readonly limit: number; readonly offset: number; readonly type?: ReadonlyArray<string>; readonly index?: ReadonlyArray<string> }
+    readonly options: {
+      readonly limit: number
+      readonly offset: number
+      readonly type?: ReadonlyArray<string>
+      readonly index?: ReadonlyArray<string>
+      readonly sort?: "relevance" | "modified"
+      readonly folder?: string
+      readonly modifiedFrom?: number
+      readonly modifiedTo?: number
+    }
   }
   | { readonly _tag: "Usage"; readonly message: string }
 
@@ -44,13 +73,25 @@ export function checkSearchArgs(args: SearchArgs, indexNames: ReadonlyArray<stri
   for (const name of args.index) {
     if (!known.has(normalizeForSearch(name))) return usage(searchUsageErrors.badIndex(name, indexNames))
   }
+  if (args.sort !== undefined && args.sort !== "relevance" && args.sort !== "modified") return usage(searchUsageErrors.badSort(args.sort))
+  const from = args.since === undefined ? undefined : dayStartMs(args.since)
+  if (args.since !== undefined && from === undefined) return usage(searchUsageErrors.badDate("--since", args.since))
+  const untilStart = args.until === undefined ? undefined : dayStartMs(args.until)
+  if (args.until !== undefined && untilStart === undefined) return usage(searchUsageErrors.badDate("--until", args.until))
+  // --until is inclusive: up to the start of the next day.
+  const to = untilStart === undefined ? undefined : new Date(new Date(untilStart).setDate(new Date(untilStart).getDate() + 1)).getTime()
+  const folder = args.folder === undefined ? "" : args.folder.replace(/\\/g, "/").replace(/^\/+|\/+$/g, "")
   return {
     _tag: "Ok",
     options: {
       limit: args.limit,
       offset: args.offset,
       ...(type !== undefined ? { type } : {}),
-      ...(args.index.length > 0 ? { index: [...new Set(args.index)] } : {})
+      ...(args.index.length > 0 ? { index: [...new Set(args.index)] } : {}),
+      ...(args.sort === "modified" ? { sort: "modified" as const } : {}),
+      ...(folder !== "" ? { folder } : {}),
+      ...(from !== undefined ? { modifiedFrom: from } : {}),
+      ...(to !== undefined ? { modifiedTo: to } : {})
     }
   }
 }

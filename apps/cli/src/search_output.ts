@@ -75,6 +75,9 @@ export const searchUsageErrors = {
   badType: (value: string, groups: ReadonlyArray<string>, types: ReadonlyArray<string>) =>
     `--type "${value}" という種類はありません。使えるのは ${groups.join("、")} か、拡張子 ${types.join("、")} です。\n` +
     `Unknown --type "${value}": use one of ${groups.join(", ")} or an extension: ${types.join(", ")}.`,
+  badSort: (value: string) => `--sort には relevance（関連度順）か modified（新しい順）を指定してください（指定: ${value}）。\n--sort must be relevance or modified (got ${value}).`,
+  badDate: (option: string, value: string) =>
+    `${option} には 2024-04-01 や 2024/4/1 のような日付を指定してください（指定: ${value}）。\n${option} must be a date such as 2024-04-01 or 2024/4/1 (got ${value}).`,
   badIndex: (value: string, names: ReadonlyArray<string>) =>
     names.length === 0
       ? `インデックス「${value}」はありません。まだインデックスが登録されていません（sagasu add NAME PATH）。\nNo index "${value}": no index is registered yet (sagasu add NAME PATH).`
