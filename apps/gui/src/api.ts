@@ -111,6 +111,8 @@ export interface RunState {
 export interface RunView {
   readonly run: RunState | null
   readonly last: ProgressView | null
+  /** No run of this server is going on, but another process holds the work folder's lock (R3): a run started elsewhere. */
+  readonly elsewhere: boolean
 }
 
 /** One piece of a snippet: hit pieces are highlighted. */

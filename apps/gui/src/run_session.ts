@@ -11,7 +11,7 @@
 import type { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { type IndexerChannel, makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
-import { type StoreReadError, readProgress, workPaths } from "@sagasu/store"
+import { type StoreReadError, isLockHeld, readProgress, workPaths } from "@sagasu/store"
 import { Deferred, Duration, Effect, Option, Queue, Ref, type Scope, SubscriptionRef } from "effect"
 import type { RunState, RunView } from "./api.ts"
 
@@ -139,8 +139,10 @@ export const makeRunSession = (
       active,
       view: Effect.gen(function* () {
         const run = yield* withCurrent((c) => Effect.map(stateOf(c), (s): RunState | null => s), null)
-        const last = run === null ? Option.getOrNull(yield* readProgress(paths).pipe(Effect.provide(context))) : null
-        return { run, last }
+        const ours = run !== null && run.exitCode === null
+        const elsewhere = ours ? false : yield* isLockHeld(paths)
+        const last = run === null || elsewhere ? Option.getOrNull(yield* readProgress(paths).pipe(Effect.provide(context))) : null
+        return { run, last, elsewhere }
       }),
       answer: (answer) =>
         withCurrent((c) => Effect.gen(function* () {

@@ -12,6 +12,8 @@ import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { acquireLock, workPaths } from "@sagasu/store"
+import type { RunView } from "./api.ts"
 import { type GuiServer, type GuiServerLimits, defaultGuiServerLimits, startGuiServer } from "./server.ts"
 
 interface Reply {
@@ -110,6 +112,17 @@ describe("GUI server guard", () => {
     const bad = await post("/api/indexes", JSON.stringify({ _tag: "add", name: "..", path: root }))
     expect(bad.status).toBe(400)
     expect(JSON.parse(bad.body).error).toContain("名前")
+  })
+
+  it("R3: says when a run started elsewhere holds the work folder, and when it no longer does", async () => {
+    const progress = async () => JSON.parse((await request(server, "/api/progress", { headers: ok })).body) as RunView
+    expect((await progress()).elsewhere).toBe(false)
+    // Another process's run, as the lock sees it: the lock taken here, outside the server's runs.
+    const held = Effect.runSync(Scope.make())
+    await Effect.runPromise(acquireLock(workPaths(path.join(root, "work"))).pipe(Scope.extend(held)))
+    expect((await progress()).elsewhere).toBe(true)
+    await Effect.runPromise(Scope.close(held, Exit.void))
+    expect((await progress()).elsewhere).toBe(false)
   })
 
   it("never maps a request path to a file", async () => {

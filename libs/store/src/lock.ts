@@ -116,3 +116,22 @@ export const acquireLock = (paths: WorkPaths) =>
         server.close(() => resume(Effect.void))
       })
   )
+
+/**
+ * Whether another process holds the work folder's lock now (R3): an
+ * indexing run started elsewhere (the CLI, another GUI). Connects to the
+ * lock's address without taking it; a stale socket file counts as free.
+ * For display only (the GUI's "running elsewhere"): a run still takes the
+ * lock itself, which is the only guarantee.
+ */
+export const isLockHeld = (paths: WorkPaths): Effect.Effect<boolean> =>
+  Effect.promise(() =>
+    new Promise<boolean>((resolve) => {
+      const socket = net.connect({ path: lockAddress(paths) })
+      socket.once("connect", () => {
+        socket.destroy()
+        resolve(true)
+      })
+      socket.once("error", () => resolve(false))
+    })
+  )

@@ -120,6 +120,8 @@ function renderTexts() {
 // --- indexes ---------------------------------------------------------------
 
 const runActive = () => run !== null && run.exitCode === null
+/** A run started elsewhere (the CLI, another window) holds the work folder (R3): shown, and nothing started from here. */
+let elsewhere = false
 const endShown = () => run !== null && run.exitCode !== null && run.id !== dismissedRunId
 const pendingTotal = () => (indexes?.indexes ?? []).filter((i) => i.enabled).reduce((n, i) => n + i.pending, 0)
 
@@ -139,7 +141,7 @@ function renderIndexes() {
   const view = indexes
   if (view === undefined) return
   showError("settings-error", view.settingsError ?? undefined)
-  const busy = runActive()
+  const busy = runActive() || elsewhere
   const body = $("indexes").querySelector("tbody")!
   body.replaceChildren(
     ...view.indexes.map((i) => {
@@ -238,7 +240,7 @@ function renderIndexes() {
   const hint = $("resume-hint")
   hint.textContent = t.resumeHint(pending)
   show(hint, offerResume)
-  $("run-note").textContent = busy ? t.runningHere : ""
+  $("run-note").textContent = runActive() ? t.runningHere : elsewhere ? t.runningElsewhere : ""
   for (const e of $("add-form").querySelectorAll<HTMLInputElement | HTMLButtonElement>("input, button")) e.disabled = busy
 
   const filter = $<HTMLSelectElement>("filter-index")
@@ -288,14 +290,16 @@ async function poll() {
     return
   }
   const wasActive = runActive()
+  const wasElsewhere = elsewhere
   const before = `${run?.id}:${run?.exitCode}`
   run = view.run
+  elsewhere = view.elsewhere
   if (run !== null && run.id !== lastRunId) lastRunId = run.id
   renderRun()
   renderLastRun(view)
-  if (wasActive && !runActive()) {
+  if ((wasActive && !runActive()) || (wasElsewhere && !elsewhere)) {
     await loadIndexes().catch(() => {})
-  } else if (before !== `${run?.id}:${run?.exitCode}`) {
+  } else if (before !== `${run?.id}:${run?.exitCode}` || wasElsewhere !== elsewhere) {
     renderIndexes()
   }
   if (runActive() || wasActive) void loadLog()
@@ -304,6 +308,11 @@ async function poll() {
 function renderLastRun(view: RunView) {
   const p = view.last
   const e = $("last-run")
+  if (view.elsewhere) {
+    // Its progress as it writes it (P3): the counts of the run going on elsewhere.
+    e.textContent = p === null ? t.runningElsewhere : `${t.runningElsewhere}（${count(p.processed)} / ${count(p.processed + p.remaining)}）— ${p.current}`
+    return show(e, true)
+  }
   if (view.run !== null || p === null) return show(e, false)
   const ended = p.exitCode === undefined ? t.lastRunUnknown : t.lastRunEnded[p.exitCode] ?? ""
   e.textContent = `${t.lastRun}: ${ended} — ${p.current}`
