@@ -326,7 +326,8 @@ describe("the GUI in a real browser (issue 7)", () => {
       await page.locator("#confirm").waitFor({ state: "visible" })
       await expect.poll(() => page.locator("#plan tbody td").nth(3).textContent(), poll).toBe(pendingText)
       await shot(page, "12-resume-confirm")
-      await page.click("#plan-cancel")
+      // Esc is ［やめる］ (issue 16: the keyboard path).
+      await page.keyboard.press("Escape")
       await expect.poll(() => message.textContent(), poll).toBe("インデックス作成を中止しました。（成功: 0 件 / 失敗: 0 件）")
       await expect.poll(() => page.locator('#indexes tr[data-name="報告書"] td.num').nth(2).textContent(), poll).toBe(pendingText)
       // Closing the end leaves the offer to resume beside the update buttons.

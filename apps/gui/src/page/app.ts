@@ -637,8 +637,11 @@ function wire() {
     void answerPlan({ retryFailed: $<HTMLInputElement>("retry-failed").checked, includeCloud: $<HTMLInputElement>("include-cloud").checked })
   )
   $("plan-cancel").addEventListener("click", () => void answerPlan(null))
-  // Escape would close the dialog without an answer; the buttons say what happens.
-  $("confirm").addEventListener("cancel", (e) => e.preventDefault())
+  // Esc is ［やめる］ (issue 16): the dialog never closes without an answer (R10).
+  $("confirm").addEventListener("cancel", (e) => {
+    e.preventDefault()
+    void answerPlan(null)
+  })
   $("add-form").addEventListener("submit", (e) => {
     e.preventDefault()
     const name = $<HTMLInputElement>("add-name")
