@@ -149,6 +149,9 @@ const search = Command.make(
     ),
     json: Options.boolean("json").pipe(Options.withDescription("print a JSON array of files, each with its locations")),
     files: Options.boolean("files").pipe(Options.withDescription("print one line per file: index and path")),
+    context: Options.boolean("context").pipe(
+      Options.withDescription("show each location in its context: a cell's column and row headings, a paragraph's neighbours, a slide's title (--json: a context object per location)")
+    ),
     limit: Options.integer("limit").pipe(Options.withDefault(defaultSearchLimit), Options.withDescription("files on a page")),
     offset: Options.integer("offset").pipe(Options.withDefault(0), Options.withDescription("files to skip (the next page)")),
     index: Options.text("index").pipe(Options.repeated, Options.withDefault([]), Options.withDescription("only this index (repeatable)")),
@@ -157,7 +160,7 @@ const search = Command.make(
       Options.withDescription("only this file type: excel, word, powerpoint, legacy, or an extension (xlsx, xls, docx, doc, pptx, ppt, …)")
     )
   },
-  (o) => searchCommand(o.work, o.query.join(" "), { json: o.json, files: o.files, limit: o.limit, offset: o.offset, index: o.index, type: o.type })
+  (o) => searchCommand(o.work, o.query.join(" "), { json: o.json, files: o.files, context: o.context, limit: o.limit, offset: o.offset, index: o.index, type: o.type })
 ).pipe(Command.withDescription(described("find files holding every word (space = AND, anywhere in the file, names and properties too)", [
   ["QUERY SYNTAX", [
     "words separated by spaces (ASCII or full-width) must all occur in the same file, anywhere in it",
@@ -175,6 +178,7 @@ const search = Command.make(
     ["sagasu search -- -対象外 見積", "a first word starting with -"],
     ["sagasu search '\"株式会社 サガス\"'", "the phrase as it stands in one cell"],
     ["sagasu search 見積 --files --limit 50 --offset 50", "the second page, one line per file"],
+    ["sagasu search A-1234 --context", "each cell with its column and row headings"],
     ["sagasu search A-1234 --type excel --index 共有 --json", ""]
   ])]
 ])))
