@@ -82,7 +82,6 @@ export type HitContext = CellContext | ParagraphContext | SlideContext
 export type ContextLocator = "cell" | "paragraph" | "slide"
 
 const cellAddress = /^([A-Z]{1,3})([1-9]\d{0,6})(?: .*)?$/
-const plainCell = /^[A-Z]{1,3}[1-9]\d{0,6}$/
 
 /** Column letters to a 1-based number: `A` 1, `Z` 26, `AA` 27. */
 function columnNumber(letters: string): number {
@@ -140,62 +139,96 @@ export function contextOfHit(
   return partContext(locator, lines, titles)(hit)
 }
 
-function cellContextOf(lines: ReadonlyArray<BodyLine>): PartContext {
-  // row → col → line, plain non-empty cells only.
-  const rows = new Map<number, Map<number, ContextLine>>()
-  for (const l of lines) {
-    if (!plainCell.test(l.loc) || !nonEmpty(l.text)) continue
-    const pos = cellPositionOf(l.loc)
-    if (pos === undefined) continue
-    let row = rows.get(pos[0])
-    if (row === undefined) rows.set(pos[0], (row = new Map()))
-    row.set(pos[1], { loc: l.loc, text: l.text })
+/**
+ * `row * 2^14 + col` of a plain cell address (`B3`), or -1: by hand, as a
+ * sheet's every cell is looked at once per page (columns up to XFD = 16384).
+ */
+function plainCellKey(loc: string): number {
+  let col = 0
+  let i = 0
+  for (; i < loc.length && i < 3; i++) {
+    const ch = loc.charCodeAt(i)
+    if (ch < 65 || ch > 90) break
+    col = col * 26 + (ch - 64)
   }
-  const at = (r: number, c: number) => rows.get(r)?.get(c)
-  // The first column of each row with cells, and the row's cell count, for the scans to the left.
+  if (i === 0 || i === loc.length || loc.charCodeAt(i) === 48) return -1
+  let row = 0
+  for (let j = i; j < loc.length; j++) {
+    const ch = loc.charCodeAt(j) - 48
+    if (ch < 0 || ch > 9 || j - i >= 7) return -1
+    row = row * 10 + ch
+  }
+  return col > 16384 ? -1 : row * 16384 + col
+}
+
+function cellContextOf(lines: ReadonlyArray<BodyLine>): PartContext {
+  // The plain non-empty cells as parallel arrays (one pass, no map per cell), and which rows have cells.
+  const n = lines.length
+  const rowOf = new Int32Array(n)
+  const colOf = new Int32Array(n)
+  const rowCells = new Map<number, number>()
+  let count = 0
+  const at: Array<number> = []
+  for (let k = 0; k < n; k++) {
+    const l = lines[k] as BodyLine
+    const key = plainCellKey(l.loc)
+    if (key < 0 || !nonEmpty(l.text)) continue
+    const r = Math.floor(key / 16384)
+    rowOf[count] = r
+    colOf[count] = key % 16384
+    at.push(k)
+    count++
+    rowCells.set(r, (rowCells.get(r) ?? 0) + 1)
+  }
+  const lineAt = (i: number): ContextLine => {
+    const l = lines[at[i] as number] as BodyLine
+    return { loc: l.loc, text: l.text }
+  }
   return (hit) => {
     const pos = cellPositionOf(hit.loc)
     if (pos === undefined) return undefined
     const [r, c] = pos
-    const row = rows.get(r)
-    let rowHeading: ContextLine | undefined
-    if (row !== undefined) {
-      let best = 0
-      for (const [col, cell] of row) if (col < c && col > best && !looksNumeric(cell.text)) ((best = col), (rowHeading = cell))
-    }
     // The table above the hit: rows up to the first row with no cell.
     let top = r
-    while (top > 1 && rows.has(top - 1)) top--
-    let column: ContextLine | undefined
-    let columnRow = 0
-    for (let y = top; y < r; y++) {
-      const cell = at(y, c)
-      if (cell === undefined) continue
-      if (column === undefined) {
-        column = cell
-        columnRow = y
-        continue
+    while (top > 1 && rowCells.has(top - 1)) top--
+    let rowBest = -1
+    let left = -1
+    let right = -1
+    let above = -1
+    let below = -1
+    // The cells of the hit's column in the table above it, top first (at most two kept: a title row and the one below it).
+    let col0 = -1
+    let col1 = -1
+    let topLeft = -1
+    for (let i = 0; i < count; i++) {
+      const y = rowOf[i] as number
+      const x = colOf[i] as number
+      if (y === r) {
+        if (x < c && (rowBest < 0 || x > (colOf[rowBest] as number)) && !looksNumeric((lines[at[i] as number] as BodyLine).text)) rowBest = i
+        if (x === c - 1) left = i
+        else if (x === c + 1) right = i
+      } else if (x === c) {
+        if (y === r - 1) above = i
+        else if (y === r + 1) below = i
+        if (y >= top && y < r) {
+          if (col0 < 0 || y < (rowOf[col0] as number)) ((col1 = col0), (col0 = i))
+          else if (col1 < 0 || y < (rowOf[col1] as number)) col1 = i
+        }
       }
-      // A title row (one cell only) with another cell of the column below it: that one is the heading.
-      if ((rows.get(columnRow)?.size ?? 0) === 1 && (rows.get(y)?.size ?? 0) > 1) ((column = cell), (columnRow = y))
-      break
+      if (y === top && y < r && x < c && (topLeft < 0 || x > (colOf[topLeft] as number))) topLeft = i
     }
-    if (column === undefined && top < r) {
-      // A heading merged from the left: the nearest cell to the left in the table's top row.
-      let best = 0
-      for (const [col, cell] of rows.get(top) ?? []) if (col < c && col > best) ((best = col), (column = cell))
-    }
+    let column = col0
+    // A title row (one cell only) with another cell of the column below it: that one is the heading.
+    if (col0 >= 0 && col1 >= 0 && rowCells.get(rowOf[col0] as number) === 1 && (rowCells.get(rowOf[col1] as number) ?? 0) > 1) column = col1
+    // A heading merged from the left: the nearest cell to the left in the table's top row.
+    if (column < 0) column = topLeft
     const out: { -readonly [K in keyof CellContext]: CellContext[K] } = { kind: "cell" }
-    if (column !== undefined) out.column = column
-    if (rowHeading !== undefined) out.row = rowHeading
-    const left = at(r, c - 1)
-    const right = at(r, c + 1)
-    const above = at(r - 1, c)
-    const below = at(r + 1, c)
-    if (left !== undefined) out.left = left
-    if (right !== undefined) out.right = right
-    if (above !== undefined) out.above = above
-    if (below !== undefined) out.below = below
+    if (column >= 0) out.column = lineAt(column)
+    if (rowBest >= 0) out.row = lineAt(rowBest)
+    if (left >= 0) out.left = lineAt(left)
+    if (right >= 0) out.right = lineAt(right)
+    if (above >= 0) out.above = lineAt(above)
+    if (below >= 0) out.below = lineAt(below)
     return out
   }
 }
