@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import type { BodyLine } from "./extraction.ts"
-import { cellPositionOf, contextOfHit, looksNumeric, partContext } from "./hit_context.ts"
+import { formatBodyTsv } from "./body_tsv.ts"
+import { cellContextOfTsv, cellPositionOf, contextOfHit, looksNumeric, partContext } from "./hit_context.ts"
 
 const cells = (spec: Record<string, string>): Array<BodyLine> => Object.entries(spec).map(([loc, text]) => ({ loc, text }))
 
@@ -62,6 +63,16 @@ describe("contextOfHit(): a cell's row and column headings (S5, issue 16)", () =
     if (ctx?.kind !== "cell") throw new Error("not a cell context")
     expect(show(ctx.column)).toBe(column)
     expect(show(ctx.row)).toBe(row)
+  })
+
+  it("cellContextOfTsv() on the sheet's TSV text answers as partContext() on its lines, for every cell and beyond", () => {
+    const odd = [...sheet, { loc: "F4", text: "タブ\t入り\\" }, { loc: "F5", text: "   " }, { loc: "G5", text: "値" }, { loc: "F6", text: "" }]
+    const fromTsv = cellContextOfTsv(formatBodyTsv({ name: "見積", locator: "cell", state: "visible", lines: odd }))
+    const fromLines = partContext("cell", odd)
+    const locs = [...odd.map((l) => l.loc), "Z99", "A2", "E12", "G6", "header"]
+    for (const loc of locs) expect(fromTsv({ loc }), loc).toEqual(fromLines({ loc }))
+    expect(fromTsv({ loc: "G4" })).toMatchObject({ left: { loc: "F4", text: "タブ\t入り\\" } })
+    expect(fromTsv({ loc: "G5" })).not.toHaveProperty("left") // F5 is blank
   })
 
   it("a title row right above the header row is passed over", () => {

@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { type BodyLine, type HitContext, type PartContext, parseBodyTsv, partContext, partNameOfTsvFileName } from "@sagasu/domain"
+import { type BodyLine, type HitContext, type PartContext, cellContextOfTsv, parseBodyTsv, partContext, partNameOfTsvFileName } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { FileHit } from "./search_hit.ts"
@@ -54,25 +54,29 @@ export function hitContexts(
     if (folder === undefined) return file.locations.map(() => undefined)
     const dir = folder.dir
     const names = folder.files
-    // Within the page: each TSV read and parsed once, each part's picker built once.
-    const lines = new Map<string, ReadonlyArray<BodyLine> | undefined>()
-    const linesOf = (file: string | undefined): ReadonlyArray<BodyLine> | undefined => {
+    // Within the page: each TSV read once, each part's picker built once.
+    const texts = new Map<string, string | undefined>()
+    const textOf = (file: string | undefined): string | undefined => {
       if (file === undefined) return undefined
-      if (lines.has(file)) return lines.get(file)
-      let read: ReadonlyArray<BodyLine> | undefined
+      if (texts.has(file)) return texts.get(file)
+      let read: string | undefined
       try {
         const at = path.join(dir, file)
         const size = fs.statSync(at).size
         if (size > maxContextTsvBytes) read = undefined
         else {
           options.onRead?.(at)
-          read = parseBodyTsv(fs.readFileSync(at, "utf8")).lines
+          read = fs.readFileSync(at, "utf8")
         }
       } catch {
         read = undefined
       }
-      lines.set(file, read)
+      texts.set(file, read)
       return read
+    }
+    const linesOf = (file: string | undefined): ReadonlyArray<BodyLine> | undefined => {
+      const text = textOf(file)
+      return text === undefined ? undefined : parseBodyTsv(text).lines
     }
     const tsvOf = (part: string) => names.find((n) => partNameOfTsvFileName(n) === part)
     const pickers = new Map<string, PartContext | undefined>()
@@ -81,8 +85,14 @@ export function hitContexts(
       const key = `${hit.locator}\u0000${hit.part}`
       let pick = pickers.get(key)
       if (!pickers.has(key)) {
-        const partLines = linesOf(tsvOf(hit.part))
-        pick = partLines === undefined ? undefined : partContext(hit.locator, partLines, hit.locator === "slide" ? (linesOf(tsvOf(propertiesPart)) ?? []) : [])
+        if (hit.locator === "cell") {
+          // A sheet: only its locations are read for every row (domain cellContextOfTsv).
+          const text = textOf(tsvOf(hit.part))
+          pick = text === undefined ? undefined : cellContextOfTsv(text)
+        } else {
+          const partLines = linesOf(tsvOf(hit.part))
+          pick = partLines === undefined ? undefined : partContext(hit.locator, partLines, hit.locator === "slide" ? (linesOf(tsvOf(propertiesPart)) ?? []) : [])
+        }
         pickers.set(key, pick)
       }
       return pick?.({ loc: hit.loc, text: hit.text })
