@@ -64,7 +64,9 @@ describe("sagasu CLI on the sample documents", () => {
     for (const args of [
       ["見積"], ["inv-2024-003", "--json"], ["見積", "--limit", "2"], ["見積", "--type", "excel"], ["見積", "--index", "サンプル"], ["存在しない語"],
       // Issue 14: several words and an excluded one, paging, one line per file.
-      ["山田", "決定事項", "-テンプレート"], ["見積", "--limit", "1", "--offset", "1"], ["見積", "--files"]
+      ["山田", "決定事項", "-テンプレート"], ["見積", "--limit", "1", "--offset", "1"], ["見積", "--files"],
+      // Issue 16: the context of the hits, read from the body index by both paths.
+      ["LCD", "山田", "--context"], ["120000", "--json", "--context"]
     ]) {
       const cold = sagasu(work, "search", ...args)
       expect(cold, args.join(" ")).toEqual(full("search", ...args))
@@ -107,6 +109,37 @@ describe("sagasu CLI on the sample documents", () => {
       // S4: the workbook's title (docProps) holds it too.
       ["サンプル", "経理/請求書_2024年3月.xlsx", "property:title", "請求書 INV-2024-003"]
     ])
+  }, 600_000)
+
+  it("issue 16 (S5): --context shows a cell's headings, a paragraph's neighbours, a slide's title; --json gains a context per location only with it", () => {
+    const r = sagasu(work, "search", "LCD", "--context")
+    expect(r.code).toBe(0)
+    expect(r.out).toContain("  見積書!C9  列: 型番 / 行: 液晶モニター 24型\n    【LCD】-24W\n")
+    const doc = sagasu(work, "search", "山田", "--context")
+    expect(doc.out).toContain("  ¶4\n    前: 場所：本社 3F 会議室A\n    出席者：【山田】、佐藤\n    次: 議題：新製品「サガス」の発売準備について\n")
+    expect(doc.out).toContain("  slide 3  タイトル: 価格とスケジュール\n    お問い合わせ：営業部 【山田】\n")
+    // Without --context: the output as before (no context line).
+    expect(sagasu(work, "search", "LCD").out).toMatch(/\n {2}見積書!C9\n {4}【LCD】-24W\n/)
+
+    type Located = Record<string, unknown> & { location: string; context?: unknown }
+    const json = JSON.parse(sagasu(work, "search", "120000", "--json", "--context").out) as Array<{ locations: Array<Located> } & Record<string, unknown>>
+    const e8 = json[0]?.locations.find((h) => h.location === "見積書!E8")
+    expect(e8?.context).toEqual({
+      kind: "cell",
+      column: { loc: "E7", text: "単価" },
+      row: { loc: "C8", text: "NB-2024X" },
+      left: { loc: "D8", text: "10" },
+      right: { loc: "F8", text: "1200000" },
+      above: { loc: "E7", text: "単価" },
+      below: { loc: "E9", text: "28000" }
+    })
+    // The file's own fields (its best location's) stay as they are; a name hit's context is null.
+    expect(json[0]).not.toHaveProperty("context")
+    const names = JSON.parse(sagasu(work, "search", "見積", "--json", "--context").out) as Array<{ locations: Array<Located> }>
+    expect(names[0]?.locations.find((h) => h.location === "name")?.context).toBeNull()
+    // The default --json has no context member at all.
+    const plain = JSON.parse(sagasu(work, "search", "120000", "--json").out) as Array<{ locations: Array<Located> }>
+    expect(plain[0]?.locations.every((h) => !("context" in h))).toBe(true)
   }, 600_000)
 
   it("issue 14 (S3, S4, S5): words anywhere in the file, -word, names and properties, paging, and wrong options told apart", async () => {

@@ -149,6 +149,9 @@ const search = Command.make(
     ),
     json: Options.boolean("json").pipe(Options.withDescription("print a JSON array of files, each with its locations")),
     files: Options.boolean("files").pipe(Options.withDescription("print one line per file: index and path")),
+    context: Options.boolean("context").pipe(
+      Options.withDescription("show each location in its context: a cell's column and row headings, a paragraph's neighbours, a slide's title (--json: a context object per location)")
+    ),
     limit: Options.integer("limit").pipe(Options.withDefault(defaultSearchLimit), Options.withDescription("files on a page")),
     offset: Options.integer("offset").pipe(Options.withDefault(0), Options.withDescription("files to skip (the next page)")),
     index: Options.text("index").pipe(Options.repeated, Options.withDefault([]), Options.withDescription("only this index (repeatable)")),
@@ -163,7 +166,7 @@ const search = Command.make(
   },
   (o) =>
     searchCommand(o.work, o.query.join(" "), {
-      json: o.json, files: o.files, limit: o.limit, offset: o.offset, index: o.index, type: o.type,
+      json: o.json, files: o.files, context: o.context, limit: o.limit, offset: o.offset, index: o.index, type: o.type,
       sort: o.sort, folder: o.folder, since: o.since, until: o.until
     })
 ).pipe(Command.withDescription(described("find files holding every word (space = AND, anywhere in the file, names and properties too)", [
@@ -184,6 +187,7 @@ const search = Command.make(
     ["sagasu search '\"株式会社 サガス\"'", "the phrase as it stands in one cell"],
     ["sagasu search 見積 --files --limit 50 --offset 50", "the second page, one line per file"],
     ["sagasu search 見積 --folder 営業/2024 --since 2024-04-01 --sort modified", "newest first, one folder, since April"],
+    ["sagasu search A-1234 --context", "each cell with its column and row headings"],
     ["sagasu search A-1234 --type excel --index 共有 --json", ""]
   ])]
 ])))

@@ -1,16 +1,17 @@
 /**
- * `sagasu search WORD… [--index NAME]… [--type TYPE] [--limit N] [--offset N] [--files] [--json]`
+ * `sagasu search WORD… [--index NAME]… [--type TYPE] [--limit N] [--offset N] [--files] [--json] [--context]`
  * (SPEC §6, S3, S5; issue 14): the words (one or several arguments, joined
  * by a space: search_query.ts syntax) must all occur in the same file; each
  * file once — `index  path  (hits · date · size)`, then its best locations
  * with their snippets — best first, a page of `--limit` files from
  * `--offset`, and the totals. `--files` prints one line per file; `--json`
- * an array of files (README "search --json").
+ * an array of files (README "search --json"); `--context` adds each
+ * location's context (headings, neighbours, title: store `hitContexts`).
  *
  * @module
  */
 import { defaultSettings } from "@sagasu/domain"
-import { checkWorkFolder, readSettings, searchIndexFiles } from "@sagasu/store"
+import { checkWorkFolder, hitContexts, readSettings, searchIndexFiles } from "@sagasu/store"
 import { Console, Effect, Option } from "effect"
 import { cliCountBudgetMs, cliSearchBudgetMs } from "./search_fast.ts"
 import { checkSearchArgs } from "./search_options.ts"
@@ -22,6 +23,8 @@ export interface SearchCommandOptions {
   readonly json: boolean
   /** One line per file. */
   readonly files: boolean
+  /** Each location in its context (S5, issue 16): read from the body index for the page's hits. */
+  readonly context: boolean
   /** Files on the page. */
   readonly limit: number
   /** Files skipped before the page. */
@@ -74,7 +77,11 @@ export const searchCommand = (work: string, query: string, options: SearchComman
     )
     if (checked._tag === "Usage") return yield* fail(checked.message, searchUsageExitCode)
     const result = yield* searchIndexFiles(paths, query, { ...checked.options, budgetMs: cliSearchBudgetMs, countBudgetMs: cliCountBudgetMs })
-    const out = formatSearchOutput(result, { query, json: options.json, files: options.files, color, language: settings.language, folders: settings.targetFolders })
+    const contexts = options.context && !options.files ? yield* Effect.sync(() => hitContexts(paths, result.files)) : undefined
+    const out = formatSearchOutput(
+      { ...result, ...(contexts !== undefined ? { contexts } : {}) },
+      { query, json: options.json, files: options.files, color, language: settings.language, folders: settings.targetFolders }
+    )
     if (out.stderr !== "") yield* Effect.sync(() => process.stderr.write(out.stderr))
     yield* Effect.sync(() => process.stdout.write(out.stdout))
   }).pipe(Effect.catchAll((e) => fail(e.message, 1)))

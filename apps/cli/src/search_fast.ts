@@ -11,7 +11,7 @@
  * @module
  */
 import type { Language } from "@sagasu/domain"
-import { GramSearcher, currentLayoutVersion, workPaths } from "@sagasu/store"
+import { GramSearcher, currentLayoutVersion, hitContexts, workPaths } from "@sagasu/store"
 import * as fs from "node:fs"
 import { parseArgs } from "node:util"
 import { checkSearchArgs, defaultSearchLimit } from "./search_options.ts"
@@ -95,8 +95,10 @@ export async function fastSearch(args: ReadonlyArray<string>): Promise<boolean> 
   } finally {
     searcher.close()
   }
+  // --context: read from the body index for the page's hits, as the full command does (both Effect-free).
+  const contexts = values.context === true && values.files !== true ? hitContexts(paths, outcome.files) : undefined
   const out = formatSearchOutput(
-    { ...outcome, engine: "gram", problem: "" },
+    { ...outcome, engine: "gram", problem: "", ...(contexts !== undefined ? { contexts } : {}) },
     { query, json: values.json === true, files: values.files === true, color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined, language, folders }
   )
   if (out.stderr !== "") process.stderr.write(out.stderr)
@@ -120,6 +122,7 @@ const parse = (args: ReadonlyArray<string>) =>
       work: { type: "string" },
       json: { type: "boolean" },
       files: { type: "boolean" },
+      context: { type: "boolean" },
       limit: { type: "string" },
       offset: { type: "string" },
       index: { type: "string", multiple: true },

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { Language } from "@sagasu/domain"
+import { type HitContext, type Language, truncateToWidth } from "@sagasu/domain"
 import type { FileHit, SearchHit, SearchTotals } from "@sagasu/store"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
@@ -27,6 +27,12 @@ export interface SearchOutputInput {
   readonly problem: string
   /** The search stopped at its time budget (S2). */
   readonly partial: boolean
+  /**
+   * With `--context` only: `contexts[i][j]` is the context of
+   * `files[i].locations[j]` (store `hitContexts`); absent, the output is
+   * what it was without the option, byte for byte.
+   */
+  readonly contexts?: ReadonlyArray<ReadonlyArray<HitContext | undefined>>
 }
 
 /** How to print. */
@@ -52,7 +58,12 @@ export const searchTexts = (language: Language) =>
       page: (from: number, to: number) => `: files ${from}–${to}`,
       more: (next: number) => ` (more: --offset ${next})`,
       scanned: "The search index is not built yet; the body index was scanned (run `sagasu index`).",
-      partial: "The search took too long and stopped: these are the hits found so far."
+      partial: "The search took too long and stopped: these are the hits found so far.",
+      column: "column",
+      row: "row",
+      title: "title",
+      previous: "before",
+      next: "after"
     }
     : {
       none: (q: string) => `「${q}」は見つかりませんでした。`,
@@ -61,7 +72,12 @@ export const searchTexts = (language: Language) =>
       page: (from: number, to: number) => `: ${from}〜${to} ファイル目`,
       more: (next: number) => `（続きは --offset ${next}）`,
       scanned: "検索用の索引がまだ無いため、本文インデックスを順に調べました（sagasu index で作られます）。",
-      partial: "検索に時間がかかったため途中で打ち切りました。ここまでに見つかった結果です。"
+      partial: "検索に時間がかかったため途中で打ち切りました。ここまでに見つかった結果です。",
+      column: "列",
+      row: "行",
+      title: "タイトル",
+      previous: "前",
+      next: "次"
     }
 
 /**
@@ -111,9 +127,14 @@ function sizeOf(bytes: number | undefined): string | undefined {
  * `absolutePath` (the index's `folder` joined with `path`, this platform's
  * separators) and `url` (its `file://` URL), both null when the index is
  * not registered (issue 16: a script opens the file without reading the
- * settings).
+ * settings). With `contexts` (`--context`), each location also has
+ * `context`: the domain's HitContext (`{"kind": "cell", "column": {"loc",
+ * "text"}, "row", "left", "right", "above", "below"}`, `{"kind":
+ * "paragraph", "previous", "next"}`, `{"kind": "slide", "title"}`, absent
+ * members when there is none) or `null` (a name or property hit, or
+ * nothing to read).
  */
-export function jsonOfFile(file: FileHit, folder: string | undefined): Record<string, unknown> {
+export function jsonOfFile(file: FileHit, folder: string | undefined, contexts?: ReadonlyArray<HitContext | undefined>): Record<string, unknown> {
   const best: SearchHit | undefined = file.locations[0]
   const absolutePath = folder === undefined ? null : path.join(folder, ...file.path.split("/"))
   return {
@@ -125,7 +146,42 @@ export function jsonOfFile(file: FileHit, folder: string | undefined): Record<st
     hits: file.hits,
     modified: file.modifiedMs === undefined ? null : new Date(file.modifiedMs).toISOString(),
     size: file.size ?? null,
-    locations: file.locations
+    locations: contexts === undefined ? file.locations : file.locations.map((h, j) => ({ ...h, context: contexts[j] ?? null }))
+  }
+}
+
+// A context line's text on the terminal: one line, at most this many columns.
+const contextColumns = 40
+
+/** A context's text for a person: on one line, cut to {@link contextColumns} columns with `…`. */
+const contextText = (text: string) => truncateToWidth(text.replace(/\s+/g, " ").trim(), contextColumns, { ellipsis: "…" })
+
+/**
+ * What `--context` prints of a location (S5, issue 16): `after` goes on the
+ * location's line (`列: 見積番号 / 行: A-1234`, `タイトル: 事業計画`),
+ * `before` and `below` on lines of their own above and below the snippet
+ * (a paragraph's `前: …` and `次: …`).
+ */
+export function contextLines(context: HitContext | undefined, language: Language): { readonly after: string; readonly before: string | undefined; readonly below: string | undefined } {
+  const t = searchTexts(language)
+  const none = { after: "", before: undefined, below: undefined }
+  if (context === undefined) return none
+  switch (context.kind) {
+    case "cell": {
+      const parts = [
+        ...(context.column !== undefined ? [`${t.column}: ${contextText(context.column.text)}`] : []),
+        ...(context.row !== undefined ? [`${t.row}: ${contextText(context.row.text)}`] : [])
+      ]
+      return { ...none, after: parts.join(" / ") }
+    }
+    case "slide":
+      return { ...none, after: context.title === undefined ? "" : `${t.title}: ${contextText(context.title.text)}` }
+    case "paragraph":
+      return {
+        after: "",
+        before: context.previous === undefined ? undefined : `${t.previous}: ${contextText(context.previous.text)}`,
+        below: context.next === undefined ? undefined : `${t.next}: ${contextText(context.next.text)}`
+      }
   }
 }
 
@@ -146,9 +202,11 @@ export function formatSearchOutput(result: SearchOutputInput, options: SearchOut
   if (result.engine === "scan" && !options.json) notes.push(dim(t.scanned + (result.problem === "" ? "" : `\n${result.problem}`)))
   if (result.partial && !options.json) notes.push(dim(t.partial))
   const stderr = notes.map((n) => n + "\n").join("")
+  const contexts = result.contexts
   if (options.json) {
     const folderOf = new Map(options.folders.map((f) => [f.name, f.path]))
-    return { stdout: JSON.stringify(result.files.map((f) => jsonOfFile(f, folderOf.get(f.index))), null, 2) + "\n", stderr }
+    const files = result.files.map((f, i) => jsonOfFile(f, folderOf.get(f.index), contexts === undefined ? undefined : (contexts[i] ?? [])))
+    return { stdout: JSON.stringify(files, null, 2) + "\n", stderr }
   }
   if (options.files) return { stdout: result.files.map((f) => `${f.index}  ${f.path}\n`).join(""), stderr }
   if (result.files.length === 0) {
@@ -157,11 +215,21 @@ export function formatSearchOutput(result: SearchOutputInput, options: SearchOut
     return { stdout: none + "\n", stderr }
   }
   const out: Array<string> = []
-  for (const f of result.files) {
+  result.files.forEach((f, i) => {
     const meta = [t.fileHits(f.hits), dateOf(f.modifiedMs), sizeOf(f.size)].filter((x) => x !== undefined).join(" · ")
     out.push(`${f.index}  ${bold(f.path)}  ${dim(`(${meta})`)}`)
-    for (const h of f.locations) out.push(`  ${h.location}\n    ${hl(h.snippet)}`)
-  }
+    f.locations.forEach((h, j) => {
+      if (contexts === undefined) {
+        out.push(`  ${h.location}\n    ${hl(h.snippet)}`)
+        return
+      }
+      const ctx = contextLines(contexts[i]?.[j], options.language)
+      out.push(`  ${h.location}${ctx.after === "" ? "" : `  ${dim(ctx.after)}`}`)
+      if (ctx.before !== undefined) out.push(`    ${dim(ctx.before)}`)
+      out.push(`    ${hl(h.snippet)}`)
+      if (ctx.below !== undefined) out.push(`    ${dim(ctx.below)}`)
+    })
+  })
   const from = result.offset + 1
   const to = result.offset + result.files.length
   out.push(dim(t.totals(result.totals.hits, result.totals.files, result.totals.exact) + t.page(from, to) + (result.more ? t.more(to) : "")))
