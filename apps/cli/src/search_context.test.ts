@@ -15,7 +15,7 @@ const contexts = [[
   { kind: "slide" as const, title: { loc: "slide 3", text: "案件一覧" } }
 ]]
 const input = { files: [file], offset: 0, totals: { hits: 3, files: 1, exact: true }, more: false, engine: "gram" as const, problem: "", partial: false }
-const options = { query: "A-1234", json: false, files: false, color: false }
+const options = { query: "A-1234", json: false, files: false, color: false, folders: [] }
 
 describe("search --context output (S5, issue 16)", () => {
   it("Japanese: headings on the location's line, a paragraph's neighbours around its snippet, cut to 40 columns", () => {
@@ -47,7 +47,7 @@ describe("search --context output (S5, issue 16)", () => {
     expect(withContext[0]).not.toHaveProperty("context")
     const plain = formatSearchOutput(input, { ...options, json: true, language: "ja" }).stdout
     expect(plain).not.toContain("context")
-    expect(plain).toBe(JSON.stringify([{ ...file.locations[0], index: "共有", path: "見積.xlsx", hits: 3, modified: null, size: null, locations: file.locations }], null, 2) + "\n")
+    expect(plain).toBe(JSON.stringify([{ ...file.locations[0], index: "共有", path: "見積.xlsx", absolutePath: null, url: null, hits: 3, modified: null, size: null, locations: file.locations }], null, 2) + "\n")
   })
 
   it("without contexts the text is what it was", () => {
