@@ -18,7 +18,7 @@
  *
  * @module
  */
-import type { Plan, Progress } from "@sagasu/domain"
+import type { HitContext, Plan, Progress } from "@sagasu/domain"
 import { Schema } from "effect"
 
 /** An edit of the indexes table (the store's index management, issue 16: `setting.config`, and the data for rename and remove). */
@@ -131,6 +131,8 @@ export interface HitView {
   readonly loc: string
   readonly location: string
   readonly snippet: ReadonlyArray<SnippetPart>
+  /** Its context (S5): a cell's column and row headings, a paragraph's neighbours, a slide's title; `null` when there is none. */
+  readonly context: HitContext | null
 }
 
 /** One file of a search as the page shows it (S5): each file once, with its best locations. */

@@ -164,6 +164,8 @@ describe("the GUI in a real browser (issue 7)", () => {
       const cell = book.locator(".locations tr").filter({ hasText: "【重要】" })
       expect(await cell.locator(".where").textContent()).toBe("シート「見積書」セル B2")
       expect(await cell.locator(".snippet").textContent()).toBe("【重要】会議室の備品一式（見積番号 A-1234 の再提出分）")
+      // S5: the cell in its context — its row's heading on the left (A2 件名).
+      expect(await cell.locator(".context").textContent()).toContain("行: 件名")
       expect(await files.filter({ hasText: "議事録" }).locator(".where").textContent()).toBe("段落 3")
       expect(await page.locator("#pager").isHidden()).toBe(true)
       await shot(page, "06-search")

@@ -10,6 +10,7 @@
  * @module
  */
 import { workerBundleUrl } from "@sagasu/ingest"
+import type { HitContext } from "@sagasu/domain"
 import type { FileSearchOptions, FileSearchResult } from "@sagasu/store"
 import { Data, Effect, type Scope } from "effect"
 import * as path from "node:path"
@@ -30,7 +31,13 @@ export interface SearchJob {
 
 /** The thread's answer to one {@link SearchJob}. */
 export type SearchReply =
-  | { readonly id: number; readonly result: FileSearchResult; readonly superseded: boolean }
+  | {
+    readonly id: number
+    readonly result: FileSearchResult
+    /** `contexts[i][j]`: the context of `result.files[i].locations[j]` (none when it could not be read). */
+    readonly contexts: ReadonlyArray<ReadonlyArray<HitContext | undefined>> | undefined
+    readonly superseded: boolean
+  }
   | { readonly id: number; readonly error: string }
 
 /** The search failed (the index could not be read, the thread died). */
@@ -39,6 +46,8 @@ export class SearchThreadError extends Data.TaggedError("SearchThreadError")<{ r
 /** What a query of the thread gives: the result, and whether a newer query cut it short. */
 export interface ThreadSearch {
   readonly result: FileSearchResult
+  /** The context of each file's locations (S5), when it could be read. */
+  readonly contexts: ReadonlyArray<ReadonlyArray<HitContext | undefined>> | undefined
   readonly superseded: boolean
 }
 
@@ -118,7 +127,7 @@ export const makeSearchThread: Effect.Effect<SearchThread, never, Scope.Scope> =
         w.postMessage({ id, generation, work, query, options, budgetMs } satisfies SearchJob)
       })
       if ("error" in reply) return yield* Effect.fail(new SearchThreadError({ message: reply.error }))
-      return { result: reply.result, superseded: reply.superseded }
+      return { result: reply.result, contexts: reply.contexts, superseded: reply.superseded }
     })
   return { search }
 })

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { type SearchQuery, type TargetFolder, buildSnippet, parseSearchQuery, spansOfTerms } from "@sagasu/domain"
+import { type HitContext, type SearchQuery, type TargetFolder, buildSnippet, parseSearchQuery, spansOfTerms } from "@sagasu/domain"
 import type { FileHit, FileSearchOptions, FileSearchResult, SearchHit } from "@sagasu/store"
 import { Effect } from "effect"
 import * as path from "node:path"
@@ -27,6 +27,8 @@ export interface PageSearchOptions {
 /** What one file-level search of the thread gives (search_thread.ts). */
 export interface PageSearch {
   readonly result: FileSearchResult
+  /** `contexts[i][j]`: the context of `result.files[i].locations[j]`, when it was read. */
+  readonly contexts?: ReadonlyArray<ReadonlyArray<HitContext | undefined>> | undefined
   readonly superseded: boolean
 }
 
@@ -54,7 +56,7 @@ export const searchForPage = <E>(
       ...(options.index !== undefined && options.index !== "" ? { index: options.index } : {}),
       ...(options.type !== undefined ? { type: options.type } : {})
     }
-    const { result, superseded } = yield* search(query, {
+    const { result, contexts, superseded } = yield* search(query, {
       ...filters,
       limit: options.limit ?? defaultPageFiles,
       offset,
@@ -64,7 +66,7 @@ export const searchForPage = <E>(
     const parsed = parseSearchQuery(query)
     const folderOf = new Map(folders.map((f) => [f.name, f.path]))
     return {
-      files: result.files.map((file) => fileView(file, folderOf.get(file.index), parsed)),
+      files: result.files.map((file, i) => fileView(file, folderOf.get(file.index), parsed, contexts?.[i])),
       offset: result.offset,
       totals: result.totals,
       more: result.more,
@@ -75,7 +77,7 @@ export const searchForPage = <E>(
     } satisfies SearchView
   })
 
-function fileView(file: FileHit, folder: string | undefined, query: SearchQuery): FileView {
+function fileView(file: FileHit, folder: string | undefined, query: SearchQuery, contexts: ReadonlyArray<HitContext | undefined> | undefined): FileView {
   return {
     index: file.index,
     path: file.path,
@@ -83,12 +85,15 @@ function fileView(file: FileHit, folder: string | undefined, query: SearchQuery)
     hits: file.hits,
     modifiedMs: file.modifiedMs ?? null,
     size: file.size ?? null,
-    locations: file.locations.map((hit) => hitView(hit, query))
+    locations: file.locations.map((hit, j) => hitView(hit, query, contexts?.[j]))
   }
 }
 
-function hitView(hit: SearchHit, query: SearchQuery): HitView {
-  return { index: hit.index, path: hit.path, part: hit.part, locator: hit.locator, loc: hit.loc, location: hit.location, snippet: snippetParts(hit, query) }
+function hitView(hit: SearchHit, query: SearchQuery, context: HitContext | undefined): HitView {
+  return {
+    index: hit.index, path: hit.path, part: hit.part, locator: hit.locator, loc: hit.loc, location: hit.location,
+    snippet: snippetParts(hit, query), context: context ?? null
+  }
 }
 
 const OPEN = "\u0001"

@@ -15,7 +15,8 @@
  * @module
  */
 import { NodeContext } from "@effect/platform-node"
-import { type FileSearchResult, GramSearcher, searchIndexFiles, workPaths } from "@sagasu/store"
+import type { HitContext } from "@sagasu/domain"
+import { type FileHit, type FileSearchResult, GramSearcher, hitContexts, searchIndexFiles, workPaths } from "@sagasu/store"
 import { Effect } from "effect"
 import { parentPort, workerData } from "node:worker_threads"
 import type { SearchJob, SearchReply } from "./search_thread.ts"
@@ -34,7 +35,10 @@ let searcher: GramSearcher | undefined
  */
 export const countBudgetMs = 50
 
+let currentGeneration = 0
+
 port.on("message", (job: SearchJob) => {
+  currentGeneration = job.generation
   const cancelled = () => Atomics.load(latest, 0) !== job.generation
   const paths = workPaths(job.work)
   try {
@@ -43,7 +47,7 @@ port.on("message", (job: SearchJob) => {
       const now = performance.now()
       const outcome = searcher.searchFiles(job.query, { ...job.options, countDeadline: now + countBudgetMs }, { deadline: now + job.budgetMs, cancelled })
       const result: FileSearchResult = { ...outcome, engine: "gram", problem: "" }
-      port.postMessage({ id: job.id, result, superseded: cancelled() } satisfies SearchReply)
+      port.postMessage({ id: job.id, result, contexts: contextsOf(paths, result.files), superseded: cancelled() } satisfies SearchReply)
       return
     }
   } catch {
@@ -52,10 +56,25 @@ port.on("message", (job: SearchJob) => {
   }
   void Effect.runPromise(
     searchIndexFiles(workPaths(job.work), job.query, { ...job.options, budgetMs: job.budgetMs, countBudgetMs, cancelled }).pipe(
-      Effect.map((result): SearchReply => ({ id: job.id, result, superseded: cancelled() })),
+      Effect.map((result): SearchReply => ({ id: job.id, result, contexts: contextsOf(paths, result.files), superseded: cancelled() })),
       Effect.catchAll((e) => Effect.succeed<SearchReply>({ id: job.id, error: e.message })),
       Effect.catchAllDefect((d) => Effect.succeed<SearchReply>({ id: job.id, error: String(d) })),
       Effect.provide(NodeContext.layer)
     )
   ).then((reply) => port.postMessage(reply))
 })
+
+/**
+ * The context of the page's hits (S5: a cell's headings, a paragraph's
+ * neighbours, a slide's title), read from the body index here, off the
+ * server's thread; none when a newer query came meanwhile or the reading
+ * fails (the page still shows its hits).
+ */
+function contextsOf(paths: ReturnType<typeof workPaths>, files: ReadonlyArray<FileHit>): ReadonlyArray<ReadonlyArray<HitContext | undefined>> | undefined {
+  if (Atomics.load(latest, 0) !== currentGeneration) return undefined
+  try {
+    return hitContexts(paths, files)
+  } catch {
+    return undefined
+  }
+}

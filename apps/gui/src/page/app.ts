@@ -539,7 +539,10 @@ function fileCard(file: FileView): HTMLElement {
   const rows = file.locations.map((hit) =>
     el("tr", {}, [
       el("td", { className: "where" }, whereOf(hit)),
-      el("td", { className: "snippet" }, hit.snippet.map((p) => (p.hit ? el("mark", { text: p.text }) : p.text)))
+      el("td", { className: "text" }, [
+        el("div", { className: "snippet" }, hit.snippet.map((p) => (p.hit ? el("mark", { text: p.text }) : p.text))),
+        ...contextOf(hit).map((text) => el("div", { className: "context", text }))
+      ])
     ])
   )
   return el("article", { className: "file-hit" }, [
@@ -551,6 +554,34 @@ function fileCard(file: FileView): HTMLElement {
     el("div", { className: "folder-row" }, [el("span", { className: "folder", text: folder, title: file.fullPath }), open, openFolder, copy, note]),
     el("table", { className: "locations" }, [el("tbody", {}, rows)])
   ])
+}
+
+/** A context's text on one short line (S5): blanks folded, cut at 40 characters. */
+const short = (text: string) => {
+  const one = text.replace(/\s+/g, " ").trim()
+  return one.length > 40 ? `${one.slice(0, 39)}…` : one
+}
+
+/** The lines of a hit's context (S5): a cell's column and row headings, a paragraph's neighbours, a slide's title. */
+function contextOf(hit: HitView): Array<string> {
+  const c = hit.context
+  if (c === null) return []
+  switch (c.kind) {
+    case "cell": {
+      const parts = [
+        ...(c.column !== undefined ? [`${t.ctxColumn}: ${short(c.column.text)}`] : []),
+        ...(c.row !== undefined ? [`${t.ctxRow}: ${short(c.row.text)}`] : [])
+      ]
+      return parts.length === 0 ? [] : [parts.join(" / ")]
+    }
+    case "paragraph":
+      return [
+        ...(c.previous !== undefined ? [`${t.ctxPrevious}: ${short(c.previous.text)}`] : []),
+        ...(c.next !== undefined ? [`${t.ctxNext}: ${short(c.next.text)}`] : [])
+      ]
+    case "slide":
+      return c.title !== undefined ? [`${t.ctxTitle}: ${short(c.title.text)}`] : []
+  }
 }
 
 function whereOf(hit: HitView): Array<Node | string> {

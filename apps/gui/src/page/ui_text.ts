@@ -49,6 +49,11 @@ const ja = {
   totals: (hits: number, files: number, exact: boolean, from: number, to: number) =>
     `${count(hits)} 件${exact ? "" : "以上"}（${count(files)} ファイル${exact ? "" : "以上"}）: ${count(from)}〜${count(to)} ファイル目`,
   fileHits: (n: number) => `${count(n)} 件`,
+  ctxColumn: "列",
+  ctxRow: "行",
+  ctxPrevious: "前",
+  ctxNext: "次",
+  ctxTitle: "タイトル",
   prevPage: "← 前へ",
   nextPage: "次へ →",
   errType: (value: string, groups: ReadonlyArray<string>) => `「${value}」という種類はありません。使えるのは ${groups.join("、")} か、拡張子です。`,
@@ -178,6 +183,11 @@ const en: UiText = {
   totals: (hits, files, exact, from, to) =>
     `${count(hits)}${exact ? "" : "+"} hits (${count(files)}${exact ? "" : "+"} files): files ${count(from)}–${count(to)}`,
   fileHits: (n) => `${count(n)} hit${n === 1 ? "" : "s"}`,
+  ctxColumn: "column",
+  ctxRow: "row",
+  ctxPrevious: "before",
+  ctxNext: "after",
+  ctxTitle: "title",
   prevPage: "← Previous",
   nextPage: "Next →",
   errType: (value, groups) => `There is no file type "${value}": use one of ${groups.join(", ")} or an extension.`,
