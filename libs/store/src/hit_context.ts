@@ -62,8 +62,9 @@ export function hitContexts(
       let read: string | undefined
       try {
         const at = path.join(dir, file)
-        const size = fs.statSync(at).size
-        if (size > maxContextTsvBytes) read = undefined
+        const stat = fs.statSync(at)
+        // Only a regular file is read: a FIFO or a device in its place would block the search for good.
+        if (!stat.isFile() || stat.size > maxContextTsvBytes) read = undefined
         else {
           options.onRead?.(at)
           read = fs.readFileSync(at, "utf8")
