@@ -632,19 +632,15 @@ export class FileSearch {
     for (const p of pieces) for (const s of sheetNamesOf(p.segment.partsOf(p.d))) if (!sheets.includes(s)) sheets.push(s)
     const names = matchNames(this.query, fileNamesOf(view.path, sheets))
     const match = new FileMatch<number>(this.query, names, this.keep())
-    const saved = this.counting
-    // Every piece through cursors of its own (the walk's may stand past it); the word check per piece is off.
-    this.counting = true
-    try {
-      for (const [n, p] of pieces.entries()) {
-        if (match.excluded) break
-        const st = this.states.find((s) => s.segment === p.segment)
-        if (st === undefined || p.segment.isDeleted(p.d)) continue
-        const a = p.segment.docs.first(p.d)
-        this.scanPiece(match, this.cursorsOf(st), a, a + p.segment.docs.count(p.d), n)
-      }
-    } finally {
-      this.counting = saved
+    // Every piece through cursors of its own (the walk's may stand past it). The totals' deadline
+    // applies only once the page is complete (`counting`): reading a big file's pieces for the page
+    // must not stop at it (a one-letter query found nothing, "out of time", after 50 ms).
+    for (const [n, p] of pieces.entries()) {
+      if (match.excluded) break
+      const st = this.states.find((s) => s.segment === p.segment)
+      if (st === undefined || p.segment.isDeleted(p.d)) continue
+      const a = p.segment.docs.first(p.d)
+      this.scanPiece(match, this.cursorsOf(st), a, a + p.segment.docs.count(p.d), n)
     }
     let src = -1
     let size = -1

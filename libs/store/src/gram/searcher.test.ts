@@ -321,6 +321,17 @@ describe("file-level search agrees with a brute-force scan of the body index (S3
       expect(fileKeys(gramFiles(paths, q).files), q).toEqual(bruteForceFiles(body, q))
     }
     expect(gramFiles(paths, "冒頭語 末尾語").files.map((f) => [f.path, f.hits])).toEqual([["大きい.xlsx", 2]])
+    // S2: the totals' deadline never cuts the page short, also while a big file's pieces are read (a
+    // one-letter query over a work folder with a big workbook found nothing, "out of time", after 50 ms).
+    const s2 = GramSearcher.open(paths)!
+    try {
+      let t = 0
+      // 行 stands in every row of the big file: reading its pieces takes many steps of the clock.
+      const page = s2.searchFiles("行", { limit: 20, countDeadline: 0 }, { now: () => t++ })
+      expect([page.partial, fileKeys(page.files)]).toEqual([false, bruteForceFiles(body, "行")])
+    } finally {
+      s2.close()
+    }
   }, 60_000)
 })
 
