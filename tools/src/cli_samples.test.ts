@@ -180,6 +180,10 @@ describe("sagasu CLI on the sample documents", () => {
     expect(new Set(await filesOf("見積", "--until", "2999-01-01", "--sort", "modified"))).toEqual(new Set(await filesOf("見積")))
     const badSince = sagasu(work, "search", "見積", "--since", "2024-13-01")
     expect([badSince.code, badSince.out]).toEqual([1, ""])
+    // A mistyped option is a mistake, not words of the query.
+    const typo = sagasu(work, "search", "見積", "--limt", "5")
+    expect([typo.code, typo.out]).toEqual([1, ""])
+    expect(typo.err).toMatch(/^--limt という search のオプションはありません/)
     // Wrong options are mistakes, not "nothing found": exit 1, Japanese first, English second, naming the choices.
     const badType = sagasu(work, "search", "見積", "--type", "foo")
     expect([badType.code, badType.out]).toEqual([1, ""])

@@ -13,7 +13,8 @@ import { displayWidth } from "@sagasu/domain"
 import { Cause, Console, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { addCommand, enableCommand, initCommand, listCommand, moveCommand, removeCommand, renameCommand } from "./commands.ts"
 import { searchCommand } from "./search_command.ts"
-import { defaultSearchLimit } from "./search_options.ts"
+import { defaultSearchLimit, unknownSearchOption } from "./search_options.ts"
+import { searchUsageErrors, searchUsageExitCode } from "./search_output.ts"
 import { guiCommand } from "@sagasu/gui"
 import { indexCommand } from "./index_command.ts"
 import { statusCommand } from "./status_command.ts"
@@ -238,6 +239,13 @@ const withoutColour = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     })
     return Effect.withConsole(effect, console)
   })
+
+// A mistyped option of `search` (`--limt 5`) would become words of the query: a mistake, exit 1 (issue 14).
+const unknown = process.argv[2] === "search" ? unknownSearchOption(process.argv.slice(3)) : undefined
+if (unknown !== undefined) {
+  process.stderr.write(searchUsageErrors.unknownOption(unknown) + "\n")
+  process.exit(searchUsageExitCode)
+}
 
 cli(process.argv).pipe(
   withoutColour,

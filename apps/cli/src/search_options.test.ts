@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { checkSearchArgs, dayStartMs } from "./search_options.ts"
+import { checkSearchArgs, dayStartMs, unknownSearchOption } from "./search_options.ts"
 
 // Issue 14: a wrong --type or --index is a mistake (exit 1, the valid choices named), not "nothing found".
 describe("checkSearchArgs() (issue 14: filters that tell mistakes apart)", () => {
@@ -55,5 +55,16 @@ describe("checkSearchArgs() (issue 14: filters that tell mistakes apart)", () =>
     ["", undefined]
   ] as const)("dayStartMs(%j) = %j", (text, ms) => {
     expect(dayStartMs(text)).toBe(ms)
+  })
+
+  it.each([
+    [["テスト", "--limt", "5"], "--limt"],
+    [["--bogus", "テスト"], "--bogus"],
+    [["テスト", "--limit", "5", "--json", "--index=共有", "--log-level", "info"], undefined],
+    [["見積", "-テンプレート"], undefined],
+    [["--", "--limt", "テスト"], undefined],
+    [["テスト", "--"], undefined]
+  ] as const)("unknownSearchOption(%j) = %j (issue 14: a mistyped option is not a word of the query)", (args, found) => {
+    expect(unknownSearchOption(args)).toBe(found)
   })
 })

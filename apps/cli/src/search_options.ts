@@ -95,3 +95,26 @@ export function checkSearchArgs(args: SearchArgs, indexNames: ReadonlyArray<stri
     }
   }
 }
+
+/** The options of `sagasu search` (main.ts declares them; @effect/cli adds help, version, wizard, completions and log-level). */
+export const searchOptionNames: ReadonlyArray<string> = [
+  "work", "json", "files", "context", "limit", "offset", "index", "type", "sort", "folder", "since", "until",
+  "help", "version", "wizard", "completions", "log-level"
+]
+
+/**
+ * The first word of `args` (the arguments after `search`) that looks like an
+ * option Sagasu does not have (`--limt`): @effect/cli would take it as a
+ * word of the query and answer "nothing found" (issue 14: a mistake is told
+ * apart). Words after a bare `--` are the query's; `-word` (one dash) is an
+ * exclusion, never an option. `undefined` when there is none.
+ */
+export function unknownSearchOption(args: ReadonlyArray<string>): string | undefined {
+  for (const arg of args) {
+    if (arg === "--") return undefined
+    if (!arg.startsWith("--") || arg === "--") continue
+    const name = arg.slice(2).split("=")[0] ?? ""
+    if (!searchOptionNames.includes(name)) return arg
+  }
+  return undefined
+}

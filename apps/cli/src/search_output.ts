@@ -91,6 +91,9 @@ export const searchUsageErrors = {
   badType: (value: string, groups: ReadonlyArray<string>, types: ReadonlyArray<string>) =>
     `--type "${value}" という種類はありません。使えるのは ${groups.join("、")} か、拡張子 ${types.join("、")} です。\n` +
     `Unknown --type "${value}": use one of ${groups.join(", ")} or an extension: ${types.join(", ")}.`,
+  unknownOption: (arg: string) =>
+    `${arg} という search のオプションはありません（sagasu search --help）。- で始まる言葉を探すときは、-- の後に書きます（sagasu search -- ${arg} …）。\n` +
+    `Unknown option ${arg} for search (see sagasu search --help); a word starting with - goes after -- (sagasu search -- ${arg} …).`,
   badSort: (value: string) => `--sort には relevance（関連度順）か modified（新しい順）を指定してください（指定: ${value}）。\n--sort must be relevance or modified (got ${value}).`,
   badDate: (option: string, value: string) =>
     `${option} には 2024-04-01 や 2024/4/1 のような日付を指定してください（指定: ${value}）。\n${option} must be a date such as 2024-04-01 or 2024/4/1 (got ${value}).`,
