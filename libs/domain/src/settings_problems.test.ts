@@ -27,6 +27,13 @@ describe("settingsProblemLines()", () => {
     ])
   })
 
+  it("says a list or an object in words, never the Schema's type", () => {
+    expect(settingsProblemLines([
+      { path: ["targetFolders"], message: "Expected ReadonlyArray<(Struct (Encoded side) <-> Struct (Type side))>, actual {}" },
+      { path: ["targetFolders"], message: "Expected undefined, actual {}" }
+    ])).toEqual(["targetFolders: [ … ] の並び（配列）を書いてください（今は {}） / Expected a list [ … ], actual {}"])
+  })
+
   it("keeps 'Expected undefined' when it is all there is to say of a field", () => {
     expect(settingsProblemLines([{ path: ["x"], message: "Expected undefined, actual 1" }])).toEqual([
       "x: この項目は書けません（今は 1） / Expected no value here, actual 1"
@@ -61,6 +68,11 @@ describe("settingsSyntaxLine()", () => {
   it("a comma after the last item of an object or an array", () => {
     expect(lineOf('{"a": 1,\n}')).toBe("2 行 1 文字目 / line 2, column 1: Expected double-quoted property name。最後の項目の後ろの「,」を消してください / Remove the comma after the last item.")
     expect(lineOf('{"a": [1,\n  2,\n]}')).toBe("3 行 1 文字目 / line 3, column 1: Unexpected token ']'。最後の項目の後ろの「,」を消してください / Remove the comma after the last item.")
+  })
+
+  it("an empty file, and one cut short", () => {
+    expect(lineOf("")).toMatch(/^ファイルが空です。/)
+    expect(lineOf('{"a": [1')).toMatch(/^ファイルが途中で終わっています/)
   })
 
   it("anything else: where and the parser's words", () => {

@@ -29,8 +29,14 @@ const japaneseFor = (want: ReadonlyArray<string>): string => {
   if (want.length === 1 && want[0] === "number") return "数を書いてください"
   if (want.length === 1 && want[0] === "boolean") return "true か false を書いてください"
   if (want.every((w) => w.startsWith("\""))) return `${want.join(" か ")} のどれかを書いてください`
-  return `${want.join(" か ")} を書いてください`
+  if (want.length === 1 && /^ReadonlyArray</.test(want[0] ?? "")) return "[ … ] の並び（配列）を書いてください"
+  if (want.length === 1 && /Struct|^\{/.test(want[0] ?? "")) return "{ … } の形（オブジェクト）を書いてください"
+  return "値の形が違います"
 }
+
+// The Schema's own words for a kind of value, as a person reads them.
+const englishFor = (want: string): string =>
+  /^ReadonlyArray</.test(want) ? "a list [ … ]" : /Struct|^\{/.test(want) ? "an object { … }" : want
 
 /**
  * The lines of the problems `issues` of one settings file: one per field,
@@ -70,7 +76,7 @@ export function settingsProblemLines(issues: ReadonlyArray<SchemaIssue>): Readon
     const wants = entry.wants.filter((w) => w !== "undefined")
     for (const other of entry.others) lines.push(`${key}: ${other}`)
     if (wants.length > 0) {
-      lines.push(`${key}: ${japaneseFor(wants)}（今は ${entry.actual}） / Expected ${wants.join(" or ")}, actual ${entry.actual}`)
+      lines.push(`${key}: ${japaneseFor(wants)}（今は ${entry.actual}） / Expected ${wants.map(englishFor).join(" or ")}, actual ${entry.actual}`)
     } else if (entry.wants.includes("undefined") && entry.others.length === 0 && !deeper) {
       lines.push(`${key}: この項目は書けません（今は ${entry.actual}） / Expected no value here, actual ${entry.actual}`)
     }
@@ -98,6 +104,13 @@ export function settingsSyntaxLine(message: string, text: string): string {
     where = `${line} 行 ${column} 文字目 / line ${line}, column ${column}: `
   }
   const cause = message.replace(/ in JSON at position \d+.*$/s, "").replace(/, ".*" is not valid JSON$/s, "").replace(/\s+\(line \d+ column \d+\)$/, "")
+  // Node says "Unexpected end" or points past the last character when the file stops early.
+  const atEnd = /at position (\d+)/.exec(message)
+  if (/Unexpected end of JSON input/.test(message) || (atEnd !== null && Number(atEnd[1]) >= text.trimEnd().length)) {
+    return text.trim() === ""
+      ? "ファイルが空です。消して sagasu init で作り直すか、{ } から書いてください / The file is empty: delete it and run sagasu init, or write its settings in { }."
+      : "ファイルが途中で終わっています（閉じる } や ] が足りません） / The file ends too early (a closing } or ] is missing)."
+  }
   if (/Bad (escaped|control) character|Bad Unicode escape/.test(message)) {
     return `${where}${cause}。Windows のパスの \\ は \\\\ と二つ重ねるか / に変えてください（"C:\\\\Users\\\\…" または "C:/Users/…"） / In JSON a Windows path's \\ is written \\\\ (or use /).`
   }

@@ -21,13 +21,20 @@ export class SettingsError extends Schema.TaggedError<SettingsError>()("Settings
   detail: Schema.String
 }) {
   override get message(): string {
-    const what = {
+    // Japanese, then English: the language setting itself cannot be read from a broken file.
+    const ja = {
+      "missing": "がありません。sagasu init で作ってください",
+      "unreadable": "を読めません",
+      "invalid-json": "は JSON として読めません。直すか、消して sagasu init で作り直してください",
+      "invalid": "の設定に誤りがあります。直してください"
+    }[this.reason]
+    const en = {
       "missing": "the file does not exist; run `sagasu init`",
       "unreadable": "the file cannot be read",
       "invalid-json": "the file is not valid JSON; fix it or delete it and run `sagasu init`",
       "invalid": "some settings are wrong; fix them"
     }[this.reason]
-    return `Settings file ${this.path}: ${what}${this.detail === "" ? "" : `:\n${this.detail}`}`
+    return `設定ファイル ${this.path} ${ja} / Settings file ${this.path}: ${en}${this.detail === "" ? "" : `:\n${this.detail}`}`
   }
 }
 

@@ -56,7 +56,7 @@ describe("settings file", () => {
       fs.writeFileSync(paths.settings, '{"targetFolders":[{"name":"共有","path":5,"enabled":true}],"ingestThreads":"two"}')
       const wrong = yield* Effect.flip(readSettings(paths))
       expect(wrong.message.split("\n")).toEqual([
-        `Settings file ${paths.settings}: some settings are wrong; fix them:`,
+        `設定ファイル ${paths.settings} の設定に誤りがあります。直してください / Settings file ${paths.settings}: some settings are wrong; fix them:`,
         "  targetFolders[0].path: 文字列（\"…\"）を書いてください（今は 5） / Expected string, actual 5",
         "  ingestThreads: 数を書いてください（今は \"two\"） / Expected number, actual \"two\""
       ])
