@@ -310,7 +310,8 @@ function renderLastRun(view: RunView) {
   const e = $("last-run")
   if (view.elsewhere) {
     // Its progress as it writes it (P3): the counts of the run going on elsewhere.
-    e.textContent = p === null ? t.runningElsewhere : `${t.runningElsewhere}（${count(p.processed)} / ${count(p.processed + p.remaining)}）— ${p.current}`
+    if (p === null) return show(e, false)
+    e.textContent = `${t.elsewhereProgress}: ${count(p.processed)} / ${count(p.processed + p.remaining)} — ${p.current}`
     return show(e, true)
   }
   if (view.run !== null || p === null) return show(e, false)
@@ -597,8 +598,9 @@ function whereOf(hit: HitView): Array<Node | string> {
       return [`${t.slide} ${n ?? hit.loc}${notes === "notes" ? t.notes : ""}`]
     }
     case "property":
+      return [t.propertyOf(hit.loc)]
     case "name":
-      return [hit.location]
+      return [hit.loc === "sheet" ? t.sheetName(hit.part) : t.fileName]
   }
 }
 
