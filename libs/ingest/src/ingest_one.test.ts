@@ -54,9 +54,10 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
       expect(result).toMatchObject({ status: "done", tsvCount: 3, reason: "" })
       expect(result.log[0]).toMatch(/^3 part\(s\), 18000 line\(s\), \d+ ms$/)
       yield* stageExtraction(path.join(dir, "whole"), yield* extractFile(file))
-      // The mark holds the source's size and modified time (issue 14: shown and sorted by).
+      // The mark holds the source's size and modified time (issue 14: shown and sorted by), in whole ms as
+      // the stat's Date gives it (rounded; truncating mtimeMs differed by one at .5 and above).
       const info = fs.statSync(file)
-      fs.writeFileSync(path.join(dir, "whole", stagingCompleteMark), `size\t${info.size}\nmodified\t${Math.trunc(info.mtimeMs)}\n`)
+      fs.writeFileSync(path.join(dir, "whole", stagingCompleteMark), `size\t${info.size}\nmodified\t${info.mtime.getTime()}\n`)
       expect(filesOf(staging)).toEqual(filesOf(path.join(dir, "whole")))
       // The mark is the newest file of the folder.
       const mtimes = fs.readdirSync(staging).map((n) => [n, fs.statSync(path.join(staging, n)).mtimeMs] as const)
