@@ -80,6 +80,9 @@ describe("sagasu help (issue 16: colour only on a terminal without NO_COLOR, exa
     expect(search).toMatch(/^sagasu search 要件 合意 +both words in the same file$/m)
     // Repeatable options are optional, and shown so.
     expect(search).toContain("[--index text...]")
+    // Only Sagasu's words: the usage names the command, and @effect/cli's filler lines are left out.
+    expect(search).toMatch(/^\$ sagasu search \[--work text\]/m)
+    for (const filler of ["A user-defined piece of text.", "A true or false value.", "An integer.", "This setting is optional."]) expect(search).not.toContain(filler)
     const index = run(["index", "--help"], withoutNoColor()).out
     expect(index).toContain("[--only text...] [(-v, --verbose)] [(-q, --quiet)]")
   }, 600_000)

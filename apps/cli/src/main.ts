@@ -227,12 +227,26 @@ process.stdout.on("error", (e: NodeJS.ErrnoException) => {
 // (issue 16; https://no-color.org): @effect/cli renders its help with ANSI styles whatever the output.
 const plain = (stream: NodeJS.WriteStream) => stream.isTTY !== true || process.env.NO_COLOR !== undefined
 const stripAnsi = (args: ReadonlyArray<unknown>) => args.map((a) => (typeof a === "string" ? a.replace(/\x1b\[[0-9;]*m/g, "") : a))
+
+// @effect/cli's own words in every help (issue 16: "A user-defined piece of text." on each option, a
+// usage line without the command's name): left out, so the help says only what Sagasu says.
+const boilerplate = /^(?:\x1b\[[0-9;]*m)*\s*(?:A user-defined piece of text\.|A true or false value\.|An integer\.|This setting is optional\.)(?:\x1b\[[0-9;]*m)*\s*$/
+const tidyHelp = (args: ReadonlyArray<unknown>) =>
+  args.map((a) => {
+    if (typeof a !== "string" || !a.includes("USAGE")) return a
+    return a
+      .split("\n")
+      .filter((line) => !boilerplate.test(line))
+      .join("\n")
+      .replace(/\n{3,}/g, "\n\n")
+      .replace(/^((?:\x1b\[[0-9;]*m)*\$ )(?!sagasu)/m, "$1sagasu ")
+  })
 const withoutColour = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Console.consoleWith((base) => {
     const out = plain(process.stdout)
     const err = plain(process.stderr)
     const console: Console.Console = Object.assign(Object.create(base) as Console.Console, {
-      log: (...args: ReadonlyArray<unknown>) => base.log(...(out ? stripAnsi(args) : args)),
+      log: (...args: ReadonlyArray<unknown>) => base.log(...tidyHelp(out ? stripAnsi(args) : args)),
       info: (...args: ReadonlyArray<unknown>) => base.info(...(out ? stripAnsi(args) : args)),
       error: (...args: ReadonlyArray<unknown>) => base.error(...(err ? stripAnsi(args) : args)),
       warn: (...args: ReadonlyArray<unknown>) => base.warn(...(err ? stripAnsi(args) : args))
