@@ -14,7 +14,7 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { allCaseFiles } from "../../libs/ingest/src/extract/_cases.ts"
+import { allCaseFiles } from "@sagasu/ingest/testing"
 import { repoRoot } from "./corpus.ts"
 
 const out = path.join(repoRoot, "tools", "testdata", "cases")

@@ -17,11 +17,11 @@
 import { NodeContext } from "@effect/platform-node"
 import { extractFile } from "@sagasu/ingest"
 import type { Extraction } from "@sagasu/domain"
-import { Effect, Exit, Scope } from "effect"
+import { Effect, Exit, } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { awaitReady, endOffice, forwardConversion, groupMembers, startOffice } from "../../../libs/ingest/src/office/_soffice.ts"
+import { awaitReady, endOffice, forwardConversion, groupMembers, startOffice } from "@sagasu/ingest/testing"
 import { corpusDir, readManifest } from "../corpus.ts"
 
 /** A cell's text by sheet position and address. */

@@ -10,20 +10,27 @@ import { FailureReason } from "@sagasu/domain"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { bug14Encrypted, bug14LegacyWorkbook } from "../../../libs/ingest/src/extract/_cases.ts"
-import { deflateRepeated, type RawZipEntry, writeCfb, writeZip } from "../../../libs/ingest/src/extract/_test_containers.ts"
-import { docStreams, pptStreams, writeDoc, writePpt } from "../../../libs/ingest/src/extract/_test_legacy.ts"
 import {
+  bug14Encrypted,
+  bug14LegacyWorkbook,
+  deflateRepeated,
+  docStreams,
   documentFiles,
+  pptStreams,
+  type RawZipEntry,
   relationships,
   sharedStrings,
   slide,
   textShape,
   workbookFiles,
   worksheet,
+  writeCfb,
+  writeDoc,
+  writePpt,
+  writeZip,
   xmlns,
   zipOf
-} from "../../../libs/ingest/src/extract/_test_packages.ts"
+} from "@sagasu/ingest/testing"
 import { prng } from "../make_tree.ts"
 
 /** What a hostile file must end as. */

@@ -8,9 +8,16 @@
  */
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { bug14Encrypted } from "../../../libs/ingest/src/extract/_cases.ts"
-import { deflateRepeated, writeZip } from "../../../libs/ingest/src/extract/_test_containers.ts"
-import { sharedStrings, workbookFiles, worksheet, xmlns, zipOf } from "../../../libs/ingest/src/extract/_test_packages.ts"
+import {
+  bug14Encrypted,
+  deflateRepeated,
+  sharedStrings,
+  workbookFiles,
+  worksheet,
+  writeZip,
+  xmlns,
+  zipOf
+} from "@sagasu/ingest/testing"
 import { corpusDir } from "../corpus.ts"
 import { makeTree, prng } from "../make_tree.ts"
 
