@@ -10,8 +10,8 @@
  *
  * @module
  */
-import { FileSystem } from "@effect/platform"
-import { type IndexEdit as DomainEdit } from "@sagasu/domain"
+import type { FileSystem } from "@effect/platform"
+import type { IndexEdit as DomainEdit } from "@sagasu/domain"
 import { type WorkPaths, editIndexes as editIndexesInStore, listIndexes, readSettings, writeSettings } from "@sagasu/store"
 import { Data, Effect, Either } from "effect"
 import type { IndexEdit, IndexesView } from "./api.ts"

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { FileSystem, HttpIncomingMessage, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { type FileSystem, HttpIncomingMessage, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
 import { defaultSettings, fileTypeGroups, resolveFileType } from "@sagasu/domain"
 import { type FileSearchOptions, formatSettings, initWorkFolder, readSettings } from "@sagasu/store"

@@ -38,7 +38,7 @@ export function matchLine(line: string, query: Query, forms = ""): ReadonlyArray
   for (const term of query.exclude) if (text.includes(term) || (normForms !== "" && normForms.includes(term))) return undefined
   const spans: Array<Span> = []
   for (const term of query.terms) {
-    let at = text.indexOf(term)
+    const at = text.indexOf(term)
     if (at < 0) {
       if (normForms === "" || !normForms.includes(term)) return undefined
       spans.push([0, line.length])

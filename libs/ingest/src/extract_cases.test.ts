@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest"
 import { type Extraction, propertiesPartName } from "@sagasu/domain"
 import { Effect, Either } from "effect"
-import { ExtractError, extractBuffer } from "./extract.ts"
+import { type ExtractError, extractBuffer } from "./extract.ts"
 import * as cases from "./extract/_cases.ts"
 import { ZipArchive } from "./extract/_zip.ts"
 

@@ -17,7 +17,6 @@ import {
   formatBodyTsv
 } from "@sagasu/domain"
 import {
-  type GramRound,
   type RoundChanges,
   type WorkPaths,
   acquireLock,
@@ -737,13 +736,12 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
   it.live("R16/S1: a stopped run hides nothing: every done file is found in its new version at once; the next run merges", () =>
     provide(Effect.gen(function* () {
       const f = yield* makeFixture({ A: { "x/0.xlsx": "見積 旧0", "y/1.xlsx": "見積 旧1", "z/2.xlsx": "見積 旧2" } })
-      let round: GramRound | undefined
       const options = (workers: Layer.Layer<IngestWorkers>) => ({
         work: f.paths.root, version: "test",
         workers: () => workers,
         updateGram: (p: WorkPaths, changes: RoundChanges) => updateGramIndexesOfRound(p, changes),
         // A tiny budget: every source file is written to a segment at once.
-        gramRound: (p: WorkPaths) => openGramRound(p, { builderMemoryBytes: 1 }).pipe(Effect.tap((r) => Effect.sync(() => { round = r })))
+        gramRound: (p: WorkPaths) => openGramRound(p, { builderMemoryBytes: 1 })
       })
       const search = (q: string) => searchIndex(f.paths, q).pipe(Effect.map((r) => [r.engine, ...r.hits.map((h) => h.text).sort()]))
       expect(yield* runIndexer(yield* makeChannel(), options(fakeWorkers([])))).toBe(0)

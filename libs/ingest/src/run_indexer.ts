@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { FileSystem } from "@effect/platform"
+import type { FileSystem } from "@effect/platform"
 import {
   type CrawledFile,
   type ExitCode,

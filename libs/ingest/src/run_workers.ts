@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { CommandExecutor, FileSystem } from "@effect/platform"
-import { type IngestResult, type Settings } from "@sagasu/domain"
+import { type CommandExecutor, FileSystem } from "@effect/platform"
+import type { IngestResult, Settings } from "@sagasu/domain"
 import { NodeContext } from "@effect/platform-node"
 import { type WorkPaths, completeMarkOf, openGramRound, stageExtraction, stagingWriteFailedReason, updateGramIndexesOfRound } from "@sagasu/store"
 import { Duration, Effect, Layer, Option } from "effect"
@@ -19,7 +19,7 @@ import { installLibreOfficeHint } from "./office/office_failure.ts"
 import { makeOfficeOwners, officeVersion } from "./office/office_owner.ts"
 import type { RunIndexerOptions } from "./run_indexer.ts"
 import { workAreaTooFull, workFolderFailure } from "./work_area_space.ts"
-import { IngestWorkers, type OfficeIngest, threadWorkersLayer } from "./workers.ts"
+import { type IngestWorkers, type OfficeIngest, threadWorkersLayer } from "./workers.ts"
 
 /** Options of {@link standardWorkersLayer}. */
 export interface StandardWorkersOptions {

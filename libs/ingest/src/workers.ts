@@ -20,7 +20,7 @@
 import type { AppKind, IngestResult, WorkerKind } from "@sagasu/domain"
 import { Context, Deferred, Duration, Effect, Either, Exit, Fiber, Layer, Runtime, Schema } from "effect"
 import * as WT from "node:worker_threads"
-import { IngestFile } from "./ingest_request.ts"
+import type { IngestFile } from "./ingest_request.ts"
 import { PlainAnswer, type PlainRequest, type PlainWorkerData, controlWords, stopWord, stoppedResult } from "./worker/_plain_protocol.ts"
 import { plainWorkerUrl } from "./worker/worker_bundle.ts"
 

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Effect, Scope } from "effect"
+import { Effect, type Scope } from "effect"
 import * as fs from "node:fs"
 import type { WorkPaths } from "./work_paths.ts"
 

@@ -38,7 +38,7 @@ const log = (s: string) => console.error(`[cold] ${s}`)
 const load = () => fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0] ?? "?"
 
 const corpus = JSON.parse(fs.readFileSync(path.join(root, "corpus.json"), "utf8")) as { tsvBytes: number; files: number; sample: ReadonlyArray<string> }
-let t = performance.now()
+const t = performance.now()
 const summary = await Effect.runPromise(Effect.provide(updateGramIndexesOfRound(workPaths(work), { published: [], removed: [] }), NodeContext.layer))
 log(`gram index up to date in ${((performance.now() - t) / 1000).toFixed(1)} s (rebuilt: ${summary.rebuilt})`)
 

@@ -31,7 +31,7 @@
 import { NodeContext } from "@effect/platform-node"
 import { type IngestRow, defaultSettings, formatIngestRow, ingestListHeader, messages } from "@sagasu/domain"
 import { formatSettings, initWorkFolder, readIngestList, readProgress, scanBodyIndex, workPaths, writeProgress, writeSettings } from "@sagasu/store"
-import { Effect, ManagedRuntime } from "effect"
+import { type Effect, ManagedRuntime } from "effect"
 import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"

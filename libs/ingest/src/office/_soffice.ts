@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { Command, CommandExecutor, FileSystem } from "@effect/platform"
+import { Command, type CommandExecutor, FileSystem } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
 import type { AppKind } from "@sagasu/domain"
 import { Duration, Effect, Exit, Option, Scope, Stream } from "effect"

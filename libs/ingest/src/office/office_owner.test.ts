@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
 import { Cause, Duration, Effect, Exit, Fiber, Option, Queue } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { OfficeFailure } from "./office_failure.ts"
+import type { OfficeFailure } from "./office_failure.ts"
 import { makeOfficeOwner, officeVersion, type OfficeOwnerOptions } from "./office_owner.ts"
 import { corpusFile, haveCorpus } from "../_test_corpus.ts"
 import {

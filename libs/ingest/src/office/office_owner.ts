@@ -26,7 +26,7 @@
  */
 import { CommandExecutor, FileSystem } from "@effect/platform"
 import { type AppKind, type Extraction, fileFormatOf } from "@sagasu/domain"
-import { Clock, Duration, Effect, Exit, Option, Scope } from "effect"
+import { Clock, Duration, Effect, Exit, Option, type Scope } from "effect"
 import * as path from "node:path"
 import type { ExtractFileOptions } from "../extract.ts"
 import { extractBuffer } from "../extract.ts"

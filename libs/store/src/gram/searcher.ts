@@ -21,19 +21,14 @@ import {
   type QueryFilter,
   type SearchQuery,
   fileTypeAliases,
-  gramRangeOf,
   lineMatchesQuery,
-  lookupOfTerm,
   matchLine,
   normalizeForSearch,
   parseSearchQuery,
-  parseBodyTsv,
   passesFilters,
-  positionsVerdict,
   termsInPath,
   fileTypeOf
 } from "@sagasu/domain"
-import * as fs from "node:fs"
 import * as path from "node:path"
 import { type SearchHit, hitOf } from "../search_hit.ts"
 import { bodyFolderAt, docKey, stagedFolderAt } from "./body_walk.ts"
