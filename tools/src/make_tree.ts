@@ -12,6 +12,7 @@
  * @module
  */
 import JSZip from "jszip"
+import { seededRandom } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -43,17 +44,8 @@ export interface TreeFile {
   readonly probeLocation: string
 }
 
-/** mulberry32: a small, fast, seedable PRNG (not for security). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** A small, fast, seedable PRNG (not for security): the domain's {@link seededRandom}. */
+export const prng = seededRandom
 
 const words = [
   "見積", "請求", "納品", "発注", "契約", "会議", "議事録", "予算", "実績", "売上", "原価", "経費", "部署", "担当",

@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { normalizeForSearch, normalizeWithMap } from "./normalize.ts"
+import { seededRandom } from "./seeded_random.ts"
 
-// A small seeded generator: tests must not depend on the run.
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+const mulberry32 = seededRandom
 
 describe("normalizeForSearch() (SPEC §5: NFKC, case fold, width; issue 6: kana, dashes)", () => {
   it.each([

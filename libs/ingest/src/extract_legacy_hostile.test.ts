@@ -9,6 +9,7 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import JSZip from "jszip"
+import { seededRandom } from "@sagasu/domain"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -19,17 +20,8 @@ import { biff8Workbook, label, xlsFile } from "./extract/_test_biff.ts"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 
-/** A seeded generator (mulberry32): the same variants on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** The same variants on every run. */
+const random = seededRandom
 
 const sector = 512
 const endOfChain = 0xfffffffe

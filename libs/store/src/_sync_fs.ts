@@ -7,6 +7,7 @@
  * @module
  */
 import { SystemError, type SystemErrorReason } from "@effect/platform/Error"
+import * as fs from "node:fs"
 
 const reasons: Readonly<Record<string, SystemErrorReason>> = {
   ENOENT: "NotFound",
@@ -31,4 +32,22 @@ export function systemError(method: string, path: string, e: unknown): SystemErr
     description: err instanceof Error ? err.message : String(e),
     cause: e
   })
+}
+
+/**
+ * Up to `length` bytes of the open file `fd` from byte `position` (fewer at
+ * its end), through `node:fs` sync reads: the gram index's and the body
+ * walk's reads by offset on a search's hot path (STYLE 14; a read per
+ * posting list or TSV block, where an Effect per read cost more than the
+ * read in the cold-search profile). Throws the `node:fs` error.
+ */
+export function preadSync(fd: number, length: number, position: number): Uint8Array {
+  const buf = new Uint8Array(length)
+  let done = 0
+  while (done < length) {
+    const n = fs.readSync(fd, buf, done, length - done, position + done)
+    if (n === 0) break
+    done += n
+  }
+  return done === length ? buf : buf.subarray(0, done)
 }

@@ -21,6 +21,7 @@ import {
   parseSearchQuery,
   partNameOfTsvFileName,
   passesFilters,
+  seededRandom,
   termMaskOf
 } from "@sagasu/domain"
 import { Effect } from "effect"
@@ -59,17 +60,8 @@ export const part = (name: string, locator: Locator, texts: ReadonlyArray<string
   lines: texts.map((text, i) => ({ loc: locator === "cell" ? `A${i + 1}` : String(i + 1), text }))
 })
 
-/** A small seeded generator (mulberry32). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** A small seeded generator: the domain's {@link seededRandom}. */
+export const seeded = seededRandom
 
 const words = [
   "見積", "請求書", "株式会社", "サンプル", "さんぷる", "ｻﾝﾌﾟﾙ", "商事", "御中", "合計", "金額", "税込", "納期", "担当",

@@ -14,6 +14,7 @@
 import { type SourceStamp, parseSourceStamp } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { preadSync } from "../_sync_fs.ts"
 import type { DocPart } from "./doc_table.ts"
 import type { TsvSource } from "./segment_builder.ts"
 
@@ -186,14 +187,7 @@ export function tsvSourcesOf(folder: BodyFolder): Array<TsvSource> {
     read: (position: number, length: number) => {
       const fd = fs.openSync(path.join(folder.dir, file), "r")
       try {
-        const buf = new Uint8Array(length)
-        let done = 0
-        while (done < length) {
-          const n = fs.readSync(fd, buf, done, length - done, position + done)
-          if (n === 0) break
-          done += n
-        }
-        return done === length ? buf : buf.subarray(0, done)
+        return preadSync(fd, length, position)
       } finally {
         fs.closeSync(fd)
       }

@@ -17,6 +17,7 @@
 import { POSITION_UNKNOWN, POSTING_BLOCK, fileTypeOf, normalizeForSearch, readVarint, unescapeTsvField } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
+import { preadSync as pread } from "../_sync_fs.ts"
 import { folderIdentityOf } from "./body_walk.ts"
 import { type DocPart, DocTable } from "./doc_table.ts"
 import type { SegmentEntry } from "./manifest_format.ts"
@@ -33,26 +34,9 @@ export interface PostingRef {
 const decoder = new TextDecoder("utf-8", { ignoreBOM: true })
 
 function preadExact(fd: number, length: number, position: number): Uint8Array {
-  const buf = new Uint8Array(length)
-  let done = 0
-  while (done < length) {
-    const n = fs.readSync(fd, buf, done, length - done, position + done)
-    if (n === 0) throw new Error(`short read at ${position + done}`)
-    done += n
-  }
+  const buf = pread(fd, length, position)
+  if (buf.length < length) throw new Error(`short read at ${position + buf.length}`)
   return buf
-}
-
-// Reads up to `length` bytes; fewer at the end of the file.
-function pread(fd: number, length: number, position: number): Uint8Array {
-  const buf = new Uint8Array(length)
-  let done = 0
-  while (done < length) {
-    const n = fs.readSync(fd, buf, done, length - done, position + done)
-    if (n === 0) break
-    done += n
-  }
-  return done === length ? buf : buf.subarray(0, done)
 }
 
 // Bytes of a TSV read at once when a line is not in the current window.
