@@ -4,6 +4,7 @@
  * @module
  */
 import { Schema } from "effect"
+import type { CloudFiles } from "./settings.ts"
 import type { TargetCounts } from "./target_list.ts"
 
 /**
@@ -53,4 +54,23 @@ export function makePlan(counts: ReadonlyArray<TargetCounts>): Plan {
       vanished: c.vanished
     }))
   }
+}
+
+/** Options of {@link defaultPlanAnswer}: what the front end said, and the setting. */
+export interface DefaultPlanAnswerOptions {
+  /** `--retry-failed`, or the channel's `retryFailed`. */
+  readonly retryFailed: boolean
+  /** `includeCloud` as the front end said it; `undefined` when it did not say. */
+  readonly includeCloud: boolean | undefined
+  /** The setting `cloudFiles` (R9). */
+  readonly cloudFiles: CloudFiles
+}
+
+/**
+ * The answer when nobody is asked, and the one a terminal's "yes" gives (R9,
+ * R10): failed files again only with `retryFailed`; cloud-only files when the
+ * front end said so, else when the setting `cloudFiles` is `download`.
+ */
+export function defaultPlanAnswer(options: DefaultPlanAnswerOptions): PlanAnswer {
+  return { retryFailed: options.retryFailed, includeCloud: options.includeCloud ?? options.cloudFiles === "download" }
 }
