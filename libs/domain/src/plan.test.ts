@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { defaultPlanAnswer } from "./plan.ts"
+import { decideConfirmation, defaultPlanAnswer } from "./plan.ts"
 
 describe("defaultPlanAnswer() (R9, R10)", () => {
   it.each([
@@ -10,5 +10,17 @@ describe("defaultPlanAnswer() (R9, R10)", () => {
     { retryFailed: false, includeCloud: false, cloudFiles: "download", answer: { retryFailed: false, includeCloud: false } }
   ] as const)("retryFailed $retryFailed, includeCloud $includeCloud, cloudFiles $cloudFiles → $answer", ({ answer, ...options }) => {
     expect(defaultPlanAnswer(options)).toEqual(answer)
+  })
+})
+
+describe("decideConfirmation() (R8, R10)", () => {
+  const said = { retryFailed: true, includeCloud: undefined, cloudFiles: "download" } as const
+  it.each([
+    { stoppedDuringCrawl: true, confirmTargets: true, decision: { _tag: "Cancel" } },
+    { stoppedDuringCrawl: true, confirmTargets: false, decision: { _tag: "Cancel" } },
+    { stoppedDuringCrawl: false, confirmTargets: true, decision: { _tag: "Ask" } },
+    { stoppedDuringCrawl: false, confirmTargets: false, decision: { _tag: "Answer", answer: { retryFailed: true, includeCloud: true } } }
+  ])("stopped during the crawl $stoppedDuringCrawl, confirm $confirmTargets → $decision._tag", ({ decision, ...options }) => {
+    expect(decideConfirmation({ ...said, ...options })).toEqual(decision)
   })
 })

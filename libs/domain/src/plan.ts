@@ -74,3 +74,29 @@ export interface DefaultPlanAnswerOptions {
 export function defaultPlanAnswer(options: DefaultPlanAnswerOptions): PlanAnswer {
   return { retryFailed: options.retryFailed, includeCloud: options.includeCloud ?? options.cloudFiles === "download" }
 }
+
+/**
+ * How a run gets its answer once the crawl is over (R8, R10; the seed's
+ * boxes 「クロール中に中止」 and 「受け渡しの口の ConfirmTargets？」):
+ * `Cancel` (a stop came during the crawl: nothing is asked), `Ask` (the
+ * channel wants confirmation: the plan goes out and the run waits), or
+ * `Answer` with {@link defaultPlanAnswer} when nobody is asked.
+ */
+export type Confirmation =
+  | { readonly _tag: "Cancel" }
+  | { readonly _tag: "Ask" }
+  | { readonly _tag: "Answer"; readonly answer: PlanAnswer }
+
+/** Options of {@link decideConfirmation}. */
+export interface DecideConfirmationOptions extends DefaultPlanAnswerOptions {
+  /** A stop came before the crawl of every selected index finished (R8). */
+  readonly stoppedDuringCrawl: boolean
+  /** The channel's `confirmTargets` (the GUI, the CLI without `--yes`). */
+  readonly confirmTargets: boolean
+}
+
+/** Decides how the run gets its answer (R8, R10); see {@link Confirmation}. */
+export function decideConfirmation(options: DecideConfirmationOptions): Confirmation {
+  if (options.stoppedDuringCrawl) return { _tag: "Cancel" }
+  return options.confirmTargets ? { _tag: "Ask" } : { _tag: "Answer", answer: defaultPlanAnswer(options) }
+}
