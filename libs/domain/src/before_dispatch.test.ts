@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { decideBeforeDispatch, dispatchHalted } from "./before_dispatch.ts"
+import { decideBeforeDispatch, dispatchHalted, stoppedAtOnce } from "./before_dispatch.ts"
 
 describe("dispatchHalted() (R13, R14, R18)", () => {
   it.each([
@@ -28,5 +28,13 @@ describe("decideBeforeDispatch() (R13)", () => {
     expect(d._tag).toBe(decision)
     // The folder is looked at only for a source that is not there (one stat per file otherwise).
     expect(questions).toEqual(asked)
+  })
+})
+
+describe("stoppedAtOnce() (W5)", () => {
+  it.each([
+    ["plain", false], ["spreadsheet", true], ["document", true], ["presentation", true]
+  ] as const)("%s → %s", (kind, atOnce) => {
+    expect(stoppedAtOnce(kind)).toBe(atOnce)
   })
 })

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import type { WorkerKind } from "./dispatch.ts"
 
 /** What the commander knows that can end dispatching: each set once and never cleared. */
 export interface DispatchState {
@@ -54,4 +55,14 @@ export interface DecideBeforeDispatchOptions {
 export function decideBeforeDispatch(options: DecideBeforeDispatchOptions): BeforeDispatch {
   if (options.sourceIsFile()) return { _tag: "Submit" }
   return options.folderIsThere() ? { _tag: "SourceGone" } : { _tag: "FolderLost" }
+}
+
+/**
+ * W5: whether a file in flight with a worker of `kind` is stopped at once
+ * when a stop is requested — a file being read through Office (its
+ * conversion is ended) — or is allowed to finish — a file being read
+ * without Office.
+ */
+export function stoppedAtOnce(kind: WorkerKind): boolean {
+  return kind !== "plain"
 }

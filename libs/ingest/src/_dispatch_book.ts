@@ -8,7 +8,9 @@
  *
  * @module
  */
-import { type CrawledFile, type WorkerKind, type WorkerRoom, plainQueueFiles, sourceFolderOf, workerKindOf } from "@sagasu/domain"
+import {
+  type CrawledFile, type WorkerKind, type WorkerRoom, plainQueueFiles, sourceFolderOf, stoppedAtOnce, workerKindOf
+} from "@sagasu/domain"
 import type { InFlight } from "./_run_context.ts"
 import type { IngestWorkersShape } from "./workers.ts"
 
@@ -101,9 +103,9 @@ export class DispatchBook {
     count(this.flightFolders, folderOf(flight.target), -1)
   }
 
-  /** The files in flight with an Office owner (W5: a stop ends their conversion at once). */
-  officeFlights(): ReadonlyArray<readonly [string, InFlight]> {
-    return [...this.inFlight].filter(([, f]) => f.kind !== "plain")
+  /** The files in flight that a stop ends at once (`stoppedAtOnce`, W5: those with an Office owner). */
+  flightsStoppedAtOnce(): ReadonlyArray<readonly [string, InFlight]> {
+    return [...this.inFlight].filter(([, f]) => stoppedAtOnce(f.kind))
   }
 
   /**

@@ -257,11 +257,11 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
       })
 
     for (;;) {
-      // W5: a stop ends Office conversions at once; plain files may finish.
+      // W5: when a stop arrives, Office conversions end at once (stoppedAtOnce); plain files may finish.
       if (!officeInterrupted && (yield* SubscriptionRef.get(channel.stop))) {
         officeInterrupted = true
         state.stopped = true
-        for (const [key, f] of book.officeFlights()) {
+        for (const [key, f] of book.flightsStoppedAtOnce()) {
           yield* Fiber.interrupt(f.fiber)
           yield* Queue.offer(results, { key, result: stoppedResult })
         }
