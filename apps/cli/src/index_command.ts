@@ -7,7 +7,8 @@
  * @module
  */
 import {
-  type Language, type Plan, type Progress, defaultSettings, displayWidth, formatProgressLine, initialPlainProgress, plainProgressDue
+  type Language, type Plan, type Progress, defaultPlanAnswer, defaultSettings, displayWidth, formatProgressLine, initialPlainProgress,
+  plainProgressDue
 } from "@sagasu/domain"
 import { NodeContext } from "@effect/platform-node"
 import { makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
@@ -139,7 +140,9 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
           const reply = yield* Effect.promise(() => ask(language === "ja" ? "取り込みを始めますか？ [y/N] " : "Start ingesting? [y/N] "))
           asking = false
           const yes = reply !== undefined && /^(y|yes|はい)$/i.test(reply.trim())
-          yield* Deferred.succeed(channel.answer, yes ? { retryFailed: options.retryFailed, includeCloud: options.includeCloud || settings.cloudFiles === "download" } : null)
+          // R9, R10: "yes" is the answer the run takes when nobody is asked (the flags, else the setting).
+          const answer = defaultPlanAnswer({ retryFailed: channel.retryFailed, includeCloud: channel.includeCloud, cloudFiles: settings.cloudFiles })
+          yield* Deferred.succeed(channel.answer, yes ? answer : null)
         })
       ),
       Effect.fork

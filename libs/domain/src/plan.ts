@@ -4,6 +4,7 @@
  * @module
  */
 import { Schema } from "effect"
+import type { CloudFiles } from "./settings.ts"
 import type { TargetCounts } from "./target_list.ts"
 
 /**
@@ -53,4 +54,49 @@ export function makePlan(counts: ReadonlyArray<TargetCounts>): Plan {
       vanished: c.vanished
     }))
   }
+}
+
+/** Options of {@link defaultPlanAnswer}: what the front end said, and the setting. */
+export interface DefaultPlanAnswerOptions {
+  /** `--retry-failed`, or the channel's `retryFailed`. */
+  readonly retryFailed: boolean
+  /** `includeCloud` as the front end said it; `undefined` when it did not say. */
+  readonly includeCloud: boolean | undefined
+  /** The setting `cloudFiles` (R9). */
+  readonly cloudFiles: CloudFiles
+}
+
+/**
+ * The answer when nobody is asked, and the one a terminal's "yes" gives (R9,
+ * R10): failed files again only with `retryFailed`; cloud-only files when the
+ * front end said so, else when the setting `cloudFiles` is `download`.
+ */
+export function defaultPlanAnswer(options: DefaultPlanAnswerOptions): PlanAnswer {
+  return { retryFailed: options.retryFailed, includeCloud: options.includeCloud ?? options.cloudFiles === "download" }
+}
+
+/**
+ * How a run gets its answer once the crawl is over (R8, R10; the seed's
+ * boxes 「クロール中に中止」 and 「受け渡しの口の ConfirmTargets？」):
+ * `Cancel` (a stop came during the crawl: nothing is asked), `Ask` (the
+ * channel wants confirmation: the plan goes out and the run waits), or
+ * `Answer` with {@link defaultPlanAnswer} when nobody is asked.
+ */
+export type Confirmation =
+  | { readonly _tag: "Cancel" }
+  | { readonly _tag: "Ask" }
+  | { readonly _tag: "Answer"; readonly answer: PlanAnswer }
+
+/** Options of {@link decideConfirmation}. */
+export interface DecideConfirmationOptions extends DefaultPlanAnswerOptions {
+  /** A stop came before the crawl of every selected index finished (R8). */
+  readonly stoppedDuringCrawl: boolean
+  /** The channel's `confirmTargets` (the GUI, the CLI without `--yes`). */
+  readonly confirmTargets: boolean
+}
+
+/** Decides how the run gets its answer (R8, R10); see {@link Confirmation}. */
+export function decideConfirmation(options: DecideConfirmationOptions): Confirmation {
+  if (options.stoppedDuringCrawl) return { _tag: "Cancel" }
+  return options.confirmTargets ? { _tag: "Ask" } : { _tag: "Answer", answer: defaultPlanAnswer(options) }
 }

@@ -42,3 +42,24 @@ export function selectIndexes(targetFolders: ReadonlyArray<TargetFolder>, onlyNa
   const selected = enabled.filter((t) => wanted.has(t.name))
   return selected.length === 0 ? { _tag: "noneSelected", onlySkipped } : { _tag: "selected", selected, onlySkipped }
 }
+
+/** The first selected index whose folder is not there, and the selected ones whose folders are (the way on: `--only` them). */
+export interface MissingTargetFolder {
+  readonly missing: TargetFolder
+  readonly others: ReadonlyArray<string>
+}
+
+/**
+ * The first selected index whose target folder is missing, with the names of
+ * the selected indexes whose folders are there, or `undefined` when every
+ * folder is there (R5: a target folder missing is an error, exit 1; issue 16:
+ * the message names the way on). `isFolder` asks the disk.
+ */
+export function findMissingTargetFolder(
+  selected: ReadonlyArray<TargetFolder>,
+  isFolder: (path: string) => boolean
+): MissingTargetFolder | undefined {
+  const missing = selected.find((t) => !isFolder(t.path))
+  if (missing === undefined) return undefined
+  return { missing, others: selected.filter((t) => t !== missing && isFolder(t.path)).map((t) => t.name) }
+}

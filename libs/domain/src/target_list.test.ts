@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { type IngestRow, fileKey } from "./ingest_list.ts"
-import { type CrawledFile, computeTargetList } from "./target_list.ts"
+import { type CrawledFile, computeTargetList, decideAfterTargets, rowsKeptOnCancel } from "./target_list.ts"
 
 const file = (path: string, size = 100, mtimeMs = 1000, index = "A", cloudOnly = false): CrawledFile => ({
   index, path, size, mtimeMs, cloudOnly
@@ -91,5 +91,43 @@ describe("computeTargetList() (R8, R9)", () => {
       const [counts] = computeTargetList(crawl, prev, { ...base, retryFailed }).counts
       expect(counts).toMatchObject({ failedLastTime: 2, failedByEnvironment: 2, retry: retryFailed ? 2 : 0, unchanged: 0 })
     }
+  })
+})
+
+describe("computeTargetList() shields what the crawl could not read (R8)", () => {
+  // The crawl saw `seen`; `unreadable` are the entries it could not read; the previous rows are
+  // done rows of these paths. Rows at or under an unreadable entry stay as they were, last.
+  it.each([
+    { name: "nothing unreadable", seen: ["a.xlsx"], unreadable: [] as Array<{ index: string; path: string }>, vanished: ["sub/x.xlsx", "subway.xlsx"], rows: ["a.xlsx"] },
+    { name: "a folder", seen: ["a.xlsx", "subway.xlsx"], unreadable: [{ index: "A", path: "sub" }], vanished: [], rows: ["a.xlsx", "subway.xlsx", "sub/x.xlsx"] },
+    { name: "a folder, not a name prefix", seen: ["a.xlsx"], unreadable: [{ index: "A", path: "sub" }], vanished: ["subway.xlsx"], rows: ["a.xlsx", "sub/x.xlsx"] },
+    { name: "a file itself", seen: ["a.xlsx"], unreadable: [{ index: "A", path: "subway.xlsx" }], vanished: ["sub/x.xlsx"], rows: ["a.xlsx", "subway.xlsx"] },
+    { name: "an entry of another index", seen: ["a.xlsx"], unreadable: [{ index: "B", path: "sub" }], vanished: ["sub/x.xlsx", "subway.xlsx"], rows: ["a.xlsx"] }
+  ])("$name: $unreadable", ({ seen, unreadable, vanished, rows }) => {
+    const prev = [row("a.xlsx", "done"), row("sub/x.xlsx", "done"), row("subway.xlsx", "done")]
+    const list = computeTargetList(seen.map((p) => file(p)), prev, { ...base, unreadable })
+    expect(list.vanished.map((r) => r.path)).toEqual(vanished)
+    expect(list.rows.map((r) => r.path)).toEqual(rows)
+    expect(list.targets).toEqual([])
+  })
+})
+
+describe("rowsKeptOnCancel() (R8, R10)", () => {
+  it("keeps the previous rows, targets not turned pending, vanished rows gone", () => {
+    const prev = [row("c.xlsx", "done"), row("gone.xlsx", "done"), row("p.xlsx", "failed"), row("o.xlsx", "done", 1, 1, "B")]
+    const list = computeTargetList([file("c.xlsx", 300), file("p.xlsx"), file("n.xlsx")], prev, base)
+    expect(list.vanished.map((r) => r.path)).toEqual(["gone.xlsx"])
+    expect(rowsKeptOnCancel(prev, list)).toEqual([row("c.xlsx", "done"), row("p.xlsx", "failed"), row("o.xlsx", "done", 1, 1, "B")])
+  })
+})
+
+describe("decideAfterTargets() (R9, R12)", () => {
+  it.each([
+    { crawl: [file("n.xlsx")], decision: { _tag: "Ingest" } },
+    { crawl: [], decision: { _tag: "NoTargets", message: "noTargetsNeeded" } },
+    { crawl: [file("k.xlsx", 1, 1, "A", true)], decision: { _tag: "NoTargets", message: "cloudOnlyLeft" } },
+    { crawl: [file("k.xlsx", 1, 1, "A", true), file("n.xlsx")], decision: { _tag: "Ingest" } }
+  ])("$crawl.length crawled → $decision", ({ crawl, decision }) => {
+    expect(decideAfterTargets(computeTargetList(crawl, [], base))).toEqual(decision)
   })
 })

@@ -84,6 +84,19 @@ export interface ComputeTargetListOptions {
   readonly includeCloud: boolean
   /** Keys ({@link fileKey}) of files that were in flight when the previous run was killed (C1). */
   readonly inFlight?: ReadonlySet<string>
+  /**
+   * Entries the crawl could not read (a folder without permission, a share glitch), `path`
+   * relative to the index's folder. Rows of files at or under one were not seen, not found gone:
+   * like the rows of a folder whose crawl was stopped, they stay exactly as they were (R8), after
+   * the others.
+   */
+  readonly unreadable?: ReadonlyArray<{ readonly index: string; readonly path: string }>
+}
+
+// Whether `row` is one of the `unreadable` entries (as `fileKey`s) or lies under one (R8).
+function isUnder(row: IngestRow, unreadable: ReadonlyArray<string>): boolean {
+  const key = fileKey(row.index, row.path)
+  return unreadable.some((u) => key === u || key.startsWith(`${u}/`))
 }
 
 /**
@@ -93,6 +106,45 @@ export interface ComputeTargetListOptions {
  * the environment is retried). Pure: the same inputs give the same list.
  */
 export function computeTargetList(
+  crawled: ReadonlyArray<CrawledFile>,
+  previous: ReadonlyArray<IngestRow>,
+  options: ComputeTargetListOptions
+): TargetList {
+  const unreadable = (options.unreadable ?? []).map((u) => fileKey(u.index, u.path))
+  // R8: the rows under an unreadable entry are shielded from the decision and kept as they were.
+  const shielded = unreadable.length === 0 ? [] : previous.filter((r) => isUnder(r, unreadable))
+  if (shielded.length === 0) return decideTargets(crawled, previous, options)
+  const list = decideTargets(crawled, previous.filter((r) => !isUnder(r, unreadable)), options)
+  return { ...list, rows: [...list.rows, ...shielded] }
+}
+
+/**
+ * The ingest list after a cancel or a stop before ingesting (R8, R10): the
+ * previous rows as they were (this run's targets are not recorded as
+ * pending), minus the rows of the files `list` found vanished, whose
+ * removal is kept.
+ */
+export function rowsKeptOnCancel(previous: ReadonlyArray<IngestRow>, list: TargetList): ReadonlyArray<IngestRow> {
+  const vanished = new Set(list.vanished.map((r) => fileKey(r.index, r.path)))
+  return previous.filter((r) => !vanished.has(fileKey(r.index, r.path)))
+}
+
+/**
+ * What a run does once its target list is written (R12): `NoTargets` with
+ * the closing message's key — `cloudOnlyLeft` when only skipped cloud-only
+ * files remain (R9), else `noTargetsNeeded` — or `Ingest`.
+ */
+export type AfterTargets =
+  | { readonly _tag: "NoTargets"; readonly message: "cloudOnlyLeft" | "noTargetsNeeded" }
+  | { readonly _tag: "Ingest" }
+
+/** Decides whether the run has anything to ingest (R9, R12). */
+export function decideAfterTargets(list: TargetList): AfterTargets {
+  if (list.targets.length > 0) return { _tag: "Ingest" }
+  return { _tag: "NoTargets", message: list.cloudSkipped.length > 0 ? "cloudOnlyLeft" : "noTargetsNeeded" }
+}
+
+function decideTargets(
   crawled: ReadonlyArray<CrawledFile>,
   previous: ReadonlyArray<IngestRow>,
   options: ComputeTargetListOptions

@@ -1,0 +1,108 @@
+/**
+ * The indexing run's writing steps after a result (R14–R16; private): the
+ * body-index path a done file would take (C2), publishing staged folders,
+ * the finally step, and the 2-gram update of the closing.
+ *
+ * @module
+ */
+import { type StagedFile, fileKey } from "@sagasu/domain"
+import {
+  type GramUpdateSummary, type WorkPaths, appendJournal, bodyFolderOf, crashPoint, longestPathBytes, publishSourceFolder,
+  readIngestList, rewriteIngestList
+} from "@sagasu/store"
+import { Cause, Clock, Effect } from "effect"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { type GramRoundHook, type InFlight, type RoundChanges, type RunContext, type RunState, ioFailure } from "./_run_context.ts"
+
+/** C2: the longest body-index path, in bytes, the staged TSVs of `flight` would take; `undefined` when its staging folder cannot be read. */
+export const bodyPathBytes = (paths: WorkPaths, flight: InFlight): number | undefined => {
+  let names: Array<string>
+  try {
+    names = fs.readdirSync(path.join(paths.root, flight.staging))
+  } catch {
+    return undefined
+  }
+  return longestPathBytes(bodyFolderOf(paths, flight.target.index, flight.target.path), names)
+}
+
+/** Tells the 2-gram round, when one is under way, that the fresh log has a new entry (S1). */
+export const noteRound = (state: RunState) => state.round?.noted ?? Effect.void
+
+/** R14, C2: each staged folder swapped into the body index, journal `published` after it. */
+export const publishStaged = (ctx: RunContext, staged: ReadonlyArray<StagedFile>, state: RunState) =>
+  Effect.forEach(
+    staged,
+    (s) =>
+      Effect.gen(function* () {
+        // S1: noted in the fresh log first, so it is found at once whatever happens next.
+        yield* publishSourceFolder(ctx.paths, s.index, s.path, path.join(ctx.paths.root, s.staging)).pipe(Effect.mapError(ioFailure))
+        crashPoint("publish.before-journal")
+        yield* appendJournal(ctx.paths, [{ _tag: "published", index: s.index, path: s.path }]).pipe(Effect.mapError(ioFailure))
+        state.published.push({ index: s.index, path: s.path })
+        yield* noteRound(state)
+      }),
+    { discard: true }
+  )
+
+/**
+ * R15: runs on success, error and stop (not on a crash: C1 covers that):
+ * every folder still waiting published, the work area emptied, the ingest
+ * list rewritten to one line per file, journal `end`. Its own failure is the
+ * run's error (`state.finallyError`, R18).
+ */
+export const finallyStep = (ctx: RunContext, state: RunState) =>
+  Effect.gen(function* () {
+    const { paths, text } = ctx
+    yield* ctx.progress({ _tag: "phase", phase: "finalize", current: text.publishing })
+    yield* publishStaged(ctx, state.staged, state)
+    state.staged = []
+    yield* Effect.sync(() => {
+      fs.rmSync(path.join(paths.publish, String(process.pid)), { recursive: true, force: true })
+      fs.rmSync(paths.tmp, { recursive: true, force: true })
+      fs.mkdirSync(paths.tmp, { recursive: true })
+    })
+    yield* ctx.progress({ _tag: "current", current: text.rewritingIngestList })
+    crashPoint("finally.before-rewrite")
+    const rows = yield* readIngestList(paths)
+    yield* rewriteIngestList(paths, rows.filter((r) => !state.removedKeys.has(fileKey(r.index, r.path))))
+    yield* appendJournal(paths, [{ _tag: "end" }])
+  }).pipe(
+    Effect.catchAllCause((cause) => {
+      const message = `The finally step failed: ${Cause.pretty(cause)}`
+      state.finallyError = message
+      return ctx.log.write(message, "error")
+    })
+  )
+
+/**
+ * R16: the 2-gram index brought in line with `changes` — by the round when
+ * one is under way, else by the options' `updateGram` (none: nothing to do).
+ * A failure is a warning in the log; the next run retries.
+ */
+export const updateGramIndex = (ctx: RunContext, changes: RoundChanges, round: GramRoundHook | undefined) => {
+  const update = round !== undefined ? round.finish(changes) : ctx.options.updateGram?.(ctx.paths, changes)
+  if (update === undefined) return Effect.void
+  return Effect.gen(function* () {
+    // P1: `current` says what is happening (also in progress.json, where a reader sees it).
+    yield* ctx.progress({ _tag: "current", current: ctx.text.updatingGram })
+    const started = yield* Clock.currentTimeMillis
+    yield* update.pipe(
+      Effect.flatMap((summary) =>
+        Clock.currentTimeMillis.pipe(Effect.flatMap((now) => ctx.log.write(gramUpdatedLine(summary, now - started))))
+      ),
+      Effect.catchAllCause((cause) => ctx.log.write(ctx.text.gramFailed(String(cause)), "warn"))
+    )
+  })
+}
+
+// The log line of a finished R16, with what the store's update reports when it does.
+const gramUpdatedLine = (summary: unknown, ms: number) => {
+  const seconds = `${(ms / 1000).toFixed(1)} s`
+  if (typeof summary !== "object" || summary === null || !("indexed" in summary) || !("prebuilt" in summary)) {
+    return `2-gram index updated: ${seconds}`
+  }
+  const s = summary as GramUpdateSummary
+  return `2-gram index updated: ${s.indexed} file(s) indexed (${s.prebuilt} while ingesting), ${s.removed} removed, ` +
+    `${s.merges} merge(s), ${s.segments} segment(s), ${seconds}`
+}
