@@ -12,6 +12,7 @@
  * ```
  * package.json           name, version, bin; no dependencies
  * README.md
+ * THIRD_PARTY_LICENSES.txt  the license of every package bundled into dist/
  * bin/sagasu.js          apps/cli/bin/sagasu.js as it is
  * bin/bundle.js          apps/cli/bin/bundle.js: finds ../dist/<name>.mjs first
  * dist/cli.mjs           apps/cli/src/main.ts
@@ -51,6 +52,28 @@ export const packageBundles: Readonly<Record<string, string>> = {
 export const packageVersion = (): string =>
   (JSON.parse(fs.readFileSync(path.join(repoRoot, "apps", "cli", "package.json"), "utf8")) as { version: string }).version
 
+/**
+ * The license texts of the npm packages whose files are among `inputs` (esbuild's
+ * metafile, paths relative to the repository), each under its name and version:
+ * bundling copies their code, so their notices go with it.
+ */
+export function thirdPartyLicenses(inputs: ReadonlyArray<string>): string {
+  const dirs = new Set<string>()
+  for (const input of inputs) {
+    const m = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(input.replace(/\\/g, "/"))
+    if (m?.[1] !== undefined) dirs.add(path.join(repoRoot, m[1]))
+  }
+  const sections = [...dirs].map((dir) => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as { name: string; version: string; license?: unknown }
+    const file = fs.readdirSync(dir).sort().find((n) => /^(licen[cs]e|copying)/i.test(n))
+    const text = file === undefined ? `License: ${String(pkg.license ?? "see the package")}` : fs.readFileSync(path.join(dir, file), "utf8").trim()
+    return { name: `${pkg.name}@${pkg.version}`, text }
+  })
+  sections.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const unique = sections.filter((s, i) => i === 0 || sections[i - 1]?.name !== s.name)
+  return `Sagasu's bundles (dist/) include these packages.\n\n${unique.map((s) => `${"=".repeat(72)}\n${s.name}\n\n${s.text}\n`).join("\n")}`
+}
+
 /** Lays the package's files out in `dir` (an empty or missing folder). */
 export async function stagePackage(dir: string): Promise<void> {
   const root = JSON.parse(fs.readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { description: string; engines: Record<string, string> }
@@ -64,7 +87,7 @@ export async function stagePackage(dir: string): Promise<void> {
     type: "module",
     engines: root.engines,
     bin: { sagasu: "bin/sagasu.js" },
-    files: ["bin", "dist", "README.md"]
+    files: ["bin", "dist", "README.md", "THIRD_PARTY_LICENSES.txt"]
   }
   fs.writeFileSync(path.join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`)
   fs.copyFileSync(path.join(repoRoot, "README.md"), path.join(dir, "README.md"))
@@ -72,7 +95,9 @@ export async function stagePackage(dir: string): Promise<void> {
     fs.copyFileSync(path.join(repoRoot, "apps", "cli", "bin", f), path.join(dir, "bin", f))
   }
   fs.chmodSync(path.join(dir, "bin", "sagasu.js"), 0o755)
-  await esbuild.build({
+  const result = await esbuild.build({
+    metafile: true,
+    absWorkingDir: repoRoot,
     entryPoints: Object.fromEntries(Object.entries(packageBundles).map(([name, entry]) => [name, path.join(repoRoot, entry)])),
     outdir: dist,
     outExtension: { ".js": ".mjs" },
@@ -87,6 +112,7 @@ export async function stagePackage(dir: string): Promise<void> {
     legalComments: "eof",
     logLevel: "warning"
   })
+  fs.writeFileSync(path.join(dir, "THIRD_PARTY_LICENSES.txt"), thirdPartyLicenses(Object.keys(result.metafile.inputs)))
   const page = await Effect.runPromise(buildPageAssets)
   fs.writeFileSync(path.join(dist, "page", "index.html"), page.html)
   fs.writeFileSync(path.join(dist, "page", "page.css"), page.css)

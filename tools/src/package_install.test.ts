@@ -80,10 +80,13 @@ describe("the sagasu package, installed outside the repository (issue 19)", () =
     const files = execFileSync("tar", ["-tzf", tgz], { encoding: "utf8" }).trim().split("\n").sort()
     expect(files).toEqual(
       [
-        "README.md", "bin/bundle.js", "bin/sagasu.js", "dist/cli.mjs", "dist/page/app.js", "dist/page/index.html", "dist/page/page.css",
-        "dist/plain_worker.mjs", "dist/search.mjs", "dist/search_worker.mjs", "package.json"
+        "README.md", "THIRD_PARTY_LICENSES.txt", "bin/bundle.js", "bin/sagasu.js", "dist/cli.mjs", "dist/page/app.js", "dist/page/index.html",
+        "dist/page/page.css", "dist/plain_worker.mjs", "dist/search.mjs", "dist/search_worker.mjs", "package.json"
       ].map((f) => `package/${f}`)
     )
+    // The notices of the bundled packages, such as Effect's and jszip's.
+    const notices = fs.readFileSync(path.join(installed, "THIRD_PARTY_LICENSES.txt"), "utf8")
+    for (const name of ["effect@", "@effect/cli@", "jszip@", "saxes@"]) expect(notices).toContain(`\n${name}`)
     const manifest = JSON.parse(fs.readFileSync(path.join(installed, "package.json"), "utf8")) as Record<string, unknown>
     expect(manifest).toMatchObject({ name: "sagasu", version: packageVersion(), bin: { sagasu: "bin/sagasu.js" } })
     expect(manifest.dependencies).toBeUndefined()
