@@ -98,6 +98,9 @@ describe("the sagasu package, installed outside the repository (issue 19)", () =
     const v = sagasu("--version")
     expect(v.code).toBe(0)
     expect(v.out.trim()).toBe(packageVersion())
+    // SAGASU_NO_BUNDLE=1 (run the sources through tsx) means nothing to a package without sources.
+    const unbundled = spawnSync(bin, ["--version"], { cwd: base, encoding: "utf8", env: { ...env(), SAGASU_NO_BUNDLE: "1" } })
+    expect([unbundled.status, unbundled.stdout.trim()]).toEqual([0, packageVersion()])
     expect(sagasu("init").code).toBe(0)
     expect(fs.existsSync(path.join(work, "setting.config"))).toBe(true)
     const add = sagasu("add", "サンプル", samples)

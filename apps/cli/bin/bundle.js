@@ -8,6 +8,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".
 // A packed install (tools/src/package_build.ts) has the bundles built at pack time in ../dist and no
 // sources: they are used as they are, with no build and no write into the install folder.
 const packedDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "dist")
+/** Whether this is a packed install (which has no sources for tsx to run). */
+export const isPacked = fs.existsSync(path.join(packedDir, "cli.mjs"))
 // The full command, and the cold-start path of `sagasu search` (search_fast.ts: no Effect, no GUI).
 const entryPoints = {
   cli: path.join(root, "apps", "cli", "src", "main.ts"),
