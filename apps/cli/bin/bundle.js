@@ -5,6 +5,11 @@ import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
+// A packed install (tools/src/package_build.ts) has the bundles built at pack time in ../dist and no
+// sources: they are used as they are, with no build and no write into the install folder.
+const packedDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "dist")
+/** Whether this is a packed install (which has no sources for tsx to run). */
+export const isPacked = fs.existsSync(path.join(packedDir, "cli.mjs"))
 // The full command, and the cold-start path of `sagasu search` (search_fast.ts: no Effect, no GUI).
 const entryPoints = {
   cli: path.join(root, "apps", "cli", "src", "main.ts"),
@@ -49,11 +54,13 @@ const keepMetaUrl = {
 
 /**
  * The file URL of the bundled entry `name` (`cli`, the whole command, or
- * `search`, the cold-start search), built now when the sources changed;
+ * `search`, the cold-start search): a packed install's, else built now when the sources changed;
  * undefined when it cannot be built (no esbuild, a read-only install), so
  * the caller runs the sources through tsx.
  */
 export async function bundledEntry(name = "cli") {
+  const packed = path.join(packedDir, `${name}.mjs`)
+  if (fs.existsSync(packed)) return pathToFileURL(packed).href
   try {
     const key = sourceKey()
     const out = path.join(cacheDir, `${name}-${key}.mjs`)

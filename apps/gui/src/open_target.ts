@@ -10,7 +10,7 @@
  * @module
  */
 import { FileSystem } from "@effect/platform"
-import type { TargetFolder } from "@sagasu/domain"
+import { type TargetFolder, withoutLongPathPrefix } from "@sagasu/domain"
 import { Data, Effect } from "effect"
 import * as path from "node:path"
 import type { UiLanguage } from "./page/ui_text.ts"
@@ -44,7 +44,9 @@ export function relativePieces(relative: string, platform: NodeJS.Platform = pro
 /** `child` is `parent` itself or inside it (both real, absolute paths of `platform`). */
 export function isInside(parent: string, child: string, platform: NodeJS.Platform = process.platform): boolean {
   const p = pathOf(platform)
-  const rel = p.relative(parent, child)
+  // `\\?\C:\…` (a long path, as a real path may come back) is `C:\…`.
+  const plain = (s: string) => (platform === "win32" ? withoutLongPathPrefix(s) : s)
+  const rel = p.relative(plain(parent), plain(child))
   // `..name` is a name inside; `..` and `../…` lead out; another drive gives an absolute path.
   return rel === "" || (!p.isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${p.sep}`))
 }

@@ -36,12 +36,14 @@ export function isAbsoluteFolder(p: string, style: PathStyle): boolean {
 /**
  * The segments of the absolute path `p` as `style` compares them: empty and
  * `.` segments dropped, `..` taken back, case folded on Windows and macOS
- * (and Unicode composed, as those file systems do).
+ * (and Unicode composed, as those file systems do); on Windows a long-path
+ * prefix dropped ({@link withoutLongPathPrefix}) and `/` a separator too.
  */
 export function folderSegments(p: string, style: PathStyle): ReadonlyArray<string> {
+  const plain = style === "win32" ? withoutLongPathPrefix(p) : p
   const out: Array<string> = []
-  const unc = style === "win32" && /^[\\/]{2}[^\\/]/.test(p)
-  for (const raw of p.split(style === "win32" ? /[\\/]/ : "/")) {
+  const unc = style === "win32" && /^[\\/]{2}[^\\/]/.test(plain)
+  for (const raw of plain.split(style === "win32" ? /[\\/]/ : "/")) {
     if (raw === "" || raw === ".") continue
     if (raw === "..") {
       // Never above the root (or a drive, or a share's server).
@@ -51,6 +53,17 @@ export function folderSegments(p: string, style: PathStyle): ReadonlyArray<strin
     out.push(style === "posix" ? raw : raw.normalize("NFC").toLowerCase())
   }
   return unc ? ["\\\\", ...out] : out
+}
+
+/**
+ * A Windows path without its long-path (`\\?\`) or device (`\\.\`) prefix:
+ * `\\?\C:\…` is `C:\…` and `\\?\UNC\server\share\…` is `\\server\share\…`,
+ * the same folders spelled past MAX_PATH.
+ */
+export function withoutLongPathPrefix(p: string): string {
+  const m = /^[\\/]{2}[?.][\\/](?:(unc)[\\/]|[A-Za-z]:)/i.exec(p)
+  if (m === null) return p
+  return m[1] !== undefined ? `\\\\${p.slice(m[0].length)}` : p.slice(4)
 }
 
 /** How the folder `candidate` stands to the folder `other` (both absolute), or `undefined` when apart. */

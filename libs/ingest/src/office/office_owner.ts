@@ -46,6 +46,7 @@ import {
   targetOf
 } from "./_soffice.ts"
 import { OfficeFailure } from "./office_failure.ts"
+import { findSoffice } from "./soffice_path.ts"
 
 /** The OOXML extensions: a file by such a name that reaches an owner holds something else (R14). */
 const ooxmlExtensions = new Set(["xlsx", "xlsm", "xltx", "xltm", "docx", "docm", "dotx", "dotm", "pptx", "pptm", "ppsx", "ppsm", "potx", "potm"])
@@ -136,7 +137,7 @@ export const makeOfficeOwner = (
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const executor = yield* CommandExecutor.CommandExecutor
-    const spec: SofficeSpec = { command: options.command ?? "soffice", env: options.env ?? {} }
+    const spec: SofficeSpec = { command: options.command ?? findSoffice(process.platform, { ...process.env, ...options.env }), env: options.env ?? {} }
     const recycleAfter = Math.max(1, options.recycleAfter ?? 100)
     const timeout = Duration.decode(options.timeout ?? Duration.minutes(10))
     const limit = options.limit ?? Effect.sleep
@@ -407,4 +408,4 @@ export interface OfficeVersionOptions {
 export const officeVersion = (
   options?: OfficeVersionOptions
 ): Effect.Effect<Option.Option<string>, never, CommandExecutor.CommandExecutor> =>
-  sofficeVersion({ command: options?.command ?? "soffice", env: options?.env ?? {} })
+  sofficeVersion({ command: options?.command ?? findSoffice(process.platform, { ...process.env, ...options?.env }), env: options?.env ?? {} })

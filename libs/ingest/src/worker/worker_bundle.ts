@@ -5,7 +5,9 @@
  * fraction of that. Each is built with esbuild on first use and cached in the
  * OS temp folder under a key made of the sources' sizes and mtimes, so an
  * edited source is never run stale. Used for the plain workers (W2) and the
- * GUI's search thread (S2).
+ * GUI's search thread (S2). A packed install (tools/src/package_build.ts)
+ * has neither sources nor esbuild: each worker's bundle, built at pack time,
+ * lies beside the CLI's bundle as `<entry's name>.mjs`, and is used as it is.
  *
  * @module
  */
@@ -65,6 +67,10 @@ export function workerBundleUrl(bundle: WorkerBundle): Promise<URL> {
 
 async function buildBundle(bundle: WorkerBundle): Promise<URL> {
   try {
+    // In a packed install every source's `import.meta.url` is the CLI bundle's, so the entry
+    // names a file beside it; in a clone no `.mjs` of that name exists beside the source.
+    const packed = bundle.entry.replace(/\.ts$/, ".mjs")
+    if (fs.existsSync(packed)) return pathToFileURL(packed)
     const dirs = [...["domain", "store", "ingest"].map((lib) => path.join(libs, lib, "src")), ...(bundle.extraSourceDirs ?? [])]
     const out = path.join(os.tmpdir(), `sagasu-${bundle.name}-${sourceKey(dirs)}.mjs`)
     if (!fs.existsSync(out)) {
