@@ -37,10 +37,10 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-// The page is built by the GUI's own code, so the package serves what a clone serves. Imported by
-// path, not as a dependency of @sagasu/tools: that would make turbo hold the tools' tests back
-// until the GUI's have run (`"dependsOn": ["^test"]`).
-import { buildPageAssets, packedPageScript } from "../../apps/gui/src/page_assets.ts"
+// The page is built by the GUI's own code, so the package serves what a clone serves.
+// Through the GUI's second door (its package.json exports); @sagasu/gui is left out of tools'
+// dependencies on purpose: turbo's ^test would hold every tools test back until the GUI's had run.
+import { buildPageAssets, packedPageScript } from "@sagasu/gui/page-assets"
 import { repoRoot } from "./corpus.ts"
 
 /** The bundles of `dist/`: output name → entry, relative to the repository. */

@@ -10,7 +10,7 @@
 import type { FileSystem } from "@effect/platform"
 import {
   type CrawledFile, type FailedFile, type Language, type ProgressEvent, type Settings, type StagedFile, type WorkerKind,
-  describeWorkFolderError, messages
+  describeWorkFolderError, type messages
 } from "@sagasu/domain"
 import type { GramUpdateSummary, RunLog, WorkPaths } from "@sagasu/store"
 import { Data, Duration, type Effect, type Fiber, type Layer, Option, type Scope } from "effect"

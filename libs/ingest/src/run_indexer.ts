@@ -14,8 +14,7 @@ import {
   computeTargetList, decideAfterTargets, decideBeforeDispatch, decideConfirmation, decideResult, dispatchHalted, fileKey,
   foldersReadyToPublish, messages, nextProgress, pickNextDispatch, settleRun
 } from "@sagasu/domain"
-import {
-  type WorkPaths, acquireLock, appendIngestRows, appendJournal, checkWorkFolder, crashPoint, describeOrigin, maxPathBytes,
+import {acquireLock, appendIngestRows, appendJournal, checkWorkFolder, crashPoint, describeOrigin, maxPathBytes,
   noteFresh, openRunLog, readSettings, removeBodyFolders, rewriteIngestList, writeOrigins, writeProgress
 } from "@sagasu/store"
 import { Clock, Context, Deferred, Effect, Fiber, Layer, Option, Queue, Ref, type Scope, Stream, SubscriptionRef } from "effect"
