@@ -20,6 +20,9 @@ interface Catalogue {
   readonly failedFilesHeading: string
   readonly onlyNameSkipped: (name: string, reason: "unknown" | "disabled") => string
   readonly noneOfOnlyNames: string
+  // --- issue 16: the ends of a run that ingested nothing, told apart (cancel at the plan, no answer) ---
+  readonly planCancelled: string
+  readonly planTimedOut: (minutes: number) => string
   readonly legacyIndexNotice: string
   readonly oldSystemIndexNotRemoved: (detail: string) => string
   readonly targetFolderLost: (name: string, path: string) => string
@@ -62,6 +65,9 @@ const ja: Catalogue = {
   onlyNameSkipped: (name, reason) =>
     reason === "unknown" ? `インデックス「${name}」は設定にありません。飛ばします。` : `インデックス「${name}」はチェックが付いていません。飛ばします。`,
   noneOfOnlyNames: "選んだインデックスはどれも更新できません。",
+  // --- issue 16: the ends of a run that ingested nothing ---
+  planCancelled: "取り込みの確認で［キャンセル］したため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。",
+  planTimedOut: (minutes) => `取り込みの確認に ${minutes} 分返事が無かったため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。`,
   legacyIndexNotice: "前の版のインデックスは使えません。インデックスを作り直します。",
   oldSystemIndexNotRemoved: (detail) => `前の版の検索用ファイルを消せませんでした: ${detail}`,
   targetFolderLost: (name, path) => `インデックス「${name}」のフォルダが見つからなくなりました: ${path}。フォルダを使えるようにしてから、もう一度インデックス作成を始めると続きから取り込みます。`,
@@ -117,6 +123,9 @@ const en: Catalogue = {
   onlyNameSkipped: (name, reason) =>
     reason === "unknown" ? `The index "${name}" is not in the settings; skipped.` : `The index "${name}" is not enabled; skipped.`,
   noneOfOnlyNames: "None of the chosen indexes can be updated.",
+  // --- issue 16: the ends of a run that ingested nothing ---
+  planCancelled: "Indexing was cancelled at the confirmation; no file was ingested.",
+  planTimedOut: (minutes) => `The confirmation had no answer for ${minutes} minute(s), so indexing was cancelled; no file was ingested.`,
   legacyIndexNotice: "The index of an older version cannot be used; it will be built again.",
   oldSystemIndexNotRemoved: (detail) => `The search files of the previous version could not be removed: ${detail}`,
   targetFolderLost: (name, path) => `The folder of index "${name}" disappeared: ${path}. Make it available again and start indexing; it continues where it stopped.`,
