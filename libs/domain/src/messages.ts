@@ -23,6 +23,7 @@ interface Catalogue {
   // --- issue 16: the ends of a run that ingested nothing, told apart (cancel at the plan, no answer) ---
   readonly planCancelled: string
   readonly planTimedOut: (minutes: number) => string
+  readonly knownIndexNames: (indexes: ReadonlyArray<{ readonly name: string; readonly enabled: boolean }>) => string
   readonly legacyIndexNotice: string
   readonly oldSystemIndexNotRemoved: (detail: string) => string
   readonly targetFolderLost: (name: string, path: string) => string
@@ -68,6 +69,10 @@ const ja: Catalogue = {
   // --- issue 16: the ends of a run that ingested nothing ---
   planCancelled: "取り込みの確認で［キャンセル］したため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。",
   planTimedOut: (minutes) => `取り込みの確認に ${minutes} 分返事が無かったため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。`,
+  knownIndexNames: (indexes) =>
+    indexes.length === 0
+      ? "インデックスはまだありません。sagasu add NAME PATH で追加してください。"
+      : `登録されているインデックス: ${indexes.map((i) => `${i.name}${i.enabled ? "" : "（無効）"}`).join("、")}（sagasu list で一覧できます）`,
   legacyIndexNotice: "前の版のインデックスは使えません。インデックスを作り直します。",
   oldSystemIndexNotRemoved: (detail) => `前の版の検索用ファイルを消せませんでした: ${detail}`,
   targetFolderLost: (name, path) => `インデックス「${name}」のフォルダが見つからなくなりました: ${path}。フォルダを使えるようにしてから、もう一度インデックス作成を始めると続きから取り込みます。`,
@@ -126,6 +131,10 @@ const en: Catalogue = {
   // --- issue 16: the ends of a run that ingested nothing ---
   planCancelled: "Indexing was cancelled at the confirmation; no file was ingested.",
   planTimedOut: (minutes) => `The confirmation had no answer for ${minutes} minute(s), so indexing was cancelled; no file was ingested.`,
+  knownIndexNames: (indexes) =>
+    indexes.length === 0
+      ? "There are no indexes yet. Add one with: sagasu add NAME PATH"
+      : `The indexes: ${indexes.map((i) => `${i.name}${i.enabled ? "" : " (disabled)"}`).join(", ")} (sagasu list shows them)`,
   legacyIndexNotice: "The index of an older version cannot be used; it will be built again.",
   oldSystemIndexNotRemoved: (detail) => `The search files of the previous version could not be removed: ${detail}`,
   targetFolderLost: (name, path) => `The folder of index "${name}" disappeared: ${path}. Make it available again and start indexing; it continues where it stopped.`,
