@@ -85,6 +85,11 @@ describe("sagasu help (issue 16: colour only on a terminal without NO_COLOR, exa
     for (const filler of ["A user-defined piece of text.", "A true or false value.", "An integer.", "This setting is optional."]) expect(search).not.toContain(filler)
     const index = run(["index", "--help"], withoutNoColor()).out
     expect(index).toContain("[--only text...] [(-v, --verbose)] [(-q, --quiet)]")
+    // @effect/cli's built-ins are not listed (they still work); --help and --version are said in our footer.
+    for (const help of [search, index, run(["--help"]).out]) {
+      for (const builtIn of ["--wizard", "--completions", "--log-level"]) expect(help).not.toContain(builtIn)
+      expect(help).toMatch(/^EVERY COMMAND\n\n-h, --help  show the help of the command\n--version   show the version of sagasu$/m)
+    }
   }, 600_000)
 
   it.skipIf(!has("script"))("on a terminal: coloured, and with NO_COLOR=1 not", () => {
@@ -160,6 +165,13 @@ describe("sagasu index output (issue 16: --quiet, --verbose, plain progress off 
       expect(r.err, args.join(" ")).not.toBe("")
       await breathe()
     }
+    // --only with no name that can be updated: said at once on stderr, before any log header or plan (issue 16).
+    const nope = run(["index", "--only", "nope", "--work", work])
+    expect([nope.code, nope.out, nope.err]).toEqual([
+      1,
+      "",
+      "インデックス「nope」は設定にありません。飛ばします。\n選んだインデックスはどれも更新できません。\n登録されているインデックス: 消えた（sagasu list で一覧できます）\n"
+    ])
     const both = run(["index", "--quiet", "--verbose", "--work", work])
     expect([both.code, both.out, both.err]).toEqual([1, "", "--quiet と --verbose は一緒に使えません。\n--quiet and --verbose cannot be used together.\n"])
   }, 600_000)

@@ -1,5 +1,6 @@
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
+import { displayWidth } from "@sagasu/domain"
 import { describe, expect, it } from "vitest"
 import { formatPlan } from "./index_command.ts"
 import { formatSearchOutput } from "./search_output.ts"
@@ -15,13 +16,54 @@ describe("defaultWorkDir() (README: the work folder)", () => {
   })
 })
 
-describe("formatPlan() (R10)", () => {
-  it("aligns Japanese headers by display width", () => {
-    const text = formatPlan({ entries: [{ index: "共有", new: 12, changed: 3, pending: 0, failedLastTime: 1, failedByEnvironment: 4, cloudOnly: 0, unchanged: 200, vanished: 2 }] }, "ja")
+describe("formatPlan() (R10, issue 16: at most 80 columns)", () => {
+  const entry = { new: 12, changed: 3, pending: 0, failedLastTime: 1, failedByEnvironment: 4, cloudOnly: 0, unchanged: 1200, vanished: 2 }
+  it("one row per kind, one column per index, aligned by display width", () => {
+    const text = formatPlan({ entries: [{ index: "共有", ...entry }, { index: "報告書", ...entry, new: 0 }] }, "ja")
     expect(text).toBe([
-      "インデックス  新規  変更  未取り込み  前回失敗  前回失敗・環境（再試行）  クラウドのみ  変更なし  削除",
-      "共有          12    3     0           1         4" + " ".repeat(25) + "0" + " ".repeat(13) + "200       2   "
+      "インデックス               共有  報告書",
+      "新規                         12       0",
+      "変更                          3       3",
+      "未取り込み                    0       0",
+      "前回失敗                      1       1",
+      "前回失敗・環境（再試行）      4       4",
+      "クラウドのみ                  0       0",
+      "変更なし                  1,200   1,200",
+      "削除                          2       2"
     ].join("\n"))
+    for (const line of text.split("\n")) expect(displayWidth(line)).toBeLessThanOrEqual(80)
+  })
+  it("numbered columns with the names below them when the names are too long to stand side by side", () => {
+    const names = ["営業部の共有フォルダ（二〇二四年度）", "経理部の請求書と領収書の控え", "総務部"]
+    const text = formatPlan({ entries: names.map((index) => ({ index, ...entry })) }, "ja")
+    expect(text.split("\n")).toEqual([
+      "インデックス                [1]    [2]    [3]",
+      "新規                         12     12     12",
+      "変更                          3      3      3",
+      "未取り込み                    0      0      0",
+      "前回失敗                      1      1      1",
+      "前回失敗・環境（再試行）      4      4      4",
+      "クラウドのみ                  0      0      0",
+      "変更なし                  1,200  1,200  1,200",
+      "削除                          2      2      2",
+      "[1] 営業部の共有フォルダ（二〇二四年度）",
+      "[2] 経理部の請求書と領収書の控え",
+      "[3] 総務部"
+    ])
+  })
+  it("one block per index when even numbered columns do not fit", () => {
+    const names = ["営業部の共有フォルダ（二〇二四年度）", "経理部の請求書と領収書の控え", "総務部"]
+    const text = formatPlan({ entries: names.map((index) => ({ index, ...entry })) }, "ja", 40)
+    const lines = text.split("\n")
+    expect(lines).toHaveLength(27)
+    expect(lines.slice(0, 3)).toEqual(["営業部の共有フォルダ（二〇二四年度）", "  新規                         12", "  変更                          3"])
+    expect(lines[18]).toBe("総務部")
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(40)
+  })
+  it("in English too, within the terminal's width it is given", () => {
+    const text = formatPlan({ entries: [{ index: "shared", ...entry }] }, "en", 60)
+    expect(text.split("\n")[0]).toBe("index                                    shared")
+    for (const line of text.split("\n")) expect(displayWidth(line)).toBeLessThanOrEqual(60)
   })
 })
 
@@ -55,5 +97,19 @@ describe("search --json: absolutePath and url (issue 16)", () => {
   it("gives null for a file of an index no longer registered", () => {
     const [json] = JSON.parse(formatSearchOutput(result, { ...options, folders: [] }).stdout) as Array<Record<string, unknown>>
     expect([json?.["absolutePath"], json?.["url"]]).toEqual([null, null])
+  })
+})
+
+describe("search --files (issue 16)", () => {
+  const none = { files: [], offset: 0, totals: { hits: 0, files: 0, exact: true }, more: false, engine: "gram" as const, problem: "", partial: false }
+  const options = { query: "見積番号", json: false, files: true, color: false, folders: [] }
+
+  it("with nothing found says so like the other modes, on stderr (stdout stays file lines only)", () => {
+    expect(formatSearchOutput(none, { ...options, language: "ja" })).toEqual({ stdout: "", stderr: "「見積番号」は見つかりませんでした。\n" })
+    expect(formatSearchOutput(none, { ...options, language: "en" })).toEqual({ stdout: "", stderr: "No hits for \"見積番号\".\n" })
+  })
+
+  it("past the last page of a query that finds something prints nothing (the files are on earlier pages)", () => {
+    expect(formatSearchOutput({ ...none, offset: 20, totals: { hits: 3, files: 3, exact: true } }, { ...options, language: "ja" })).toEqual({ stdout: "", stderr: "" })
   })
 })

@@ -10,7 +10,7 @@
  * @module
  */
 import { type IndexEdit, type Language, defaultSettings, messages } from "@sagasu/domain"
-import { checkWorkFolder, editIndexes, formatSettings, initWorkFolder, listIndexes } from "@sagasu/store"
+import { checkWorkFolder, editIndexes, formatSettings, initWorkFolder, listIndexes, readSettings } from "@sagasu/store"
 import { Console, Effect } from "effect"
 import * as path from "node:path"
 
@@ -24,7 +24,14 @@ const failWith = (message: string) =>
 /** `sagasu init`: creates the work folder. */
 export const initCommand = (work: string) =>
   initWorkFolder(work, formatSettings(defaultSettings)).pipe(
-    Effect.flatMap((paths) => Console.log(`Work folder ready: ${paths.root}\nNext: sagasu add NAME PATH`)),
+    Effect.flatMap((paths) =>
+      readSettings(paths).pipe(
+        Effect.map((s) => s.language),
+        // A settings file that cannot be read is `sagasu index`'s to report: init says its words in Japanese.
+        Effect.orElseSucceed((): Language => "ja"),
+        Effect.flatMap((language) => Console.log(messages(language).workFolderReady(paths.root)))
+      )
+    ),
     Effect.catchAll((e) => failWith(e.message))
   )
 

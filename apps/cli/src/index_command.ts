@@ -8,7 +8,7 @@
  */
 import {
   type Language, type Plan, type Progress, defaultPlanAnswer, defaultSettings, displayWidth, formatProgressLine, initialPlainProgress,
-  plainProgressDue
+  messages, plainProgressDue, selectIndexes
 } from "@sagasu/domain"
 import { NodeContext } from "@effect/platform-node"
 import { makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
@@ -39,19 +39,47 @@ const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[0m` : s)
 // terminal (formatProgressLine), so this removes all of it.
 const eraseLine = "\r\x1b[K"
 
-/** The plan as a table for the terminal (R10). */
-export function formatPlan(plan: Plan, language: Language): string {
+/**
+ * The plan for the terminal (R10), at most `columns` display columns wide
+ * (issue 16: Japanese takes two columns, and the nine headings side by side
+ * took 102): one row per kind of file and one column per index, numbers
+ * right-aligned; when the index names are too long for that, the columns
+ * numbered and the names listed below; when even that does not fit, one
+ * block per index.
+ */
+export function formatPlan(plan: Plan, language: Language, columns = 80): string {
   // Files that failed for the environment (unreadable, LibreOffice missing or not starting) are
   // ingested again anyway and counted apart from the files' own failures (issue 15).
-  const head = language === "ja"
-    ? ["インデックス", "新規", "変更", "未取り込み", "前回失敗", "前回失敗・環境（再試行）", "クラウドのみ", "変更なし", "削除"]
-    : ["index", "new", "changed", "pending", "failed last time", "failed last time, environment (retried)", "cloud-only", "unchanged", "vanished"]
-  const rows = plan.entries.map((e) =>
-    [e.index, e.new, e.changed, e.pending, e.failedLastTime, e.failedByEnvironment, e.cloudOnly, e.unchanged, e.vanished].map(String)
+  const labels = language === "ja"
+    ? ["新規", "変更", "未取り込み", "前回失敗", "前回失敗・環境（再試行）", "クラウドのみ", "変更なし", "削除"]
+    : ["new", "changed", "pending", "failed last time", "failed last time, environment (retried)", "cloud-only", "unchanged", "vanished"]
+  const heading = language === "ja" ? "インデックス" : "index"
+  const counts = plan.entries.map((e) =>
+    [e.new, e.changed, e.pending, e.failedLastTime, e.failedByEnvironment, e.cloudOnly, e.unchanged, e.vanished].map((n) => n.toLocaleString("en-US"))
   )
-  const widths = head.map((h, i) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[i] ?? ""))))
-  const line = (cells: ReadonlyArray<string>) => cells.map((c, i) => c + " ".repeat((widths[i] ?? 0) - displayWidth(c))).join("  ")
-  return [line(head), ...rows.map(line)].join("\n")
+  const pad = (s: string, width: number) => s + " ".repeat(Math.max(0, width - displayWidth(s)))
+  const padStart = (s: string, width: number) => " ".repeat(Math.max(0, width - displayWidth(s))) + s
+  const labelWidth = Math.max(displayWidth(heading), ...labels.map(displayWidth))
+  const tableOf = (names: ReadonlyArray<string>) => {
+    const widths = names.map((name, i) => Math.max(displayWidth(name), ...(counts[i] ?? []).map(displayWidth)))
+    return [
+      [pad(heading, labelWidth), ...names.map((name, i) => padStart(name, widths[i] ?? 0))].join("  "),
+      ...labels.map((label, row) => [pad(label, labelWidth), ...counts.map((c, i) => padStart(c[row] ?? "", widths[i] ?? 0))].join("  "))
+    ]
+  }
+  const fits = (lines: ReadonlyArray<string>) => Math.max(...lines.map(displayWidth)) <= columns
+  const table = tableOf(plan.entries.map((e) => e.index))
+  if (fits(table)) return table.join("\n")
+  // Long index names: numbered columns, the names below them.
+  const numbered = [
+    ...tableOf(plan.entries.map((_, i) => `[${i + 1}]`)),
+    ...plan.entries.map((e, i) => `[${i + 1}] ${e.index}`)
+  ]
+  if (fits(numbered)) return numbered.join("\n")
+  const numberWidth = Math.max(...counts.flat().map(displayWidth))
+  return plan.entries
+    .map((e, i) => [e.index, ...labels.map((label, row) => `  ${pad(label, labelWidth)}  ${padStart(counts[i]?.[row] ?? "", numberWidth)}`)].join("\n"))
+    .join("\n")
 }
 
 const ask = (question: string): Promise<string | undefined> =>
@@ -80,7 +108,8 @@ const ask = (question: string): Promise<string | undefined> =>
  */
 export const indexCommand = (work: string, options: IndexCommandOptions) =>
   Effect.gen(function* () {
-    const settings = yield* readSettings(workPaths(work)).pipe(Effect.orElseSucceed(() => defaultSettings))
+    const read = yield* readSettings(workPaths(work)).pipe(Effect.option)
+    const settings = Option.getOrElse(read, () => defaultSettings)
     const language = settings.language
     if (options.quiet && options.verbose) {
       process.stderr.write(language === "ja"
@@ -88,6 +117,23 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
         : "--quiet and --verbose cannot be used together.\n")
       process.exitCode = 1
       return
+    }
+    // R5: `--only` names none of which can be updated — a mistyped name — is said at once, with the
+    // names there are, before a run starts (issue 16: it came after the log's header). A settings
+    // file that cannot be read is the run's to report.
+    if (Option.isSome(read) && options.only.length > 0) {
+      const selection = selectIndexes(read.value.targetFolders, options.only)
+      if (selection._tag === "noneSelected") {
+        const text = messages(language)
+        const lines = [
+          ...selection.onlySkipped.map((s) => text.onlyNameSkipped(s.name, s.reason)),
+          text.noneOfOnlyNames,
+          text.knownIndexNames(read.value.targetFolders)
+        ]
+        process.stderr.write(red(lines.join("\n")) + "\n")
+        process.exitCode = 1
+        return
+      }
     }
     let barShown = false
     let drawn = ""
@@ -136,7 +182,7 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
           // The plan is set a moment before the phase says `confirm`: no bar may overwrite the question.
           asking = true
           clearBar()
-          console.log(formatPlan(plan.value, language))
+          console.log(formatPlan(plan.value, language, process.stdout.columns ?? 80))
           const reply = yield* Effect.promise(() => ask(language === "ja" ? "取り込みを始めますか？ [y/N] " : "Start ingesting? [y/N] "))
           asking = false
           const yes = reply !== undefined && /^(y|yes|はい)$/i.test(reply.trim())

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { Args, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
+import { Args, CliConfig, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
 import { displayWidth } from "@sagasu/domain"
 import { Cause, Console, Effect, Layer, Logger, LogLevel, Option } from "effect"
@@ -215,7 +215,17 @@ const sagasu = Command.make("sagasu").pipe(
   Command.withSubcommands([init, add, list, enable, disable, rename, remove, move, index, search, status, gui])
 )
 
-const cli = Command.run(sagasu, { name: "sagasu", version })
+// @effect/cli lists its built-in options in every help, --wizard and --completions among them (issue 16:
+// neither is a thing a person here needs): the list is off (CliConfig showBuiltIns), they still work,
+// and the two that matter are said in a footer of our own.
+const cli = Command.run(sagasu, {
+  name: "sagasu",
+  version,
+  footer: HelpDoc.blocks([
+    HelpDoc.h1("EVERY COMMAND"),
+    HelpDoc.p(examples([["-h, --help", "show the help of the command"], ["--version", "show the version of sagasu"]]).join("\n"))
+  ])
+})
 
 // `sagasu search 山 | head -1`: the reader went away; that is not an error of ours.
 process.stdout.on("error", (e: NodeJS.ErrnoException) => {
@@ -277,6 +287,7 @@ cli(process.argv).pipe(
   ),
   Effect.provide(Layer.mergeAll(
     NodeContext.layer,
+    CliConfig.layer({ showBuiltIns: false }),
     Logger.minimumLogLevel(LogLevel.Warning),
     // Warnings and errors logged on the way: stderr too (the default logger writes to stdout).
     Logger.replace(Logger.defaultLogger, Logger.withLeveledConsole(Logger.stringLogger))

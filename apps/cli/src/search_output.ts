@@ -211,6 +211,8 @@ export function formatSearchOutput(result: SearchOutputInput, options: SearchOut
     const files = result.files.map((f, i) => jsonOfFile(f, folderOf.get(f.index), contexts === undefined ? undefined : (contexts[i] ?? [])))
     return { stdout: JSON.stringify(files, null, 2) + "\n", stderr }
   }
+  // --files with nothing found says so like the other modes (issue 16), on stderr: its stdout is file lines only, for a pipe.
+  if (options.files && result.files.length === 0 && result.totals.files === 0) return { stdout: "", stderr: stderr + t.none(options.query) + "\n" }
   if (options.files) return { stdout: result.files.map((f) => `${f.index}  ${f.path}\n`).join(""), stderr }
   if (result.files.length === 0) {
     // Past the last page of a query that finds something: say how many there are.

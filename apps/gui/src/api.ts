@@ -9,12 +9,13 @@
  * | `POST /api/indexes` | {@link IndexEdit} | {@link IndexesView} or `{error}` (400) |
  * | `POST /api/language` | {@link LanguageBody} | `{ok}` |
  * | `POST /api/run` | {@link RunBody} | {@link RunView} or `{error}` (409) |
- * | `GET /api/progress` | | {@link RunView} (polled once a second, P2) |
+ * | `GET /api/progress` | | {@link RunView} (polled once a second, P2: counts and a version only) |
+ * | `GET /api/run-result` | | {@link RunResult} (when the version changed), or `{error}` (404) |
  * | `POST /api/plan-answer` | {@link PlanAnswerBody} | `{ok}` |
  * | `POST /api/stop` | | `{ok}` |
  * | `GET /api/search` | {@link SearchParams} | {@link SearchView} |
  * | `GET /api/log` | | {@link LogView} |
- * | `POST /api/open` | {@link OpenBody} | `{ok}`, or `{error}` (400 outside the index's folder, 404 unknown index or missing file, 500 the opener did not start) |
+ * | `POST /api/open` | {@link OpenBody} | `{ok}`, or `{error}` (400 outside the index's folder, 404 unknown index or missing file, 500 the opener did not start, 503 no desktop or no opener on this machine) |
  *
  * @module
  */
@@ -91,7 +92,11 @@ export type PlanView = Plan
 /** Progress as P1 defines it. */
 export type ProgressView = Progress
 
-/** A run started from this page (the channel, read once a second). */
+/**
+ * A run started from this page (the channel, read once a second): counts
+ * only (issue 16). How it ended — the closing message and its lists — is
+ * {@link RunResult}, fetched when `resultVersion` changes.
+ */
 export interface RunState {
   readonly id: number
   readonly onlyNames: ReadonlyArray<string>
@@ -100,6 +105,16 @@ export interface RunState {
   readonly plan: PlanView | null
   /** Set last (R1): the run has ended. */
   readonly exitCode: 0 | 1 | 2 | null
+  /** `null` while the run goes on; then the version of its {@link RunResult}, new for every run that ends. */
+  readonly resultVersion: number | null
+}
+
+/** `GET /api/run-result`: how the last run of this server ended (R17), or `{error}` (404) before any has. */
+export interface RunResult {
+  /** The {@link RunState.resultVersion} it belongs to. */
+  readonly version: number
+  readonly id: number
+  readonly exitCode: 0 | 1 | 2
   readonly message: string | null
   readonly error: string | null
   readonly failed: ReadonlyArray<{ readonly index: string; readonly path: string; readonly reason: string }>

@@ -148,6 +148,12 @@ describe("the GUI in a real browser (issue 7)", () => {
       await expect.poll(() => page.locator("#update-all").isEnabled(), poll).toBe(true)
       await expect.poll(() => page.locator('#indexes tr[data-name="共有"] td.num').allTextContents(), poll).toEqual(["2", "1", "0"])
       expect(await page.locator("#resume").isHidden()).toBe(true)
+      // A completed run offers no ［続きから再開］ (issue 16).
+      expect(await page.locator("#end-resume").isHidden()).toBe(true)
+      // Drawn once (issue 16): the failure list's row is the same node after two more polls, so it can be selected.
+      const failedRow = await page.locator("#end-failed tbody tr").first().elementHandle()
+      await page.waitForTimeout(2500)
+      expect(await failedRow?.evaluate((row) => row.isConnected)).toBe(true)
       await shot(page, "05-end")
 
       // Search (S5): each file once, its hits marked — not the document's own 【重要】 —, the totals.
@@ -205,7 +211,20 @@ describe("the GUI in a real browser (issue 7)", () => {
       await page.fill("#q", "見積番号")
       await page.selectOption("#filter-type", "word")
       await expect.poll(() => files.locator(".file").allTextContents(), poll).toEqual(["議事録_2024-03-29.docx"])
-      await page.selectOption("#filter-type", "")
+      // A filter that leaves nothing says so, and ［絞り込みを外す］ searches everything again (issue 16).
+      await page.fill("#q", "山田")
+      await page.selectOption("#filter-type", "excel")
+      await expect.poll(() => page.locator("#search-status").textContent(), poll).toBe(
+        "絞り込みの中では見つかりませんでした。絞り込みを外すと、ほかのインデックスや種類からも探します。"
+      )
+      expect(await page.locator("#filter-type").getAttribute("aria-label")).toBe("ファイルの種類で絞り込む")
+      expect(await page.locator("#filter-index").getAttribute("aria-label")).toBe("インデックスで絞り込む")
+      await shot(page, "06c-filter-no-hits")
+      await page.click("#clear-filter")
+      await expect.poll(() => page.locator("#search-status").textContent(), poll).toBe("1 件（1 ファイル）: 1〜1 ファイル目")
+      expect(await page.locator("#filter-type").inputValue()).toBe("")
+      await page.fill("#q", "見積番号")
+      await page.press("#q", "Enter")
       await expect.poll(() => files.count(), poll).toBe(2)
       await page.locator("#indexes-card h2").click()
       await page.keyboard.press("/")
@@ -247,9 +266,24 @@ describe("the GUI in a real browser (issue 7)", () => {
       await page.selectOption("#lang", "ja")
       await expect.poll(() => page.locator("#indexes-card h2").textContent(), poll).toBe("インデックス")
 
-      // Remove: after the confirmation, the index and its text are gone.
-      page.once("dialog", (d) => void d.accept())
+      // Remove: after the page's own confirmation (issue 16: not window.confirm), the index and its text are gone.
+      const browserDialogs: Array<string> = []
+      page.on("dialog", (d) => {
+        browserDialogs.push(d.message())
+        void d.dismiss()
+      })
       await page.locator('#indexes tr[data-name="営業"] button.remove').click()
+      const removeDialog = page.locator("#remove-dialog")
+      await removeDialog.waitFor({ state: "visible" })
+      expect(await page.locator("#remove-text").textContent()).toContain("インデックス「営業」を削除しますか？")
+      await shot(page, "09b-remove-confirm")
+      // Esc is ［やめる］: nothing removed.
+      await page.keyboard.press("Escape")
+      await removeDialog.waitFor({ state: "hidden" })
+      expect(await page.locator('#indexes tr[data-name="営業"]').count()).toBe(1)
+      await page.locator('#indexes tr[data-name="営業"] button.remove').click()
+      await page.click("#remove-ok")
+      expect(browserDialogs).toEqual([])
       await page.locator("#no-indexes").waitFor({ state: "visible" })
       await page.press("#q", "Enter")
       await expect.poll(() => page.locator("#search-status").textContent(), poll).toBe("見つかりませんでした。")
@@ -330,7 +364,8 @@ describe("the GUI in a real browser (issue 7)", () => {
       await shot(page, "12-resume-confirm")
       // Esc is ［やめる］ (issue 16: the keyboard path).
       await page.keyboard.press("Escape")
-      await expect.poll(() => message.textContent(), poll).toBe("インデックス作成を中止しました。（成功: 0 件 / 失敗: 0 件）")
+      // A cancel says it was a cancel (issue 16), not 「中止しました（0 / 0）」.
+      await expect.poll(() => message.textContent(), poll).toBe("取り込みの確認で［キャンセル］したため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。")
       await expect.poll(() => page.locator('#indexes tr[data-name="報告書"] td.num').nth(2).textContent(), poll).toBe(pendingText)
       // Closing the end leaves the offer to resume beside the update buttons.
       await page.click("#end-close")

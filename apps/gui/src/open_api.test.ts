@@ -143,11 +143,16 @@ describe("POST /api/open (issue 16)", () => {
     expect(recorded).toEqual([])
   })
 
-  it("says when the opener did not start, or there is no desktop (500)", async () => {
+  it("says when the opener did not start (500), or there is no desktop or no opener to start (503), in Japanese", async () => {
     const body = { index: "共有", path: "見積/見積書 A-1234.xlsx", folder: false }
     answer = { ok: false, problem: "failed", message: "xdg-open: spawn xdg-open ENOENT" }
     expect(await post(server, body, ok)).toEqual({ status: 500, body: { error: "開けませんでした: xdg-open: spawn xdg-open ENOENT" } })
     answer = { ok: false, problem: "no-desktop" }
-    expect(await post(server, body, ok)).toEqual({ status: 500, body: { error: "このPCにはファイルを開くデスクトップがありません（画面の無い環境で動いています）。" } })
+    expect(await post(server, body, ok)).toEqual({ status: 503, body: { error: "このPCにはファイルを開くデスクトップがありません（画面の無い環境で動いています）。" } })
+    answer = { ok: false, problem: "no-opener", command: "xdg-open" }
+    expect(await post(server, body, ok)).toEqual({
+      status: 503,
+      body: { error: "ファイルを開くコマンド xdg-open がこのPCにありません（Linux では xdg-utils を入れると開けます）。［パスをコピー］で場所を写してください。" }
+    })
   })
 })

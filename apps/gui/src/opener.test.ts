@@ -1,7 +1,7 @@
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { isInside, relativePieces } from "./open_target.ts"
-import { hasDesktop, openPathCommand, openerCommand, spawnOpener } from "./opener.ts"
+import { hasDesktop, openPathCommand, openerCommand, openerProblem, spawnOpener } from "./opener.ts"
 
 describe("openerCommand()", () => {
   const url = "http://127.0.0.1:1234/?token=abc"
@@ -14,6 +14,22 @@ describe("openerCommand()", () => {
   })
   it("does not try when xdg-open is missing", () => {
     expect(openerCommand(url, "linux", { DISPLAY: ":0", PATH: "/nonexistent" })).toBeUndefined()
+  })
+})
+
+describe("openerProblem() (issue 16: POST /api/open on a machine without a desktop)", () => {
+  const xdg = { command: "xdg-open", args: ["/mnt/share/a.xlsx"] }
+  it("says there is no desktop session on Linux without DISPLAY or WAYLAND_DISPLAY", () => {
+    expect(openerProblem(xdg, "linux", { PATH: "/usr/bin:/bin" })).toEqual({ ok: false, problem: "no-desktop" })
+  })
+  it("says which command is missing when the desktop has no xdg-open", () => {
+    expect(openerProblem(xdg, "linux", { DISPLAY: ":0", PATH: "/nonexistent" })).toEqual({ ok: false, problem: "no-opener", command: "xdg-open" })
+  })
+  it("lets a command on the PATH start, and never doubts Windows' or macOS' own opener", () => {
+    const here = path.dirname(process.execPath)
+    expect(openerProblem({ command: path.basename(process.execPath), args: [] }, "linux", { WAYLAND_DISPLAY: "wayland-0", PATH: here })).toBeUndefined()
+    expect(openerProblem({ command: "explorer.exe", args: [] }, "win32", { PATH: "/nonexistent" })).toBeUndefined()
+    expect(openerProblem({ command: "open", args: [] }, "darwin", { PATH: "/nonexistent" })).toBeUndefined()
   })
 })
 

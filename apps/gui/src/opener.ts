@@ -25,11 +25,16 @@ export interface OpenCommand {
   readonly verbatim?: boolean
 }
 
-/** How an opener's start went: it did not start (`message` why), or there is no desktop session to start it in. */
+/**
+ * How an opener's start went: it did not start (`message` why), there is no
+ * desktop session to start it in, or the desktop's opener command is not
+ * installed (`command`, e.g. `xdg-open` without xdg-utils).
+ */
 export type OpenOutcome =
   | { readonly ok: true }
   | { readonly ok: false; readonly problem: "failed"; readonly message: string }
   | { readonly ok: false; readonly problem: "no-desktop" }
+  | { readonly ok: false; readonly problem: "no-opener"; readonly command: string }
 
 /** Starts a command of the desktop; the GUI server's is {@link desktopOpener}, its tests' a recording stub. */
 export type Opener = (command: OpenCommand) => Promise<OpenOutcome>
@@ -98,9 +103,26 @@ export const spawnOpener: Opener = (command) =>
     }
   })
 
-/** The product's opener: {@link spawnOpener}, when this machine has a desktop session ({@link hasDesktop}). */
-export const desktopOpener: Opener = (command) =>
-  hasDesktop() ? spawnOpener(command) : Promise.resolve({ ok: false, problem: "no-desktop" })
+/**
+ * Why `command` cannot start on this machine, or `undefined` when it can:
+ * no desktop session ({@link hasDesktop}), or on Linux and the other Unixes
+ * the command not on the `PATH` (a Windows or macOS opener always is there).
+ */
+export function openerProblem(
+  command: OpenCommand,
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env
+): OpenOutcome | undefined {
+  if (!hasDesktop(platform, env)) return { ok: false, problem: "no-desktop" }
+  if (platform !== "win32" && platform !== "darwin" && !onPath(command.command, env)) return { ok: false, problem: "no-opener", command: command.command }
+  return undefined
+}
+
+/** The product's opener: {@link spawnOpener}, unless the machine cannot start it ({@link openerProblem}). */
+export const desktopOpener: Opener = (command) => {
+  const problem = openerProblem(command)
+  return problem === undefined ? spawnOpener(command) : Promise.resolve(problem)
+}
 
 /** Opens `url` in the desktop's browser; `false` when there is no opener. Never throws. */
 export function openInBrowser(url: string): boolean {

@@ -11,9 +11,10 @@
 import type { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { type IndexerChannel, makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
-import { type StoreReadError, isLockHeld, readProgress, workPaths } from "@sagasu/store"
+import { type Language, messages } from "@sagasu/domain"
+import { type StoreReadError, isLockHeld, readProgress, readSettings, workPaths } from "@sagasu/store"
 import { Deferred, Duration, Effect, Option, Queue, Ref, type Scope, SubscriptionRef } from "effect"
-import type { RunState, RunView } from "./api.ts"
+import type { RunResult, RunState, RunView } from "./api.ts"
 
 /** The runs of one server. */
 export interface RunSession {
@@ -24,6 +25,8 @@ export interface RunSession {
    * (P3); a progress file that exists but cannot be read is a {@link StoreReadError}, not "no run yet".
    */
   readonly view: Effect.Effect<RunView, StoreReadError>
+  /** How the last run of this server ended (R17); `undefined` while none has. Fetched by the page when its version changes. */
+  readonly result: Effect.Effect<RunResult | undefined>
   /** Whether a run of this server has not ended yet. */
   readonly active: Effect.Effect<boolean>
   /** Completes the plan's answer (R10); `false` when there is no run waiting for one. */
@@ -36,12 +39,16 @@ export interface RunSession {
 export interface RunSessionOptions {
   /** The product version for the log header (R4). */
   readonly version: string
+  /** How long the plan waits for an answer before the run gives up (R10; default 60 minutes, tests make it short). */
+  readonly answerTimeout?: Duration.DurationInput
 }
 
 interface Current {
   readonly id: number
   readonly onlyNames: ReadonlyArray<string>
   readonly channel: IndexerChannel
+  /** The language of the run's messages (the setting when it started). */
+  readonly language: Language
 }
 
 /**
@@ -65,13 +72,13 @@ export const makeRunSession = (
       Effect.flatMap(Option.match({ onNone: () => Effect.succeed(false), onSome: (c) => Effect.map(ended(c), (d) => !d) }))
     )
 
+    const answerTimeout = Duration.decode(options.answerTimeout ?? Duration.minutes(60))
+
     const stateOf = (c: Current): Effect.Effect<RunState> =>
       Effect.gen(function* () {
         const ch = c.channel
         const exit = yield* Deferred.poll(ch.exitCode)
         const exitCode = exit === undefined || Option.isNone(exit) ? null : yield* exit.value
-        const closing = yield* Ref.get(ch.closing)
-        const error = yield* Ref.get(ch.error)
         const plan = yield* SubscriptionRef.get(ch.plan)
         return {
           id: c.id,
@@ -80,8 +87,37 @@ export const makeRunSession = (
           progress: yield* SubscriptionRef.get(ch.progress),
           plan: Option.getOrNull(plan),
           exitCode,
-          message: Option.match(closing, { onNone: () => null, onSome: (x) => x.message.split("\n")[0] ?? "" }),
-          error: Option.getOrNull(error),
+          // A run ends once and its result never changes afterwards: its id is the result's version.
+          resultVersion: exitCode === null ? null : c.id
+        }
+      })
+
+    // The closing message of a run that ingested nothing at the plan (R10, issue 16): the run says
+    // 「中止しました（0 / 0）」 for a stop, a cancel and a plan left unanswered alike. Exit code 2
+    // without a stop is the plan's end; the answer then tells a cancel (null) from no answer at all.
+    const closingOf = (c: Current, exitCode: 0 | 1 | 2, message: string | null) =>
+      Effect.gen(function* () {
+        if (exitCode !== 2 || (yield* SubscriptionRef.get(c.channel.stop))) return message
+        const answer = yield* Deferred.poll(c.channel.answer)
+        const text = messages(c.language)
+        if (answer === undefined || Option.isNone(answer)) return text.planTimedOut(Math.max(1, Math.round(Duration.toMinutes(answerTimeout))))
+        return (yield* answer.value) === null ? text.planCancelled : message
+      })
+
+    const resultOf = (c: Current): Effect.Effect<RunResult | undefined> =>
+      Effect.gen(function* () {
+        const ch = c.channel
+        const exit = yield* Deferred.poll(ch.exitCode)
+        if (exit === undefined || Option.isNone(exit)) return undefined
+        const exitCode = yield* exit.value
+        const closing = yield* Ref.get(ch.closing)
+        const message = Option.match(closing, { onNone: () => null, onSome: (x) => x.message.split("\n")[0] ?? "" })
+        return {
+          version: c.id,
+          id: c.id,
+          exitCode,
+          message: yield* closingOf(c, exitCode, message),
+          error: Option.getOrNull(yield* Ref.get(ch.error)),
           failed: Option.match(closing, { onNone: () => [], onSome: (x) => x.failed }),
           onlySkipped: yield* Ref.get(ch.onlySkipped),
           cloudSkipped: yield* Ref.get(ch.cloudSkipped)
@@ -91,7 +127,7 @@ export const makeRunSession = (
     const runOne = (c: Current) =>
       standardRunOptions(work, options.version).pipe(
         Effect.provide(NodeContext.layer),
-        Effect.flatMap((runOptions) => runIndexer(c.channel, runOptions)),
+        Effect.flatMap((runOptions) => runIndexer(c.channel, { ...runOptions, answerTimeout })),
         Effect.provide(context)
       )
 
@@ -125,7 +161,12 @@ export const makeRunSession = (
         if (yield* active) return undefined
         // The GUI always confirms (R10): the seed's screen sets ConfirmTargets.
         const channel = yield* makeChannel({ confirmTargets: true, onlyNames })
-        const c: Current = { id: nextId++, onlyNames, channel }
+        const language = yield* readSettings(paths).pipe(
+          Effect.map((s) => s.language),
+          Effect.orElseSucceed((): Language => "ja"),
+          Effect.provide(context)
+        )
+        const c: Current = { id: nextId++, onlyNames, channel, language }
         yield* Ref.set(current, Option.some(c))
         yield* Queue.offer(requests, c)
         return yield* stateOf(c)
@@ -144,6 +185,7 @@ export const makeRunSession = (
         const last = run === null || elsewhere ? Option.getOrNull(yield* readProgress(paths).pipe(Effect.provide(context))) : null
         return { run, last, elsewhere }
       }),
+      result: withCurrent(resultOf, undefined),
       answer: (answer) =>
         withCurrent((c) => Effect.gen(function* () {
           if (Option.isNone(yield* SubscriptionRef.get(c.channel.plan))) return false

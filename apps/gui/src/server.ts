@@ -14,7 +14,7 @@ import { type FileSystem, HttpIncomingMessage, HttpServer, HttpServerRequest, Ht
 import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
 import { defaultSettings, fileTypeGroups, resolveFileType } from "@sagasu/domain"
 import { type FileSearchOptions, formatSettings, initWorkFolder, readSettings } from "@sagasu/store"
-import { Cause, Data, Effect, Option, ParseResult, Schema, type Scope } from "effect"
+import { Cause, Data, type Duration, Effect, Option, ParseResult, Schema, type Scope } from "effect"
 import * as http from "node:http"
 import { IndexEdit, LanguageBody, OpenBody, PlanAnswerBody, RunBody, SearchParams } from "./api.ts"
 import { checkRequest, makeToken } from "./guard.ts"
@@ -76,6 +76,8 @@ export interface StartGuiServerOptions {
   readonly limits?: Partial<GuiServerLimits>
   /** Starts the desktop's opener for `POST /api/open` (default {@link desktopOpener}; tests record the commands). */
   readonly opener?: Opener
+  /** How long a run's plan waits for the page's answer (R10; default 60 minutes, tests make it short). */
+  readonly answerTimeout?: Duration.DurationInput
 }
 
 /** The server could not start: the work folder is unusable, the port is taken, or the page failed to build. */
@@ -95,7 +97,10 @@ export const startGuiServer = (
       Effect.mapError((e) => new GuiStartError({ message: e.message }))
     )
     const assets = yield* buildPageAssets.pipe(Effect.mapError((e) => new GuiStartError({ message: e.message })))
-    const runs = yield* makeRunSession(paths.root, { version: options.version })
+    const runs = yield* makeRunSession(paths.root, {
+      version: options.version,
+      ...(options.answerTimeout === undefined ? {} : { answerTimeout: options.answerTimeout })
+    })
     // S2: queries run on a thread of their own, so the server answers everything else meanwhile.
     const searches = yield* makeSearchThread
     const limits: GuiServerLimits = { ...defaultGuiServerLimits, ...options.limits }
@@ -148,6 +153,10 @@ export const startGuiServer = (
           }
           case "GET /api/progress":
             return json(yield* runs.view)
+          case "GET /api/run-result": {
+            const result = yield* runs.result
+            return result === undefined ? json({ error: uiText(yield* language).errNoResult }, 404) : json(result)
+          }
           case "POST /api/plan-answer": {
             const { answer } = yield* body(limits, PlanAnswerBody)
             return json({ ok: yield* runs.answer(answer) })
@@ -180,7 +189,11 @@ export const startGuiServer = (
               Effect.map((outcome) =>
                 outcome.ok
                   ? json({ ok: true })
-                  : json({ error: outcome.problem === "no-desktop" ? t.errOpenNoDesktop : t.errOpenFailed(outcome.message) }, 500)
+                  : outcome.problem === "no-desktop"
+                  ? json({ error: t.errOpenNoDesktop }, 503)
+                  : outcome.problem === "no-opener"
+                  ? json({ error: t.errOpenNoOpener(outcome.command) }, 503)
+                  : json({ error: t.errOpenFailed(outcome.message) }, 500)
               ),
               Effect.catchTag("OpenRefused", (e) => Effect.succeed(json({ error: e.message }, e.status)))
             )

@@ -7,6 +7,12 @@
 import type { FolderRelation, IndexRefusal } from "./index_admin.ts"
 import type { Language } from "./settings.ts"
 
+/** Why a work folder cannot be used (the store's WorkFolderError reasons, R2). */
+export type WorkFolderProblem = "missing" | "not-a-folder" | "not-writable" | "not-initialised" | "unknown-layout"
+
+/** Why `setting.config` cannot be used (the store's SettingsError reasons). */
+export type SettingsProblem = "missing" | "unreadable" | "invalid-json" | "invalid"
+
 interface Catalogue {
   readonly lockHeld: string
   readonly noTargetsNeeded: string
@@ -20,6 +26,18 @@ interface Catalogue {
   readonly failedFilesHeading: string
   readonly onlyNameSkipped: (name: string, reason: "unknown" | "disabled") => string
   readonly noneOfOnlyNames: string
+  // --- issue 16: the ends of a run that ingested nothing, told apart (cancel at the plan, no answer) ---
+  readonly planCancelled: string
+  readonly planTimedOut: (minutes: number) => string
+  readonly knownIndexNames: (indexes: ReadonlyArray<{ readonly name: string; readonly enabled: boolean }>) => string
+  // --- issue 16 (one catalogue): init, the work folder, the settings file, the store's reads, the lock, a folder ---
+  readonly workFolderReady: (path: string) => string
+  readonly workFolderUnusable: (problem: WorkFolderProblem, path: string) => string
+  readonly settingsUnusable: (problem: SettingsProblem, path: string) => string
+  readonly storeFileUnreadable: (name: string, detail: string, file: string) => string
+  readonly lockNotTaken: (detail: string) => string
+  readonly lockHeldShort: string
+  readonly folderUnreadable: (index: string, path: string, detail: string) => string
   readonly legacyIndexNotice: string
   readonly oldSystemIndexNotRemoved: (detail: string) => string
   readonly targetFolderLost: (name: string, path: string) => string
@@ -62,6 +80,34 @@ const ja: Catalogue = {
   onlyNameSkipped: (name, reason) =>
     reason === "unknown" ? `インデックス「${name}」は設定にありません。飛ばします。` : `インデックス「${name}」はチェックが付いていません。飛ばします。`,
   noneOfOnlyNames: "選んだインデックスはどれも更新できません。",
+  // --- issue 16: the ends of a run that ingested nothing ---
+  planCancelled: "取り込みの確認で［キャンセル］したため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。",
+  planTimedOut: (minutes) => `取り込みの確認に ${minutes} 分返事が無かったため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。`,
+  knownIndexNames: (indexes) =>
+    indexes.length === 0
+      ? "インデックスはまだありません。sagasu add NAME PATH で追加してください。"
+      : `登録されているインデックス: ${indexes.map((i) => `${i.name}${i.enabled ? "" : "（無効）"}`).join("、")}（sagasu list で一覧できます）`,
+  workFolderReady: (path) => `作業フォルダを用意しました: ${path}\n次は sagasu add 名前 フォルダ でインデックスを追加します。`,
+  workFolderUnusable: (problem, path) =>
+    `作業フォルダを使えません（${path}）: ` + {
+      "missing": "フォルダがありません。sagasu init で作ってください",
+      "not-a-folder": "フォルダではなくファイルです",
+      "not-writable": "フォルダに書き込めません",
+      "not-initialised": "Sagasu の作業フォルダではありません。先に sagasu init を実行してください",
+      "unknown-layout": "別の版の Sagasu が作ったフォルダです"
+    }[problem],
+  settingsUnusable: (problem, path) =>
+    `設定ファイル ${path} ` + {
+      "missing": "がありません。sagasu init で作ってください",
+      "unreadable": "を読めません",
+      "invalid-json": "は JSON として読めません。直すか、消して sagasu init で作り直してください",
+      "invalid": "の設定に誤りがあります。直してください"
+    }[problem],
+  storeFileUnreadable: (name, detail, file) =>
+    `作業フォルダのファイル ${name} を読めませんでした（${detail}）。何も変更・削除していません。ディスクとファイルの権限を確かめてから、もう一度実行してください（${file}）`,
+  lockNotTaken: (detail) => `インデックス作成の鍵（二重起動を防ぐしくみ）を取れませんでした: ${detail}`,
+  lockHeldShort: "ほかのインデックス作成が鍵を持っています",
+  folderUnreadable: (index, path, detail) => `インデックス「${index}」のフォルダを読めません（${path}）: ${detail}`,
   legacyIndexNotice: "前の版のインデックスは使えません。インデックスを作り直します。",
   oldSystemIndexNotRemoved: (detail) => `前の版の検索用ファイルを消せませんでした: ${detail}`,
   targetFolderLost: (name, path) => `インデックス「${name}」のフォルダが見つからなくなりました: ${path}。フォルダを使えるようにしてから、もう一度インデックス作成を始めると続きから取り込みます。`,
@@ -117,6 +163,34 @@ const en: Catalogue = {
   onlyNameSkipped: (name, reason) =>
     reason === "unknown" ? `The index "${name}" is not in the settings; skipped.` : `The index "${name}" is not enabled; skipped.`,
   noneOfOnlyNames: "None of the chosen indexes can be updated.",
+  // --- issue 16: the ends of a run that ingested nothing ---
+  planCancelled: "Indexing was cancelled at the confirmation; no file was ingested.",
+  planTimedOut: (minutes) => `The confirmation had no answer for ${minutes} minute(s), so indexing was cancelled; no file was ingested.`,
+  knownIndexNames: (indexes) =>
+    indexes.length === 0
+      ? "There are no indexes yet. Add one with: sagasu add NAME PATH"
+      : `The indexes: ${indexes.map((i) => `${i.name}${i.enabled ? "" : " (disabled)"}`).join(", ")} (sagasu list shows them)`,
+  workFolderReady: (path) => `Work folder ready: ${path}\nNext: sagasu add NAME PATH`,
+  workFolderUnusable: (problem, path) =>
+    `The work folder cannot be used (${path}): ` + {
+      "missing": "the folder does not exist; create it with `sagasu init`",
+      "not-a-folder": "the path is a file, not a folder",
+      "not-writable": "the folder cannot be written",
+      "not-initialised": "it is not a Sagasu work folder; run `sagasu init` first",
+      "unknown-layout": "it was made by another version of Sagasu"
+    }[problem],
+  settingsUnusable: (problem, path) =>
+    `Settings file ${path}: ` + {
+      "missing": "the file does not exist; run `sagasu init`",
+      "unreadable": "the file cannot be read",
+      "invalid-json": "the file is not valid JSON; fix it or delete it and run `sagasu init`",
+      "invalid": "some settings are wrong; fix them"
+    }[problem],
+  storeFileUnreadable: (name, detail, file) =>
+    `The work folder's file ${name} could not be read (${detail}); nothing was changed or deleted: check the disk and the file's permissions, then start again (${file})`,
+  lockNotTaken: (detail) => `the lock could not be taken: ${detail}`,
+  lockHeldShort: "another indexing run holds the lock",
+  folderUnreadable: (index, path, detail) => `The folder of index "${index}" cannot be read (${path}): ${detail}`,
   legacyIndexNotice: "The index of an older version cannot be used; it will be built again.",
   oldSystemIndexNotRemoved: (detail) => `The search files of the previous version could not be removed: ${detail}`,
   targetFolderLost: (name, path) => `The folder of index "${name}" disappeared: ${path}. Make it available again and start indexing; it continues where it stopped.`,
@@ -160,4 +234,16 @@ const quoteArg = (s: string) => (/^[\p{L}\p{N}_.@%+=,-]+$/u.test(s) ? s : `'${s.
 /** The message catalogue of a language. */
 export function messages(language: Language): Catalogue {
   return language === "en" ? en : ja
+}
+
+/** The catalogue's shape: every key has a Japanese and an English text (messages.test.ts walks them). */
+export type MessageCatalogue = Catalogue
+
+/**
+ * A message in Japanese, then on the next line in English (issue 16): for
+ * errors raised where no language setting can be read yet (the work folder,
+ * the settings file itself, the store's reads, the lock).
+ */
+export function inBothLanguages(pick: (text: Catalogue) => string): string {
+  return `${pick(ja)}\n${pick(en)}`
 }

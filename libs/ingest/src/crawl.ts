@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { type CrawledFile, fileFormatOf } from "@sagasu/domain"
+import { type CrawledFile, fileFormatOf, inBothLanguages } from "@sagasu/domain"
 import { Effect, Schema } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
@@ -42,7 +42,7 @@ export class CrawlError extends Schema.TaggedError<CrawlError>()("CrawlError", {
   detail: Schema.String
 }) {
   override get message(): string {
-    return `The folder of index "${this.index}" cannot be read (${this.path}): ${this.detail}`
+    return inBothLanguages((text) => text.folderUnreadable(this.index, this.path, this.detail))
   }
 }
 

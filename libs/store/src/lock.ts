@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { inBothLanguages } from "@sagasu/domain"
 import { Effect, Schema } from "effect"
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
@@ -27,7 +28,7 @@ export class LockError extends Schema.TaggedError<LockError>()("LockError", {
   detail: Schema.String
 }) {
   override get message(): string {
-    return this.reason === "held" ? "another indexing run holds the lock" : `the lock could not be taken: ${this.detail}`
+    return inBothLanguages((text) => (this.reason === "held" ? text.lockHeldShort : text.lockNotTaken(this.detail)))
   }
 }
 

@@ -9,6 +9,7 @@
  * @module
  */
 import { FileSystem } from "@effect/platform"
+import { inBothLanguages } from "@sagasu/domain"
 import { Effect, Option, Schema } from "effect"
 import * as path from "node:path"
 
@@ -19,8 +20,8 @@ export class StoreReadError extends Schema.TaggedError<StoreReadError>()("StoreR
   detail: Schema.String
 }) {
   override get message(): string {
-    return `The work folder's file ${path.basename(path.dirname(this.file))}/${path.basename(this.file)} could not be read ` +
-      `(${this.detail}); nothing was changed or deleted: check the disk and the file's permissions, then start again (${this.file})`
+    const name = `${path.basename(path.dirname(this.file))}/${path.basename(this.file)}`
+    return inBothLanguages((text) => text.storeFileUnreadable(name, this.detail, this.file))
   }
 }
 

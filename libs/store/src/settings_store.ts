@@ -4,7 +4,7 @@
  * @module
  */
 import { FileSystem } from "@effect/platform"
-import { type Settings, decodeSettings, encodeSettings, settingsProblemLines, settingsSyntaxLine } from "@sagasu/domain"
+import { type Settings, decodeSettings, encodeSettings, messages, settingsProblemLines, settingsSyntaxLine } from "@sagasu/domain"
 import { Effect, Either, ParseResult, Schema } from "effect"
 import { writeFileAtomic } from "./_atomic.ts"
 import type { WorkPaths } from "./work_paths.ts"
@@ -22,19 +22,8 @@ export class SettingsError extends Schema.TaggedError<SettingsError>()("Settings
 }) {
   override get message(): string {
     // Japanese, then English: the language setting itself cannot be read from a broken file.
-    const ja = {
-      "missing": "がありません。sagasu init で作ってください",
-      "unreadable": "を読めません",
-      "invalid-json": "は JSON として読めません。直すか、消して sagasu init で作り直してください",
-      "invalid": "の設定に誤りがあります。直してください"
-    }[this.reason]
-    const en = {
-      "missing": "the file does not exist; run `sagasu init`",
-      "unreadable": "the file cannot be read",
-      "invalid-json": "the file is not valid JSON; fix it or delete it and run `sagasu init`",
-      "invalid": "some settings are wrong; fix them"
-    }[this.reason]
-    return `設定ファイル ${this.path} ${ja} / Settings file ${this.path}: ${en}${this.detail === "" ? "" : `:\n${this.detail}`}`
+    const [ja, en] = [messages("ja"), messages("en")].map((text) => text.settingsUnusable(this.reason, this.path))
+    return `${ja} / ${en}${this.detail === "" ? "" : `:\n${this.detail}`}`
   }
 }
 

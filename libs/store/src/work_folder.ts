@@ -4,6 +4,7 @@
  * @module
  */
 import { FileSystem } from "@effect/platform"
+import { inBothLanguages } from "@sagasu/domain"
 import { Effect, Schema } from "effect"
 import * as path from "node:path"
 import { writeFileAtomic } from "./_atomic.ts"
@@ -21,14 +22,9 @@ export class WorkFolderError extends Schema.TaggedError<WorkFolderError>()("Work
   detail: Schema.String
 }) {
   override get message(): string {
-    const what = {
-      "missing": "the folder does not exist; create it with `sagasu init`",
-      "not-a-folder": "the path is a file, not a folder",
-      "not-writable": "the folder cannot be written",
-      "not-initialised": "it is not a Sagasu work folder; run `sagasu init` first",
-      "unknown-layout": "it was made by another version of Sagasu"
-    }[this.reason]
-    return `The work folder cannot be used (${this.path}): ${what}${this.detail === "" ? "" : ` (${this.detail})`}`
+    // Japanese, then English (issue 16): no language setting can be read from an unusable work folder.
+    const detail = this.detail === "" ? "" : ` (${this.detail})`
+    return inBothLanguages((text) => text.workFolderUnusable(this.reason, this.path) + detail)
   }
 }
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { FileView, HitView, IndexesView, LogView, RunState, RunView, SearchView } from "../api.ts"
+import type { FileView, HitView, IndexesView, LogView, RunResult, RunState, RunView, SearchView } from "../api.ts"
 import { type UiLanguage, count, dateText, describeReason, sizeText, uiText } from "./ui_text.ts"
 
 const token = new URLSearchParams(location.search).get("token") ?? ""
@@ -14,6 +14,12 @@ let language: UiLanguage = "ja"
 let t = uiText(language)
 let indexes: IndexesView | undefined
 let run: RunState | null = null
+/** The end of the last run (R17), fetched only when the poll's `resultVersion` changes (issue 16). */
+let result: RunResult | undefined
+/** The result version drawn on the page, so the end is drawn once per change (its text stays selectable). */
+let drawnResult: string | undefined
+/** How the last run on disk ended (P3): `undefined` for no progress file, `null` when it ended without saying (killed). */
+let lastExitCode: number | null | undefined
 let lastRunId = 0
 let dismissedRunId = 0
 let answeredRunId = 0
@@ -43,6 +49,11 @@ function el<K extends keyof HTMLElementTagNameMap>(
 
 const show = (e: HTMLElement, visible: boolean) => {
   e.hidden = !visible
+}
+
+/** Writes `text` only when it differs: a text redrawn every second could not be selected. */
+const setText = (e: HTMLElement, text: string) => {
+  if (e.textContent !== text) e.textContent = text
 }
 
 class ApiError extends Error {}
@@ -96,6 +107,10 @@ function renderTexts() {
     const v = (t as unknown as Record<string, unknown>)[e.dataset["ph"] ?? ""]
     if (typeof v === "string") e.placeholder = v
   }
+  for (const e of document.querySelectorAll<HTMLElement>("[data-aria]")) {
+    const v = (t as unknown as Record<string, unknown>)[e.dataset["aria"] ?? ""]
+    if (typeof v === "string") e.setAttribute("aria-label", v)
+  }
   $<HTMLSelectElement>("lang").value = language
   $("indexes").querySelectorAll("th")[0]!.title = t.selectTitle
   $("indexes").querySelectorAll("th")[1]!.title = t.enabledTitle
@@ -123,6 +138,9 @@ const runActive = () => run !== null && run.exitCode === null
 /** A run started elsewhere (the CLI, another window) holds the work folder (R3): shown, and nothing started from here. */
 let elsewhere = false
 const endShown = () => run !== null && run.exitCode !== null && run.id !== dismissedRunId
+/** The last run did not complete: this server's last run, else the progress on disk (P3; killed = no exit code). */
+const lastInterrupted = () =>
+  run !== null && run.exitCode !== null ? run.exitCode !== 0 : lastExitCode === undefined || lastExitCode !== 0
 const pendingTotal = () => (indexes?.indexes ?? []).filter((i) => i.enabled).reduce((n, i) => n + i.pending, 0)
 
 async function loadIndexes() {
@@ -204,12 +222,7 @@ function renderIndexes() {
         })
         const remove = el("button", { text: t.remove, className: "remove" })
         remove.disabled = busy
-        remove.addEventListener("click", () => {
-          if (confirm(t.confirmRemove(i.name))) {
-            selected.delete(i.name)
-            void edit({ _tag: "remove", name: i.name })
-          }
-        })
+        remove.addEventListener("click", () => askRemove(i.name))
         ops.append(rename, " ", remove)
       }
       row.append(
@@ -234,19 +247,29 @@ function renderIndexes() {
   $<HTMLButtonElement>("update-all").disabled = busy || enabledCount === 0
   $<HTMLButtonElement>("update-selected").disabled = busy || selected.size === 0
   const pending = pendingTotal()
-  // While the end of a run is on screen, its own ［続きから再開］ is the one to press.
-  const offerResume = pending > 0 && !busy && !endShown()
+  // While the end of a run is on screen, its own ［続きから再開］ is the one to press; and it is offered
+  // only when the last run was interrupted (stopped, cancelled, an error, killed), never after a completed one.
+  const offerResume = pending > 0 && !busy && !endShown() && lastInterrupted()
   show($("resume"), offerResume)
   const hint = $("resume-hint")
-  hint.textContent = t.resumeHint(pending)
+  setText(hint, t.resumeHint(pending))
   show(hint, offerResume)
-  $("run-note").textContent = runActive() ? t.runningHere : elsewhere ? t.runningElsewhere : ""
+  setText($("run-note"), runActive() ? t.runningHere : elsewhere ? t.runningElsewhere : "")
   for (const e of $("add-form").querySelectorAll<HTMLInputElement | HTMLButtonElement>("input, button")) e.disabled = busy
 
   const filter = $<HTMLSelectElement>("filter-index")
   const chosen = filter.value
   filter.replaceChildren(new Option(t.allIndexes, ""), ...view.indexes.map((i) => new Option(i.name, i.name)))
   filter.value = view.indexes.some((i) => i.name === chosen) ? chosen : ""
+}
+
+/** Removing an index asks first, in the page's own dialog (issue 16: not the browser's confirm()). */
+function askRemove(name: string) {
+  const dialog = $<HTMLDialogElement>("remove-dialog")
+  dialog.dataset["name"] = name
+  $("remove-text").textContent = t.confirmRemove(name)
+  dialog.showModal()
+  $<HTMLButtonElement>("remove-cancel").focus()
 }
 
 type Edit =
@@ -294,6 +317,7 @@ async function poll() {
   const before = `${run?.id}:${run?.exitCode}`
   run = view.run
   elsewhere = view.elsewhere
+  lastExitCode = view.last === null ? undefined : view.last.exitCode ?? null
   if (run !== null && run.id !== lastRunId) lastRunId = run.id
   renderRun()
   renderLastRun(view)
@@ -311,12 +335,12 @@ function renderLastRun(view: RunView) {
   if (view.elsewhere) {
     // Its progress as it writes it (P3): the counts of the run going on elsewhere.
     if (p === null) return show(e, false)
-    e.textContent = `${t.elsewhereProgress}: ${count(p.processed)} / ${count(p.processed + p.remaining)} — ${p.current}`
+    setText(e, `${t.elsewhereProgress}: ${count(p.processed)} / ${count(p.processed + p.remaining)} — ${p.current}`)
     return show(e, true)
   }
   if (view.run !== null || p === null) return show(e, false)
   const ended = p.exitCode === undefined ? t.lastRunUnknown : t.lastRunEnded[p.exitCode] ?? ""
-  e.textContent = `${t.lastRun}: ${ended} — ${p.current}`
+  setText(e, `${t.lastRun}: ${ended} — ${p.current}`)
   show(e, true)
 }
 
@@ -332,7 +356,7 @@ function renderRun() {
   const phase = $("phase")
   const ended = r.exitCode !== null
   show(phase, !ended)
-  phase.textContent = t.phase[r.progress.phase] ?? r.progress.phase
+  setText(phase, t.phase[r.progress.phase] ?? r.progress.phase)
   show($("progress-box"), !ended)
   show($("end-box"), ended)
   if (!ended) {
@@ -341,11 +365,11 @@ function renderRun() {
     const bar = $("bar")
     bar.classList.toggle("indeterminate", p.phase === "crawl")
     $("bar-fill").style.width = total === 0 ? "0%" : `${Math.round((100 * p.processed) / total)}%`
-    $("n-processed").textContent = count(p.processed)
-    $("n-remaining").textContent = count(p.remaining)
-    $("n-failed").textContent = count(p.failed)
-    $("percent").textContent = total === 0 || p.phase === "crawl" ? "" : `（${Math.floor((100 * p.processed) / total)}%）`
-    $("current").textContent = p.current
+    setText($("n-processed"), count(p.processed))
+    setText($("n-remaining"), count(p.remaining))
+    setText($("n-failed"), count(p.failed))
+    setText($("percent"), total === 0 || p.phase === "crawl" ? "" : `（${Math.floor((100 * p.processed) / total)}%）`)
+    setText($("current"), p.current)
     const stop = $<HTMLButtonElement>("stop")
     stop.disabled = r.stopRequested
     stop.textContent = r.stopRequested ? t.stopping : t.stop
@@ -353,11 +377,26 @@ function renderRun() {
     else if (r.plan === null) closePlan()
   } else {
     closePlan()
-    renderEnd(r)
+    void showResult(r)
   }
 }
 
-function renderEnd(r: RunState) {
+/** The end of `r` (R17): fetched once when its version is new, drawn once per version and language. */
+async function showResult(r: RunState) {
+  if (r.resultVersion === null) return
+  if (result?.version !== r.resultVersion) {
+    const fetched = await api<RunResult>("GET", "/api/run-result").catch(() => undefined)
+    if (fetched === undefined) return
+    result = fetched
+  }
+  show($("end-resume"), pendingTotal() > 0 && result.exitCode !== 0)
+  const key = `${result.version}:${language}`
+  if (drawnResult === key) return
+  drawnResult = key
+  renderEnd(result)
+}
+
+function renderEnd(r: RunResult) {
   const message = $("end-message")
   message.textContent = r.error ?? r.message ?? ""
   message.className = `end-message ${r.exitCode === 0 ? "ok" : r.exitCode === 2 ? "stopped" : "bad"}`
@@ -386,7 +425,6 @@ function renderEnd(r: RunState) {
     ...shownCloud.map((c) => el("li", { className: "path", text: `${c.index}/${c.path}` })),
     ...(r.cloudSkipped.length > shownCloud.length ? [el("li", { text: t.andMore(r.cloudSkipped.length - shownCloud.length) })] : [])
   )
-  show($("end-resume"), pendingTotal() > 0)
 }
 
 // --- the plan (R10) --------------------------------------------------------
@@ -459,6 +497,7 @@ async function search() {
   const status = $("search-status")
   const results = $("results")
   const pager = $("pager")
+  show($("clear-filter"), false)
   if (q.trim() === "") {
     show(status, false)
     show(results, false)
@@ -487,8 +526,10 @@ async function search() {
   if (seq !== searchSeq || view.superseded) return
   const shown = view.files.length
   const totals = t.totals(view.totals.hits, view.totals.files, view.totals.exact, view.offset + 1, view.offset + shown)
-  status.textContent = (shown === 0 ? (view.offset > 0 ? totals : t.noHits) : totals) +
+  const filtered = index !== "" || type !== ""
+  status.textContent = (shown === 0 ? (view.offset > 0 ? totals : filtered ? t.noHitsFiltered : t.noHits) : totals) +
     (view.engine === "scan" ? `　${t.scanNotice}` : "") + (view.partial ? `　${t.partialNotice}` : "")
+  show($("clear-filter"), shown === 0 && view.offset === 0 && filtered)
   results.replaceChildren(...view.files.map(fileCard))
   show(results, shown > 0)
   $<HTMLButtonElement>("prev-page").disabled = view.offset === 0
@@ -638,6 +679,19 @@ function wire() {
     newSearch()
   })
   for (const id of ["filter-index", "filter-type", "filter-sort"]) $(id).addEventListener("change", newSearch)
+  $("clear-filter").addEventListener("click", () => {
+    $<HTMLSelectElement>("filter-index").value = ""
+    $<HTMLSelectElement>("filter-type").value = ""
+    newSearch()
+  })
+  $("remove-cancel").addEventListener("click", () => $<HTMLDialogElement>("remove-dialog").close())
+  $("remove-ok").addEventListener("click", () => {
+    const dialog = $<HTMLDialogElement>("remove-dialog")
+    const name = dialog.dataset["name"] ?? ""
+    dialog.close()
+    selected.delete(name)
+    void edit({ _tag: "remove", name })
+  })
   $("prev-page").addEventListener("click", () => void turnPage(-1))
   $("next-page").addEventListener("click", () => void turnPage(1))
   // `/` puts the cursor in the search box, as on most search pages (not while typing elsewhere).
