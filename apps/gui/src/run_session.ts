@@ -10,6 +10,7 @@
  */
 import type { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
+import { type FailedFile, failureDetail, messages } from "@sagasu/domain"
 import { type IndexerChannel, makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
 import { type StoreReadError, isLockHeld, readProgress, workPaths } from "@sagasu/store"
 import { Deferred, Duration, Effect, Option, Queue, Ref, type Scope, SubscriptionRef } from "effect"
@@ -65,6 +66,15 @@ export const makeRunSession = (
       Effect.flatMap(Option.match({ onNone: () => Effect.succeed(false), onSome: (c) => Effect.map(ended(c), (d) => !d) }))
     )
 
+    // Issue 17: the page's failure list in the catalogue's words.
+    const failedView = (f: FailedFile): RunState["failed"][number] => ({
+      index: f.index,
+      path: f.path,
+      reason: f.failure.reason,
+      sentence: { ja: messages("ja").failureReason(f.failure.reason), en: messages("en").failureReason(f.failure.reason) },
+      detail: failureDetail(f.failure)
+    })
+
     const stateOf = (c: Current): Effect.Effect<RunState> =>
       Effect.gen(function* () {
         const ch = c.channel
@@ -82,7 +92,7 @@ export const makeRunSession = (
           exitCode,
           message: Option.match(closing, { onNone: () => null, onSome: (x) => x.message.split("\n")[0] ?? "" }),
           error: Option.getOrNull(error),
-          failed: Option.match(closing, { onNone: () => [], onSome: (x) => x.failed }),
+          failed: Option.match(closing, { onNone: () => [], onSome: (x) => x.failed.map(failedView) }),
           onlySkipped: yield* Ref.get(ch.onlySkipped),
           cloudSkipped: yield* Ref.get(ch.cloudSkipped)
         }

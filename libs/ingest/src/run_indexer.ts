@@ -13,6 +13,7 @@ import {
   type CrawledFile,
   type ExitCode,
   type FailedFile,
+  type Failure,
   type IngestRow,
   type Language,
   type PlanAnswer,
@@ -631,7 +632,7 @@ const dispatchLoop = (
         for (const [key, f] of inFlight) {
           if (f.kind !== "plain") {
             yield* Fiber.interrupt(f.fiber)
-            yield* Queue.offer(results, { key, result: { status: "stopped", tsvCount: 0, reason: "", log: [] } })
+            yield* Queue.offer(results, { key, result: { status: "stopped", log: [] } })
           }
         }
       }
@@ -706,8 +707,9 @@ const dispatchLoop = (
       const targetGone = arrival.result.status === "failed" && !isFolder(targetRoot)
       const decision = decideOnResult(arrival.result, { stopRequested, fromOwner: flight.kind !== "plain", targetGone })
       const name = `${flight.target.index}/${flight.target.path}`
-      const row = (status: IngestRow["status"], reason: string): IngestRow => ({
-        index: flight.target.index, path: flight.target.path, size: flight.target.size, mtimeMs: flight.target.mtimeMs, status, reason
+      const row = (status: IngestRow["status"], failure?: Failure): IngestRow => ({
+        index: flight.target.index, path: flight.target.path, size: flight.target.size, mtimeMs: flight.target.mtimeMs, status,
+        ...(failure === undefined ? {} : { failure })
       })
       switch (decision._tag) {
         case "Reroute":
@@ -716,7 +718,7 @@ const dispatchLoop = (
           continue
         case "KeepPending":
           state.stopped = true
-          yield* appendIngestRows(paths, [row("pending", "")]).pipe(Effect.mapError(ioFailure))
+          yield* appendIngestRows(paths, [row("pending")]).pipe(Effect.mapError(ioFailure))
           yield* log.block(flight.n, total, `${name}: stopped (stays pending)`, arrival.result.log)
           break
         case "TargetLost":
@@ -732,21 +734,22 @@ const dispatchLoop = (
           // R18: the work folder could not take the file's TSVs or LibreOffice's files (disk full, …):
           // not the file's fault. It stays pending (its R11 row), nothing more is handed over, the run
           // ends with exit 1.
-          state.workFolderError = Option.some(describeIoError(decision.reason))
-          yield* log.block(flight.n, total, `${name}: not recorded (stays pending): ${decision.reason}`, arrival.result.log, "error")
+          state.workFolderError = Option.some(describeIoError(decision.failure.detail))
+          yield* log.block(flight.n, total, `${name}: not recorded (stays pending): ${text.failure(decision.failure)}`, arrival.result.log, "error")
           break
         case "Record": {
           // C2: a folder whose body-index path the system cannot hold would fail its publish (and
           // every later run's): the file fails here instead, before a done row could claim it.
           const tooLong = decision.status === "done" ? bodyPathTooLong(paths, flight) : undefined
           const status = tooLong === undefined ? decision.status : "failed"
-          const reason = tooLong ?? decision.reason
+          const failure = tooLong ?? (decision.status === "failed" ? decision.failure : undefined)
+          const lines = arrival.result.status === "done" ? arrival.result.lines : undefined
           yield* log.block(
             flight.n, total,
-            `${name}: ${status === "done" ? "done" : `failed (${reason})`}`,
+            `${name}: ${failure === undefined ? "done" : `failed (${text.failure(failure)})`}`,
             arrival.result.log,
             // A file done with no text at all is a warning too (issue 15 item 10).
-            status === "done" && arrival.result.lines !== 0 ? "info" : "warn"
+            status === "done" && lines !== 0 ? "info" : "warn"
           )
           if (status === "done") {
             // S1: a done file is findable at once, from its staging folder while it waits for the rest
@@ -755,12 +758,12 @@ const dispatchLoop = (
             yield* noteFresh(paths, [{ op: "~", index: flight.target.index, path: flight.target.path, staging }]).pipe(Effect.mapError(ioFailure))
             if (state.round !== undefined) yield* state.round.noted
           }
-          yield* appendIngestRows(paths, [row(status, reason)]).pipe(Effect.mapError(ioFailure))
-          if (status === "done") {
+          yield* appendIngestRows(paths, [row(status, failure)]).pipe(Effect.mapError(ioFailure))
+          if (failure === undefined) {
             state.done++
             state.staged.push({ index: flight.target.index, path: flight.target.path, staging: flight.staging })
           } else {
-            state.failed.push({ index: flight.target.index, path: flight.target.path, reason })
+            state.failed.push({ index: flight.target.index, path: flight.target.path, failure })
             // The text of an earlier version must not stay searchable (a path too long has none).
             if (tooLong === undefined) yield* removeBodyFolders(paths, [flight.target]).pipe(Effect.mapError(ioFailure))
             state.removed.push({ index: flight.target.index, path: flight.target.path })
@@ -780,8 +783,8 @@ const dispatchLoop = (
     }
   })
 
-// The reason a done file cannot be published because its body-index paths pass the system's limit.
-const bodyPathTooLong = (paths: WorkPaths, flight: InFlight): string | undefined => {
+// The failure of a done file that cannot be published because its body-index paths pass the system's limit.
+const bodyPathTooLong = (paths: WorkPaths, flight: InFlight): Failure | undefined => {
   let names: Array<string>
   try {
     names = fs.readdirSync(path.join(paths.root, flight.staging))
@@ -790,8 +793,11 @@ const bodyPathTooLong = (paths: WorkPaths, flight: InFlight): string | undefined
   }
   const bytes = longestPathBytes(bodyFolderOf(paths, flight.target.index, flight.target.path), names)
   return bytes > maxPathBytes
-    ? `path-too-long: its body-index path would be ${bytes} bytes, more than this system allows (${maxPathBytes}); ` +
-        "move the work folder to a shorter path or the file to a less deep folder"
+    ? {
+        reason: "path-too-long",
+        detail: `its body-index path would be ${bytes} bytes, more than this system allows (${maxPathBytes}); ` +
+          "move the work folder to a shorter path or the file to a less deep folder"
+      }
     : undefined
 }
 
