@@ -37,7 +37,8 @@ const base = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-term-"))
 const broken = path.join(base, "broken")
 const brokenFile = "壊れた見積書.xlsx"
 // "not a zip": the bytes the reader names in the reason.
-const brokenReason = "not-office: neither a zip nor an OLE2 container (first bytes 6e 6f 74 20 61 20 7a 69)"
+// Issue 17: the catalogue's sentence, then the code and detail.
+const brokenReason = "Office のファイルではありません（名前の拡張子と中身が違います）。（not-office: neither a zip nor an OLE2 container (first bytes 6e 6f 74 20 61 20 7a 69)）"
 const small = path.join(base, "small")
 const longTree = path.join(base, "long")
 let smallCount = 0

@@ -41,7 +41,8 @@ describe("corpus recall through the indexing run and search (issue 2)", () => {
     const rows = await run(readIngestList(paths))
     const manifest = readManifest()
     expect(rows.length).toBeGreaterThan(manifest.length - 10)
-    const vague = rows.filter((r) => r.status !== "done" && !/^(empty-file|encrypted|needs-office|not-office|corrupt|too-large|unreadable): .+/.test(r.reason))
+    const specific: ReadonlyArray<string> = ["empty-file", "encrypted", "needs-office", "not-office", "corrupt", "too-large", "unreadable"]
+    const vague = rows.filter((r) => r.status !== "done" && !(r.failure !== undefined && specific.includes(r.failure.reason) && r.failure.detail !== ""))
     expect(vague).toEqual([])
     expect(rows.filter((r) => r.status === "pending")).toEqual([])
 
@@ -100,7 +101,7 @@ describe("corpus recall through the indexing run and search (issue 2)", () => {
       for (const row of manifest.filter((r) => r.expected.length > 0 && !doneRows.has(r.path.replace(/^files\//, "")))) {
         const source = row.path.replace(/^files\//, "")
         const now = after.find((r) => r.index === "corpus" && r.path === source)
-        expect(now?.status, `${source}: ${now?.reason}`).toBe("done")
+        expect(now?.status, `${source}: ${now?.failure?.reason} ${now?.failure?.detail}`).toBe("done")
         for (const expected of row.expected) {
           typedTotal++
           const result = await run(searchIndexFiles(paths, expected, { index: "corpus", path: source, limit: 1, totals: false }))

@@ -51,7 +51,7 @@ const stage = (file: string, reader: "fast" | "saxes", batch: number | undefined
     })
     const files = folderOf(staging)
     fs.rmSync(staging, { recursive: true, force: true })
-    return { status: result.status, reason: result.reason, lines: result.lines, files }
+    return { status: result.status, failure: result.status === "failed" || result.status === "reroute" ? result.failure : undefined, lines: result.status === "done" ? result.lines : undefined, files }
   }).pipe(Effect.provide(NodeContext.layer))
 
 describe("the fast sheetData path against saxes (issue 20)", () => {

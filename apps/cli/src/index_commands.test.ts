@@ -49,7 +49,7 @@ const ingestedWork = async (name: string) => {
   await publish("共有", "見積/見積書_A-1234.xlsx", "見積番号 A-1234")
   await publish("共有", "請求.xlsx", "見積 請求")
   await publish("報告", "報告書.xlsx", "見積の報告")
-  const row = (index: string, p: string) => ({ index, path: p, size: 100, mtimeMs: 1_700_000_000_000, status: "done" as const, reason: "" })
+  const row = (index: string, p: string) => ({ index, path: p, size: 100, mtimeMs: 1_700_000_000_000, status: "done" as const })
   await run(rewriteIngestList(paths, [row("共有", "見積/見積書_A-1234.xlsx"), row("共有", "請求.xlsx"), row("報告", "報告書.xlsx")]))
   await run(updateGramIndexesOfRound(paths, { published: [], removed: [] }))
   return { work, share, reports }

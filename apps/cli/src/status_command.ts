@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type IngestRow, type Language, type Settings, defaultSettings, failureCauseOf, failureReasonOf } from "@sagasu/domain"
+import { type FailureReason, type IngestRow, type Language, type Settings, defaultSettings, failureCause, messages } from "@sagasu/domain"
 import { checkWorkFolder, readIngestList, readProgress, readSettings } from "@sagasu/store"
 import { Console, Effect, Option } from "effect"
 import * as path from "node:path"
@@ -17,8 +17,8 @@ export interface FailedFileEntry {
   readonly path: string
   /** The file in the index's folder (`null` for an index no longer in the settings). */
   readonly absolutePath: string | null
-  /** The reason code (`corrupt`, `encrypted`, `timeout`, …; `null` when the row's reason has none). */
-  readonly reason: string | null
+  /** The reason code (`corrupt`, `encrypted`, `timeout`, …; `null` when the row's reason has none this version knows). */
+  readonly reason: Exclude<FailureReason, "unknown"> | null
   /** The rest of the row's reason: what the reader or the Office owner said. */
   readonly detail: string
   /** Whose fault: `file` (retried only with --retry-failed) or `environment` (retried by the next run). */
@@ -49,28 +49,28 @@ export function failedPerIndex(rows: ReadonlyArray<IngestRow>, settings: Setting
       name,
       path: folder,
       failed: own.map((r) => {
-        // The row's reason is `<reason>: <detail>` (failure_reason.ts); failureReasonOf reads its code.
-        const reason = failureReasonOf(r.reason) ?? null
-        const colon = r.reason.indexOf(":")
+        // Issue 17: the row's failure is structured (the store decoded it); a row of another version is `unknown`, its text the detail.
+        const failure = r.failure ?? { reason: "unknown", detail: "" }
         return {
           path: r.path,
           absolutePath: folder === null ? null : path.join(folder, ...r.path.split("/")),
-          reason,
-          detail: reason === null ? r.reason : colon < 0 ? "" : r.reason.slice(colon + 1).trim(),
-          cause: failureCauseOf(r.reason)
+          reason: failure.reason === "unknown" ? null : failure.reason,
+          detail: failure.detail,
+          cause: failureCause(failure.reason)
         }
       })
     }]
   })
 }
 
-/** The failed files for a person: per index its name, folder and count, then each file and its reason. */
+/** The failed files for a person: per index its name, folder and count, then each file and its failure in the catalogue's words. */
 export function formatFailed(groups: ReadonlyArray<FailedIndexEntry>, language: Language): string {
   const ja = language === "ja"
+  const text = messages(language)
   if (groups.length === 0) return ja ? "失敗したファイルはありません。" : "No file failed."
   return groups.map((g) => [
     `${g.name}  ${g.path ?? (ja ? "（設定にないインデックス）" : "(not in the settings)")}  ${ja ? "失敗" : "failed"} ${g.failed.length}`,
-    ...g.failed.map((f) => `  ${f.path}: ${f.reason === null ? f.detail : f.detail === "" ? f.reason : `${f.reason}: ${f.detail}`}` +
+    ...g.failed.map((f) => `  ${f.path}: ${text.failure({ reason: f.reason ?? "unknown", detail: f.detail })}` +
       (f.cause === "environment" ? (ja ? "（環境の問題: 次のインデックス作成で再試行）" : " (the environment's: retried by the next run)") : ""))
   ].join("\n")).join("\n")
 }

@@ -117,7 +117,18 @@ export interface RunResult {
   readonly exitCode: 0 | 1 | 2
   readonly message: string | null
   readonly error: string | null
-  readonly failed: ReadonlyArray<{ readonly index: string; readonly path: string; readonly reason: string }>
+  /**
+   * The failed files: the failure's `reason` code, the catalogue's `sentence` for it in both languages
+   * (the page shows the one it speaks) and the `detail` shown under it (issue 17: made by the
+   * domain's message catalogue, never read back from text).
+   */
+  readonly failed: ReadonlyArray<{
+    readonly index: string
+    readonly path: string
+    readonly reason: string
+    readonly sentence: { readonly ja: string; readonly en: string }
+    readonly detail: string
+  }>
   readonly onlySkipped: ReadonlyArray<{ readonly name: string; readonly reason: "unknown" | "disabled" }>
   readonly cloudSkipped: ReadonlyArray<{ readonly index: string; readonly path: string }>
 }

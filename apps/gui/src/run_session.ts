@@ -10,8 +10,8 @@
  */
 import type { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
+import { type FailedFile, type Language, failureDetail, messages } from "@sagasu/domain"
 import { type IndexerChannel, makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
-import { type Language, messages } from "@sagasu/domain"
 import { type StoreReadError, isLockHeld, readProgress, readSettings, workPaths } from "@sagasu/store"
 import { Deferred, Duration, Effect, Option, Queue, Ref, type Scope, SubscriptionRef } from "effect"
 import type { RunResult, RunState, RunView } from "./api.ts"
@@ -74,6 +74,15 @@ export const makeRunSession = (
 
     const answerTimeout = Duration.decode(options.answerTimeout ?? Duration.minutes(60))
 
+    // Issue 17: the page's failure list in the catalogue's words.
+    const failedView = (f: FailedFile): RunResult["failed"][number] => ({
+      index: f.index,
+      path: f.path,
+      reason: f.failure.reason,
+      sentence: { ja: messages("ja").failureReason(f.failure.reason), en: messages("en").failureReason(f.failure.reason) },
+      detail: failureDetail(f.failure)
+    })
+
     const stateOf = (c: Current): Effect.Effect<RunState> =>
       Effect.gen(function* () {
         const ch = c.channel
@@ -118,7 +127,7 @@ export const makeRunSession = (
           exitCode,
           message: yield* closingOf(c, exitCode, message),
           error: Option.getOrNull(yield* Ref.get(ch.error)),
-          failed: Option.match(closing, { onNone: () => [], onSome: (x) => x.failed }),
+          failed: Option.match(closing, { onNone: () => [], onSome: (x) => x.failed.map(failedView) }),
           onlySkipped: yield* Ref.get(ch.onlySkipped),
           cloudSkipped: yield* Ref.get(ch.cloudSkipped)
         }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { FailureReason, failureCause, failureCauseOf, failureReasonOf } from "./failure_reason.ts"
+import { FailureReason, failureCause, formatFailureText, parseFailureText } from "./failure_reason.ts"
+import { messages } from "./messages.ts"
 
 // Issue 15: whose fault each failure is — the file's (retried only when asked), the environment's
 // (retried by the next run), the work folder's (the run's error, R18; the file stays pending).
@@ -17,7 +18,8 @@ describe("failureCause()", () => {
     unreadable: "environment",
     "office-missing": "environment",
     "office-start-failed": "environment",
-    "work-folder": "work-folder"
+    "work-folder": "work-folder",
+    unknown: "file"
   } as const
   it("covers every reason a worker or the commander gives", () => {
     expect(Object.keys(table).sort()).toEqual([...FailureReason.literals].sort())
@@ -27,7 +29,7 @@ describe("failureCause()", () => {
   })
 })
 
-describe("failureReasonOf() / failureCauseOf(): a row's reason text", () => {
+describe("FailureFromText: a row's reason text, decoded at the row format's edge (issue 17)", () => {
   it.each([
     ["unreadable: EACCES: permission denied, open '/s/a.xlsx'", "unreadable", "environment"],
     ["office-start-failed: LibreOffice exited during start-up (exit code 1): insufficient free disk space", "office-start-failed", "environment"],
@@ -41,7 +43,29 @@ describe("failureReasonOf() / failureCauseOf(): a row's reason text", () => {
     ["a reason without a known head: unreadable", undefined, "file"],
     ["", undefined, "file"]
   ] as const)("%j → %s, %s", (text, reason, cause) => {
-    expect(failureReasonOf(text)).toBe(reason)
-    expect(failureCauseOf(text)).toBe(cause)
+    const failure = parseFailureText(text)
+    expect(failure.reason).toBe(reason ?? "unknown")
+    expect(failureCause(failure.reason)).toBe(cause)
+    expect(formatFailureText(failure)).toBe(text)
+  })
+})
+
+// Issue 17: every reason a person can be shown has its sentence, Japanese first; a reason added
+// without one fails here.
+describe("the catalogue's failureReason(): a sentence for every FailureReason", () => {
+  it.each(FailureReason.literals)("%s", (reason) => {
+    const ja = messages("ja").failureReason(reason)
+    const en = messages("en").failureReason(reason)
+    expect(ja.trim()).not.toBe("")
+    expect(ja).toMatch(/[\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Han}]/u)
+    expect(en.trim()).not.toBe("")
+    expect(ja).not.toBe(en)
+  })
+  it("failure() puts the code and detail after the sentence; a row of another version shows its text", () => {
+    expect(messages("ja").failure({ reason: "corrupt", detail: "bad zip" })).toBe("ファイルが壊れています。Office で開いて保存し直すと直ることがあります。（corrupt: bad zip）")
+    expect(messages("en").failure({ reason: "timeout", detail: "" })).toBe(
+      "Reading took too long; the file may be very large or damaged (raise fileTimeoutMinutes to give it more time). (timeout)"
+    )
+    expect(messages("ja").failure({ reason: "unknown", detail: "old text" })).toBe("別の版が記録した原因です。（old text）")
   })
 })

@@ -6,9 +6,13 @@
  * without being asked), or the work folder's (its disk full: the run's own
  * error, R18 — the file is not recorded as failed at all and stays pending).
  *
- * A failed row's reason is `<reason>: <detail>`, the reason one of
- * {@link FailureReason} (the extractor's {@link ExtractFailure} and the Office
- * owners' and the commander's own); {@link failureReasonOf} reads it back.
+ * A failure is data end to end (issue 17, STYLE 13): a {@link Failure} is a
+ * closed {@link FailureReason} and the detail of what was seen; the sentence
+ * a person reads is made from it by the message catalogue (`messages.ts`,
+ * `failureReason`/`failure`) at the edge. No code reads a reason back from
+ * text: the only text form is the ingest list's `reason` column
+ * (`<reason>: <detail>`), written and decoded by {@link FailureFromText} at
+ * the row format's edge.
  *
  * @module
  */
@@ -20,7 +24,10 @@ import { ExtractFailure } from "./extraction.ts"
  * extractor's: `timeout` (W4), `office-missing`, `office-start-failed`,
  * `conversion-failed` (the Office owners), `path-too-long` (its body-index
  * path passes the system's limit, C2), `work-folder` (its TSVs or
- * LibreOffice's files could not be written to the work folder: disk full, …).
+ * LibreOffice's files could not be written to the work folder: disk full, …),
+ * and `unknown`, which no worker gives: a failed row of the ingest list whose
+ * text starts with no reason this version knows (written by another version);
+ * its whole text is the detail.
  */
 export const FailureReason = Schema.Literal(
   ...ExtractFailure.literals,
@@ -29,7 +36,8 @@ export const FailureReason = Schema.Literal(
   "office-start-failed",
   "conversion-failed",
   "path-too-long",
-  "work-folder"
+  "work-folder",
+  "unknown"
 )
 export type FailureReason = typeof FailureReason.Type
 
@@ -52,6 +60,8 @@ export type FailureCause = "file" | "environment" | "work-folder"
  *   `office-start-failed` (LibreOffice or the machine, not the file). Each
  *   fails fast when the cause is still there, so retrying costs little.
  * - `work-folder`: the run's error (R18).
+ * - `unknown` (a row of another version): the file's, so it is not retried
+ *   unasked, as before issue 15.
  */
 const causes: Readonly<Record<FailureReason, FailureCause>> = {
   "empty-file": "file",
@@ -66,7 +76,8 @@ const causes: Readonly<Record<FailureReason, FailureCause>> = {
   unreadable: "environment",
   "office-missing": "environment",
   "office-start-failed": "environment",
-  "work-folder": "work-folder"
+  "work-folder": "work-folder",
+  unknown: "file"
 }
 
 /** Whose fault a failure for `reason` is. */
@@ -74,24 +85,46 @@ export function failureCause(reason: FailureReason): FailureCause {
   return causes[reason]
 }
 
-const isFailureReason = Schema.is(FailureReason)
-
 /**
- * The reason of a failed row's text `<reason>: <detail>` (or a bare
- * `<reason>`); `undefined` when the text starts with no known reason (a row
- * written by another version).
+ * A failed file's failure: the closed `reason` and the `detail` of what was
+ * seen (the part, the parser's or the system's own words, sizes), for a
+ * person to read after the catalogue's sentence; never parsed.
  */
-export function failureReasonOf(text: string): FailureReason | undefined {
-  const colon = text.indexOf(":")
-  const head = (colon < 0 ? text : text.slice(0, colon)).trim()
-  return isFailureReason(head) ? head : undefined
+export const Failure = Schema.Struct({
+  reason: FailureReason,
+  detail: Schema.String
+})
+export type Failure = typeof Failure.Type
+
+/** The failure with `reason` and `detail`. */
+export function failure(reason: FailureReason, detail: string): Failure {
+  return { reason, detail }
 }
 
+const isKnownReason = (head: string): head is FailureReason => head !== "unknown" && (FailureReason.literals as ReadonlyArray<string>).includes(head)
+
 /**
- * Whose fault the failure with row text `text` is; a text without a known
- * reason is the file's (it is not retried unasked, as before issue 15).
+ * The ingest list's text of a failure, the `reason` column of a failed row
+ * (stable since the first layout, so old work folders read as before):
+ * `<reason>: <detail>` (a bare `<reason>` when there is no detail); an
+ * `unknown` failure is its detail, the text it was read from. Decoding is the
+ * row format's edge: a text whose head is no known reason is `unknown` with
+ * the whole text as its detail.
  */
-export function failureCauseOf(text: string): FailureCause {
-  const reason = failureReasonOf(text)
-  return reason === undefined ? "file" : failureCause(reason)
-}
+export const FailureFromText = Schema.transform(Schema.String, Failure, {
+  strict: true,
+  decode: (text) => {
+    const colon = text.indexOf(":")
+    const head = (colon < 0 ? text : text.slice(0, colon)).trim()
+    return isKnownReason(head)
+      ? { reason: head, detail: colon < 0 ? "" : text.slice(colon + 1).trim() }
+      : { reason: "unknown" as const, detail: text }
+  },
+  encode: (f) => (f.reason === "unknown" ? f.detail : f.detail === "" ? f.reason : `${f.reason}: ${f.detail}`)
+})
+
+/** The ingest list's text of `failure` ({@link FailureFromText}). */
+export const formatFailureText: (failure: Failure) => string = Schema.encodeSync(FailureFromText)
+
+/** The failure of a failed row's `reason` text ({@link FailureFromText}); for the store's and tests' edges. */
+export const parseFailureText: (text: string) => Failure = Schema.decodeSync(FailureFromText)

@@ -9,6 +9,7 @@
  * @module
  */
 import { Either, Schema } from "effect"
+import { Failure, FailureFromText, formatFailureText } from "./failure_reason.ts"
 import { formatTsvLine, parseTsvLine } from "./tsv.ts"
 
 /** `done` (済), `failed` (失敗), `pending` (未取り込み). */
@@ -18,7 +19,9 @@ export type IngestStatus = typeof IngestStatus.Type
 /**
  * One row: `index` name, `path` relative to the target folder with `/`
  * separators, `size` in bytes, `mtimeMs` (ms since the epoch, may carry a
- * fraction), `status` and `reason` (empty unless failed).
+ * fraction), `status`, and the {@link Failure} of a `failed` row (absent
+ * otherwise). On disk the failure is the `reason` column's text
+ * ({@link FailureFromText}, decoded here at the row format's edge).
  */
 export const IngestRow = Schema.Struct({
   index: Schema.String,
@@ -26,9 +29,19 @@ export const IngestRow = Schema.Struct({
   size: Schema.Number,
   mtimeMs: Schema.Number,
   status: IngestStatus,
-  reason: Schema.String
+  failure: Schema.optional(Failure)
 })
 export type IngestRow = typeof IngestRow.Type
+
+// A line's fields as text; `reason` is the failure's text of a failed row ("" otherwise).
+const IngestLine = Schema.Struct({
+  index: Schema.String,
+  path: Schema.String,
+  size: Schema.Number,
+  mtimeMs: Schema.Number,
+  status: IngestStatus,
+  reason: Schema.String
+})
 
 /** The header line of `ingest_list.tsv`. */
 export const ingestListHeader = "index\tpath\tsize\tmtime_ms\tstatus\treason"
@@ -40,10 +53,12 @@ export function fileKey(index: string, path: string): string {
 
 /** Formats a row as one TSV line (no terminator). */
 export function formatIngestRow(row: IngestRow): string {
-  return formatTsvLine([row.index, row.path, String(row.size), String(row.mtimeMs), row.status, row.reason])
+  const reason = row.status === "failed" && row.failure !== undefined ? formatFailureText(row.failure) : ""
+  return formatTsvLine([row.index, row.path, String(row.size), String(row.mtimeMs), row.status, reason])
 }
 
-const decodeRow = Schema.decodeUnknownEither(IngestRow)
+const decodeLine = Schema.decodeUnknownEither(IngestLine)
+const decodeFailure = Schema.decodeSync(FailureFromText)
 
 /**
  * Parses one TSV line into a row; `undefined` for the header, blank lines and
@@ -53,10 +68,11 @@ export function parseIngestRow(line: string): IngestRow | undefined {
   if (line === "" || line === ingestListHeader) return undefined
   const [index, path, size, mtimeMs, status, reason = ""] = parseTsvLine(line)
   if (index === undefined || path === undefined || size === undefined || mtimeMs === undefined) return undefined
-  const decoded = decodeRow({ index, path, size: Number(size), mtimeMs: Number(mtimeMs), status, reason })
-  return Either.isRight(decoded) && Number.isFinite(decoded.right.size) && Number.isFinite(decoded.right.mtimeMs)
-    ? decoded.right
-    : undefined
+  const decoded = decodeLine({ index, path, size: Number(size), mtimeMs: Number(mtimeMs), status, reason })
+  if (Either.isLeft(decoded) || !Number.isFinite(decoded.right.size) || !Number.isFinite(decoded.right.mtimeMs)) return undefined
+  const { reason: text, ...row } = decoded.right
+  // Issue 17: the failure is structured from here on; a failed row of any version decodes (`unknown` at worst).
+  return row.status === "failed" ? { ...row, failure: decodeFailure(text) } : row
 }
 
 /**

@@ -5,24 +5,46 @@
  */
 import { Schema } from "effect"
 import { AppKind } from "./app_kind.ts"
-import { failureCauseOf } from "./failure_reason.ts"
+import { Failure, failureCause } from "./failure_reason.ts"
 
-/**
- * `done` (TSVs staged), `failed` (with `reason`), `reroute` (the plain reader
- * found the file needs Office; `app` says which owner), `stopped` (a stop
- * reached the file before or while it was read; nothing staged counts).
- * `tsvCount` TSVs were staged; `log` holds the file's log lines (R4);
- * `lines` counts the lines of text of a `done` file.
- */
-export const IngestResult = Schema.Struct({
-  status: Schema.Literal("done", "failed", "reroute", "stopped"),
+const Log = Schema.Array(Schema.String)
+
+/** `done`: `tsvCount` TSVs staged; `lines` counts their lines of text (0 is a file read with no text: its log block is a warning, issue 15 item 10). */
+export const IngestDone = Schema.Struct({
+  status: Schema.Literal("done"),
   tsvCount: Schema.Number,
-  reason: Schema.String,
-  app: Schema.optional(AppKind),
-  log: Schema.Array(Schema.String),
-  /** Lines of text staged, when `done`: 0 is a file that was read and showed no text (its log block is a warning, issue 15 item 10). */
+  log: Log,
   lines: Schema.optional(Schema.Number)
 })
+
+/** `failed`, with its {@link Failure}; nothing staged counts. */
+export const IngestFailed = Schema.Struct({
+  status: Schema.Literal("failed"),
+  failure: Failure,
+  log: Log
+})
+
+/** `reroute`: the plain reader found the file needs Office (`failure` says why); `app` names the owner, absent when none is known. */
+export const IngestReroute = Schema.Struct({
+  status: Schema.Literal("reroute"),
+  failure: Failure,
+  app: Schema.optional(AppKind),
+  log: Log
+})
+
+/** `stopped`: a stop reached the file before or while it was read; nothing staged counts (W5). */
+export const IngestStopped = Schema.Struct({
+  status: Schema.Literal("stopped"),
+  log: Log
+})
+
+/**
+ * A worker's result (W1), a union tagged by `status` (the ingest list's and
+ * SPEC's word): only a `done` result has TSVs, only a `failed` or `reroute`
+ * one a {@link Failure} (issue 17: a failure is data, never text). `log`
+ * holds the file's log lines (R4).
+ */
+export const IngestResult = Schema.Union(IngestDone, IngestFailed, IngestReroute, IngestStopped)
 export type IngestResult = typeof IngestResult.Type
 
 /**
@@ -39,8 +61,9 @@ export type IngestResult = typeof IngestResult.Type
 export type ResultDecision =
   | { readonly _tag: "Reroute"; readonly app: AppKind }
   | { readonly _tag: "KeepPending" }
-  | { readonly _tag: "Record"; readonly status: "done" | "failed"; readonly reason: string }
-  | { readonly _tag: "WorkFolderFailed"; readonly reason: string }
+  | { readonly _tag: "Record"; readonly status: "done" }
+  | { readonly _tag: "Record"; readonly status: "failed"; readonly failure: Failure }
+  | { readonly _tag: "WorkFolderFailed"; readonly failure: Failure }
   | { readonly _tag: "TargetLost" }
 
 /** Options of {@link decideOnResult}. */
@@ -61,17 +84,17 @@ export function decideOnResult(result: IngestResult, options: DecideOnResultOpti
     case "reroute":
       if (options.stopRequested) return { _tag: "KeepPending" }
       if (options.fromOwner || result.app === undefined) {
-        return { _tag: "Record", status: "failed", reason: result.reason === "" ? "needs-office: no Office owner can read it" : result.reason }
+        return { _tag: "Record", status: "failed", failure: result.failure }
       }
       return { _tag: "Reroute", app: result.app }
     case "stopped":
       return { _tag: "KeepPending" }
     case "done":
-      return { _tag: "Record", status: "done", reason: "" }
+      return { _tag: "Record", status: "done" }
     case "failed":
-      if (failureCauseOf(result.reason) === "work-folder") return { _tag: "WorkFolderFailed", reason: result.reason }
+      if (failureCause(result.failure.reason) === "work-folder") return { _tag: "WorkFolderFailed", failure: result.failure }
       // R13: a folder gone under the run is the run's end, not the file's failure.
       if (options.targetGone === true) return { _tag: "TargetLost" }
-      return { _tag: "Record", status: "failed", reason: result.reason }
+      return { _tag: "Record", status: "failed", failure: result.failure }
   }
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { Failure, FailureReason } from "./failure_reason.ts"
 import type { FolderRelation, IndexRefusal } from "./index_admin.ts"
 import type { Language } from "./settings.ts"
 
@@ -24,6 +25,10 @@ interface Catalogue {
   readonly targetFolderMissing: (name: string, path: string, others: ReadonlyArray<string>) => string
   readonly workFolderNotReady: (path: string, why: string) => string
   readonly failedFilesHeading: string
+  /** What a failure reason means for a person and what to do about it, one sentence (issue 17). */
+  readonly failureReason: (reason: FailureReason) => string
+  /** A failed file's failure as a person reads it: the reason's sentence, then the code and detail (CLI, log, closing, GUI). */
+  readonly failure: (failure: Failure) => string
   readonly onlyNameSkipped: (name: string, reason: "unknown" | "disabled") => string
   readonly noneOfOnlyNames: string
   // --- issue 16: the ends of a run that ingested nothing, told apart (cancel at the plan, no answer) ---
@@ -62,6 +67,49 @@ interface Catalogue {
 const relationJa: Record<FolderRelation, string> = { same: "と同じです", inside: "の中にあります", contains: "を含んでいます" }
 const relationEn: Record<FolderRelation, string> = { same: "is the folder of", inside: "lies inside the folder of", contains: "contains the folder of" }
 
+const failureReasonJa: Record<FailureReason, string> = {
+  "empty-file": "空のファイルです（0 バイト）。保存し直すまで取り込めません。",
+  encrypted: "パスワードで保護されています。Office で開いてパスワードを外し、保存し直すと取り込めます。",
+  "needs-office": "この形式は Office（LibreOffice）が無いと読めません。",
+  "not-office": "Office のファイルではありません（名前の拡張子と中身が違います）。",
+  corrupt: "ファイルが壊れています。Office で開いて保存し直すと直ることがあります。",
+  "too-large": "大きすぎるため、読むのをやめました。ファイルを分けてください。",
+  unreadable: "ファイルを読み取れません。アクセス権と、ほかのプログラムが開いたままでないかを確かめてください。",
+  timeout: "時間内に読み終わりませんでした。とても大きいか壊れている可能性があります（設定 fileTimeoutMinutes を増やすと長く待ちます）。",
+  "office-missing": "この形式を読む LibreOffice がインストールされていません。インストールしてから、もう一度インデックス作成を実行してください。",
+  "office-start-failed": "LibreOffice を起動できませんでした。",
+  "conversion-failed": "LibreOffice でも変換できませんでした。Office で開いて保存し直すと取り込めることがあります。",
+  "path-too-long": "本文インデックスでのパスがこのシステムの上限を超えます。作業フォルダを短いパスに移すか、ファイルを浅いフォルダに移してください。",
+  "work-folder": "作業フォルダに書き込めませんでした（ディスクがいっぱいなど）。空きを作ってからもう一度実行すると、続きから取り込みます。",
+  unknown: "別の版が記録した原因です。"
+}
+
+const failureReasonEn: Record<FailureReason, string> = {
+  "empty-file": "The file is empty (zero bytes); nothing to index until it is saved again.",
+  encrypted: "The file is password-protected; open it in Office, remove the password and save it again to index it.",
+  "needs-office": "This format can be read only through Office (LibreOffice).",
+  "not-office": "The content is not an Office document, whatever its name says.",
+  corrupt: "The file is damaged; open it in Office and save it again (Office often repairs it).",
+  "too-large": "The file is too large; reading it was abandoned. Split it.",
+  unreadable: "The file cannot be read; check its permissions and that no other program keeps it locked.",
+  timeout: "Reading took too long; the file may be very large or damaged (raise fileTimeoutMinutes to give it more time).",
+  "office-missing": "LibreOffice, which reads this format, is not installed; install it and run the indexing again.",
+  "office-start-failed": "LibreOffice could not be started.",
+  "conversion-failed": "LibreOffice could not convert the file either; open it in Office and save it again to index it.",
+  "path-too-long": "Its path in the body index passes this system's limit; move the work folder to a shorter path or the file to a less deep folder.",
+  "work-folder": "The work folder could not be written (a full disk, …); free some space and run again: it continues where it stopped.",
+  unknown: "A reason recorded by another version."
+}
+
+/**
+ * What follows a failure's sentence: its code and detail (`corrupt: bad zip`),
+ * what was seen, for a person or a bug report; a row of another version
+ * (`unknown`) its text.
+ */
+export function failureDetail(f: Failure): string {
+  return f.reason === "unknown" ? f.detail : f.detail === "" ? f.reason : `${f.reason}: ${f.detail}`
+}
+
 const ja: Catalogue = {
   lockHeld: "ほかのインデックス作成が実行中です。インデックス作成が終わってから実行してください。",
   noTargetsNeeded: "取り込みが必要なファイルはありません。",
@@ -77,6 +125,8 @@ const ja: Catalogue = {
     `このインデックスを外すなら sagasu disable ${quoteArg(name)}（フォルダが移ったなら sagasu move ${quoteArg(name)} 新しいフォルダ）を実行してください。`,
   workFolderNotReady: (path, why) => `作業フォルダを使えません（${path}）: ${why}`,
   failedFilesHeading: "失敗したファイルと原因:",
+  failureReason: (reason) => failureReasonJa[reason],
+  failure: (f) => (failureDetail(f) === "" ? failureReasonJa[f.reason] : `${failureReasonJa[f.reason]}（${failureDetail(f)}）`),
   onlyNameSkipped: (name, reason) =>
     reason === "unknown" ? `インデックス「${name}」は設定にありません。飛ばします。` : `インデックス「${name}」はチェックが付いていません。飛ばします。`,
   noneOfOnlyNames: "選んだインデックスはどれも更新できません。",
@@ -160,6 +210,8 @@ const en: Catalogue = {
     `or leave this index out with sagasu disable ${quoteArg(name)} (if the folder moved: sagasu move ${quoteArg(name)} NEW-FOLDER).`,
   workFolderNotReady: (path, why) => `The work folder cannot be used (${path}): ${why}`,
   failedFilesHeading: "Files that failed, with the reason:",
+  failureReason: (reason) => failureReasonEn[reason],
+  failure: (f) => (failureDetail(f) === "" ? failureReasonEn[f.reason] : `${failureReasonEn[f.reason]} (${failureDetail(f)})`),
   onlyNameSkipped: (name, reason) =>
     reason === "unknown" ? `The index "${name}" is not in the settings; skipped.` : `The index "${name}" is not enabled; skipped.`,
   noneOfOnlyNames: "None of the chosen indexes can be updated.",

@@ -8,6 +8,7 @@
  * @module
  */
 import type { AppKind } from "./app_kind.ts"
+import type { Failure } from "./failure_reason.ts"
 import { type IngestResult, decideOnResult } from "./ingest_result.ts"
 
 /**
@@ -17,7 +18,7 @@ import { type IngestResult, decideOnResult } from "./ingest_result.ts"
  * stays pending, the run ends naming the folder, R13), `WorkFolderFailed`
  * (the work folder could not take its files: the run's error `message`, R18;
  * it stays pending), `Done` (`empty` when it showed no text at all: its log
- * block is a warning), `Failed` (its row says `reason`; `removeBody` when the
+ * block is a warning), `Failed` (its row holds `failure`; `removeBody` when the
  * text of an earlier version must leave the body index — a path too long
  * has none).
  */
@@ -25,9 +26,9 @@ export type ResultStep =
   | { readonly _tag: "Reroute"; readonly app: AppKind }
   | { readonly _tag: "KeepPending" }
   | { readonly _tag: "TargetLost" }
-  | { readonly _tag: "WorkFolderFailed"; readonly reason: string; readonly message: string }
+  | { readonly _tag: "WorkFolderFailed"; readonly failure: Failure; readonly message: string }
   | { readonly _tag: "Done"; readonly empty: boolean }
-  | { readonly _tag: "Failed"; readonly reason: string; readonly removeBody: boolean }
+  | { readonly _tag: "Failed"; readonly failure: Failure; readonly removeBody: boolean }
 
 /** Options of {@link decideResult}; the questions about the disk are asked only when needed. */
 export interface DecideResultOptions {
@@ -55,28 +56,31 @@ export function decideResult(result: IngestResult, options: DecideResultOptions)
     case "TargetLost":
       return decision
     case "WorkFolderFailed":
-      return { _tag: "WorkFolderFailed", reason: decision.reason, message: describeWorkFolderError(decision.reason) }
+      return { _tag: "WorkFolderFailed", failure: decision.failure, message: describeWorkFolderError(decision.failure.detail) }
     case "Record": {
-      if (decision.status === "failed") return { _tag: "Failed", reason: decision.reason, removeBody: true }
+      if (decision.status === "failed") return { _tag: "Failed", failure: decision.failure, removeBody: true }
       // C2: a folder whose body-index path the system cannot hold would fail its publish (and
       // every later run's): the file fails here instead, before a done row could claim it.
       const bytes = options.bodyPathBytes()
       if (bytes !== undefined && bytes > options.maxPathBytes) {
-        return { _tag: "Failed", reason: pathTooLongReason(bytes, options.maxPathBytes), removeBody: false }
+        return { _tag: "Failed", failure: pathTooLongFailure(bytes, options.maxPathBytes), removeBody: false }
       }
-      return { _tag: "Done", empty: result.lines === 0 }
+      return { _tag: "Done", empty: result.status === "done" && result.lines === 0 }
     }
   }
 }
 
-/** The row reason of a done file whose body-index path would be `bytes` long, past `max` (C2). */
-export function pathTooLongReason(bytes: number, max: number): string {
-  return `path-too-long: its body-index path would be ${bytes} bytes, more than this system allows (${max}); ` +
-    "move the work folder to a shorter path or the file to a less deep folder"
+/** The failure of a done file whose body-index path would be `bytes` long, past `max` (C2). */
+export function pathTooLongFailure(bytes: number, max: number): Failure {
+  return {
+    reason: "path-too-long",
+    detail: `its body-index path would be ${bytes} bytes, more than this system allows (${max}); ` +
+      "move the work folder to a shorter path or the file to a less deep folder"
+  }
 }
 
 /**
- * An I/O error's detail as the run's error (R18): a full disk (ENOSPC,
+ * An I/O error's detail (the system's text, not one of ours) as the run's error (R18): a full disk (ENOSPC,
  * EDQUOT) says so in words a person can act on, the system's detail after;
  * anything else is the detail as it is.
  */

@@ -5,6 +5,8 @@
 import { describe, expect, it } from "vitest"
 import { closingMessage } from "./closing.ts"
 import { pickNextDispatch, workerKindOf } from "./dispatch.ts"
+import type { AppKind } from "./app_kind.ts"
+import type { FailureReason } from "./failure_reason.ts"
 import { type IngestResult, decideOnResult } from "./ingest_result.ts"
 import { type IngestRow, fileKey } from "./ingest_list.ts"
 import type { JournalEntry } from "./journal.ts"
@@ -94,31 +96,32 @@ describe("workerKindOf() and pickNextDispatch() (R13)", () => {
 })
 
 describe("decideOnResult() (R14)", () => {
-  const result = (status: IngestResult["status"], extra: Partial<IngestResult> = {}): IngestResult => ({
-    status, tsvCount: 0, reason: "", log: [], ...extra
-  })
-  it.each([
-    { r: result("reroute", { app: "spreadsheet" }), stop: false, owner: false, d: { _tag: "Reroute", app: "spreadsheet" } },
-    { r: result("reroute", { app: "spreadsheet" }), stop: true, owner: false, d: { _tag: "KeepPending" } },
-    { r: result("reroute", { app: "document", reason: "needs-office: x" }), stop: false, owner: true, d: { _tag: "Record", status: "failed", reason: "needs-office: x" } },
-    { r: result("stopped"), stop: true, owner: true, d: { _tag: "KeepPending" } },
-    { r: result("done", { tsvCount: 2 }), stop: true, owner: false, d: { _tag: "Record", status: "done", reason: "" } },
-    { r: result("failed", { reason: "corrupt: bad zip" }), stop: false, owner: false, d: { _tag: "Record", status: "failed", reason: "corrupt: bad zip" } },
-    { r: result("failed", { reason: "unreadable: EACCES" }), stop: false, owner: false, d: { _tag: "Record", status: "failed", reason: "unreadable: EACCES" } },
+  const failed = (reason: FailureReason, detail: string): IngestResult => ({ status: "failed", failure: { reason, detail }, log: [] })
+  const done = (tsvCount: number): IngestResult => ({ status: "done", tsvCount, log: [] })
+  const reroute = (app: AppKind, detail = "x"): IngestResult => ({ status: "reroute", failure: { reason: "needs-office", detail }, app, log: [] })
+  const stopped: IngestResult = { status: "stopped", log: [] }
+  it.each<{ r: IngestResult; stop: boolean; owner: boolean; d: unknown }>([
+    { r: reroute("spreadsheet"), stop: false, owner: false, d: { _tag: "Reroute", app: "spreadsheet" } },
+    { r: reroute("spreadsheet"), stop: true, owner: false, d: { _tag: "KeepPending" } },
+    { r: reroute("document"), stop: false, owner: true, d: { _tag: "Record", status: "failed", failure: { reason: "needs-office", detail: "x" } } },
+    { r: stopped, stop: true, owner: true, d: { _tag: "KeepPending" } },
+    { r: done(2), stop: true, owner: false, d: { _tag: "Record", status: "done" } },
+    { r: failed("corrupt", "bad zip"), stop: false, owner: false, d: { _tag: "Record", status: "failed", failure: { reason: "corrupt", detail: "bad zip" } } },
+    { r: failed("unreadable", "EACCES"), stop: false, owner: false, d: { _tag: "Record", status: "failed", failure: { reason: "unreadable", detail: "EACCES" } } },
     // R18 (issue 15): the work folder could not take the file's files: the run's error, never the file's row.
-    { r: result("failed", { reason: "work-folder: no space left" }), stop: false, owner: true, d: { _tag: "WorkFolderFailed", reason: "work-folder: no space left" } },
-    { r: result("failed", { reason: "work-folder: no space left" }), stop: true, owner: false, d: { _tag: "WorkFolderFailed", reason: "work-folder: no space left" } }
+    { r: failed("work-folder", "no space left"), stop: false, owner: true, d: { _tag: "WorkFolderFailed", failure: { reason: "work-folder", detail: "no space left" } } },
+    { r: failed("work-folder", "no space left"), stop: true, owner: false, d: { _tag: "WorkFolderFailed", failure: { reason: "work-folder", detail: "no space left" } } }
   ])("$r.status (stop $stop, from owner $owner) → $d._tag", ({ r, stop, owner, d }) => {
     expect(decideOnResult(r, { stopRequested: stop, fromOwner: owner })).toEqual(d)
   })
   // R13: files queued ahead in a worker are read after their target folder may have gone (the
   // chaos campaign's renamed folder: two files recorded 'failed unreadable'); a full disk stays R18.
   it.each([
-    { r: result("failed", { reason: "unreadable: ENOENT: no such file or directory" }), gone: true, d: { _tag: "TargetLost" } },
-    { r: result("failed", { reason: "corrupt: bad zip" }), gone: true, d: { _tag: "TargetLost" } },
-    { r: result("failed", { reason: "unreadable: ENOENT: no such file or directory" }), gone: false, d: { _tag: "Record", status: "failed", reason: "unreadable: ENOENT: no such file or directory" } },
-    { r: result("failed", { reason: "work-folder: no space left" }), gone: true, d: { _tag: "WorkFolderFailed", reason: "work-folder: no space left" } },
-    { r: result("done", { tsvCount: 1 }), gone: true, d: { _tag: "Record", status: "done", reason: "" } }
+    { r: failed("unreadable", "ENOENT: no such file or directory"), gone: true, d: { _tag: "TargetLost" } },
+    { r: failed("corrupt", "bad zip"), gone: true, d: { _tag: "TargetLost" } },
+    { r: failed("unreadable", "ENOENT: no such file or directory"), gone: false, d: { _tag: "Record", status: "failed", failure: { reason: "unreadable", detail: "ENOENT: no such file or directory" } } },
+    { r: failed("work-folder", "no space left"), gone: true, d: { _tag: "WorkFolderFailed", failure: { reason: "work-folder", detail: "no space left" } } },
+    { r: done(1), gone: true, d: { _tag: "Record", status: "done" } }
   ])("$r.status with the target folder gone $gone → $d._tag", ({ r, gone, d }) => {
     expect(decideOnResult(r, { stopRequested: false, fromOwner: false, targetGone: gone })).toEqual(d)
   })
@@ -149,7 +152,7 @@ describe("foldersReadyToPublish() (R14, C2)", () => {
 })
 
 describe("recoverFromJournal() (R7, C1, C3)", () => {
-  const row = (path: string, status: IngestRow["status"]): IngestRow => ({ index: "A", path, size: 1, mtimeMs: 1, status, reason: "" })
+  const row = (path: string, status: IngestRow["status"]): IngestRow => ({ index: "A", path, size: 1, mtimeMs: 1, status })
   it("publishes started-but-unpublished files and marks the pending ones in flight", () => {
     const entries: Array<JournalEntry> = [
       { _tag: "start", index: "A", path: "1.xlsx", staging: "publish/7/w1/1" },
@@ -187,8 +190,8 @@ describe("closingMessage() (R17)", () => {
     { lang: "ja", stopped: false, ok: 3, failed: [], text: "インデックス作成が完了しました。（成功: 3 件 / 失敗: 0 件）" },
     { lang: "ja", stopped: true, ok: 1, failed: [], text: "インデックス作成を中止しました。（成功: 1 件 / 失敗: 0 件）" },
     {
-      lang: "ja", stopped: false, ok: 0, failed: [{ index: "A", path: "x.xls", reason: "encrypted: …" }],
-      text: "インデックス作成が完了しました。（成功: 0 件 / 失敗: 1 件）\n失敗したファイルと原因:\n  A/x.xls: encrypted: …"
+      lang: "ja", stopped: false, ok: 0, failed: [{ index: "A", path: "x.xls", failure: { reason: "encrypted", detail: "…" } }],
+      text: "インデックス作成が完了しました。（成功: 0 件 / 失敗: 1 件）\n失敗したファイルと原因:\n  A/x.xls: パスワードで保護されています。Office で開いてパスワードを外し、保存し直すと取り込めます。（encrypted: …）"
     },
     { lang: "en", stopped: false, ok: 2, failed: [], text: "Indexing completed. (succeeded: 2 / failed: 0)" }
   ] as const)("$lang stopped=$stopped ok=$ok", ({ lang, stopped, ok, failed, text }) => {

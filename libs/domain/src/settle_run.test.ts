@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest"
 import { type RunOutcome, settleRun } from "./settle_run.ts"
+import type { FailedFile } from "./closing.ts"
 
-const failed = [{ index: "A", path: "x.xlsx", reason: "corrupt: bad zip" }]
+const failed: ReadonlyArray<FailedFile> = [{ index: "A", path: "x.xlsx", failure: { reason: "corrupt", detail: "bad zip" } }]
 const ingested = (extra: Partial<Extract<RunOutcome, { _tag: "Ingested" }>> = {}): RunOutcome => ({
   _tag: "Ingested", stopped: false, folderLost: undefined, workFolderError: undefined, finallyError: undefined, done: 3, failed, ...extra
 })

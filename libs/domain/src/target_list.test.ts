@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { parseFailureText } from "./failure_reason.ts"
 import { type IngestRow, fileKey } from "./ingest_list.ts"
 import { type CrawledFile, computeTargetList, decideAfterTargets, rowsKeptOnCancel } from "./target_list.ts"
 
@@ -6,7 +7,7 @@ const file = (path: string, size = 100, mtimeMs = 1000, index = "A", cloudOnly =
   index, path, size, mtimeMs, cloudOnly
 })
 const row = (path: string, status: IngestRow["status"], size = 100, mtimeMs = 1000, index = "A"): IngestRow => ({
-  index, path, size, mtimeMs, status, reason: status === "failed" ? "corrupt: x" : ""
+  index, path, size, mtimeMs, status, ...(status === "failed" ? { failure: { reason: "corrupt", detail: "x" } } : {})
 })
 const base = { crawledIndexes: ["A"], retryFailed: false, includeCloud: false }
 
@@ -67,7 +68,8 @@ describe("computeTargetList() (R8, R9)", () => {
   })
 
   // Issue 15: a failure of the environment is retried without retryFailed; a failure of the file is not.
-  const failed = (path: string, reason: string): IngestRow => ({ ...row(path, "failed"), reason })
+  // A failed row as the ingest list's text gives it (the store decodes its `reason` column so).
+  const failed = (path: string, reason: string): IngestRow => ({ ...row(path, "failed"), failure: parseFailureText(reason) })
   it.each([
     { reason: "unreadable: EACCES: permission denied, open '/s/a.xlsx'", retryFailed: false, target: "environment" },
     { reason: "office-missing: command \"soffice\" not found", retryFailed: false, target: "environment" },

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { failureCauseOf } from "./failure_reason.ts"
+import { failureCause } from "./failure_reason.ts"
 import { type IngestRow, fileKey } from "./ingest_list.ts"
 
 /**
@@ -25,7 +25,7 @@ export interface CrawledFile {
  * `pending` (left pending by an earlier run), `retry` (failed last time for a
  * reason of the file, and `retryFailed` set), `environment` (failed last time
  * for a reason of the environment — unreadable, LibreOffice missing or not
- * starting, {@link failureCauseOf}: retried without asking, issue 15),
+ * starting, {@link failureCause}: retried without asking, issue 15),
  * `inFlight` (was being ingested when a run was killed, C1: these go last),
  * `cloud` (cloud-only and downloading was chosen).
  */
@@ -184,7 +184,7 @@ function decideTargets(
     else if (row === undefined) reason = "new"
     else if (!same) reason = "changed"
     else if (row.status === "pending") reason = "pending"
-    else if (row.status === "failed" && failureCauseOf(row.reason) !== "file") {
+    else if (row.status === "failed" && failureCause(row.failure?.reason ?? "unknown") !== "file") {
       // Not the file's fault: retried without asking (a work-folder reason is never recorded; an
       // older version's row with one is retried too).
       reason = "environment"
@@ -213,7 +213,7 @@ function decideTargets(
     const target: Target = { ...file, reason: file.cloudOnly && reason === "new" ? "cloud" : reason }
     ;(reason === "inFlight" ? last : first).push(target)
     newRows.set(key, {
-      index: file.index, path: file.path, size: file.size, mtimeMs: file.mtimeMs, status: "pending", reason: ""
+      index: file.index, path: file.path, size: file.size, mtimeMs: file.mtimeMs, status: "pending"
     })
   }
 

@@ -174,7 +174,7 @@ const extractContainer = <E>(
         return extractOle2(source, sink, budget, streamingOf(options), { maxStreamBytes: limits.maxFileBytes })
       }
       case "legacy":
-        return fail("needs-office", container.detail)
+        return Effect.fail(new ExtractError({ reason: "needs-office", detail: container.detail, app: container.app }))
       case "other":
         return fail("not-office", container.detail)
       case "zip":

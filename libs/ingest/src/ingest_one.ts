@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { type IngestResult, fileFormatOf } from "@sagasu/domain"
-import { completeMarkOf, openStagingFolder, stagingCompleteMark, stagingWriteFailedReason } from "@sagasu/store"
+import { type IngestResult, fileFormatOf, formatFailureText } from "@sagasu/domain"
+import { completeMarkOf, openStagingFolder, stagingCompleteMark, stagingWriteFailure } from "@sagasu/store"
 import { FileSystem } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
 import { Effect } from "effect"
@@ -42,7 +42,7 @@ export interface IngestPlainOptions {
  * needs-Office content comes back as `reroute` with the owner's application;
  * any other extraction failure as `failed` with the extractor's reason (a
  * file past `maxStagedBytes` as `too-large`), a write failure of the work
- * folder as `failed` with `stagingWriteFailedReason` (R18). A `done` file
+ * folder as `failed` with `stagingWriteFailure` (R18). A `done` file
  * with no text at all gets {@link noTextWarning} in its log. A file that is
  * not `done` leaves no staging folder (what was written of it is removed).
  * Never fails.
@@ -90,26 +90,20 @@ export const ingestPlain = Effect.fn("Ingest.ingestPlain")(function* (source: st
     const log = [`${staged.right} part(s), ${lines} line(s), ${Date.now() - started} ms`]
     // Issue 15 item 10: a file read without error that shows no text at all is worth a look (a format part we do not read?).
     if (lines === 0) log.push(noTextWarning)
-    return { status: "done", tsvCount: staged.right, reason: "", log, lines } satisfies IngestResult
+    return { status: "done", tsvCount: staged.right, log, lines } satisfies IngestResult
   }
   // Nothing of a file that is not done may stay where it could be taken for its TSVs.
   yield* fs.remove(staging, { recursive: true, force: true }).pipe(Effect.ignore)
   const e = staged.left
   if (!(e instanceof ExtractError)) {
-    const reason = `${stagingWriteFailedReason} (${e.message})`
-    return { status: "failed", tsvCount: 0, reason, log: [reason] } satisfies IngestResult
+    const failure = stagingWriteFailure(e.message)
+    return { status: "failed", failure, log: [formatFailureText(failure)] } satisfies IngestResult
   }
-  const reason = `${e.reason}: ${e.detail}`
+  const failure = { reason: e.reason, detail: e.detail }
   if (e.reason === "needs-office") {
-    const app = fileFormatOf(path.basename(source))?.app ?? appOfDetail(e.detail)
-    return { status: "reroute", tsvCount: 0, reason, app, log: [reason] } satisfies IngestResult
+    // Behind an unknown name, the owner of what the reader found (issue 17: a field of the error); else the spreadsheet owner's LibreOffice tries.
+    const app = fileFormatOf(path.basename(source))?.app ?? e.app ?? "spreadsheet"
+    return { status: "reroute", failure, app, log: [formatFailureText(failure)] } satisfies IngestResult
   }
-  return { status: "failed", tsvCount: 0, reason, log: [e.message] } satisfies IngestResult
+  return { status: "failed", failure, log: [e.message] } satisfies IngestResult
 })
-
-// An OLE2 file behind an unknown name: the extractor's detail names the stream it found.
-function appOfDetail(detail: string): "spreadsheet" | "document" | "presentation" {
-  if (/word/i.test(detail)) return "document"
-  if (/powerpoint/i.test(detail)) return "presentation"
-  return "spreadsheet"
-}

@@ -95,12 +95,12 @@ const fakeWorkers = (log: Array<string>, script: Script = () => Effect.succeed(u
         const scripted = yield* script(kind, request)
         if (scripted !== undefined) return scripted
         const content = fs.readFileSync(request.source, "utf8")
-        if (content.startsWith("fail")) return { status: "failed", tsvCount: 0, reason: "corrupt: scripted failure", log: ["bad"] }
+        if (content.startsWith("fail")) return { status: "failed", failure: { reason: "corrupt", detail: "scripted failure" }, log: ["bad"] }
         if (content.startsWith("reroute") && kind === "plain") {
-          return { status: "reroute", tsvCount: 0, reason: "needs-office: legacy", app: "spreadsheet", log: [] }
+          return { status: "reroute", failure: { reason: "needs-office", detail: "legacy" }, app: "spreadsheet", log: [] }
         }
         yield* stage(request, content)
-        return { status: "done", tsvCount: 1, reason: "", log: [`ok ${kind}`] }
+        return { status: "done", tsvCount: 1, log: [`ok ${kind}`] }
       }) as Effect.Effect<IngestResult>
   })
 
@@ -224,7 +224,8 @@ describe("runIndexer(): start of the run (R1–R6)", () => {
       expect(log.startsWith("\uFEFFSagasu test — indexing run started")).toBe(true)
       expect(log).toContain("Node.js v")
       expect(log).toContain("[1/2] A/a.xlsx: done\n    ok plain")
-      expect(log).toContain("[WARN] [2/2] A/b.xlsx: failed (corrupt: scripted failure)\n    bad")
+      // Issue 17: the failure in the catalogue's words (the settings' language, Japanese by default), its code and detail after.
+      expect(log).toContain("[WARN] [2/2] A/b.xlsx: failed (ファイルが壊れています。Office で開いて保存し直すと直ることがあります。（corrupt: scripted failure）)\n    bad")
       expect(fs.readFileSync(f.paths.logPrevious, "utf8")).toBe("older")
       expect(r.echoed).toContain("[1/2] A/a.xlsx: done")
     })))
@@ -488,7 +489,8 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       const r = yield* run(f)
       expect(r.code).toBe(0)
       expect(yield* closing(r)).toEqual(Option.some(
-        "インデックス作成が完了しました。（成功: 1 件 / 失敗: 1 件）\n失敗したファイルと原因:\n  A/sub/b.docx: corrupt: scripted failure"
+        // Issue 17: each failed file in the catalogue's words, its code and detail after.
+        "インデックス作成が完了しました。（成功: 1 件 / 失敗: 1 件）\n失敗したファイルと原因:\n  A/sub/b.docx: ファイルが壊れています。Office で開いて保存し直すと直ることがあります。（corrupt: scripted failure）"
       ))
       expect(statuses(r.rows)).toEqual({ "A/a.xlsx": "done", "A/sub/b.docx": "failed" })
       expect(tsvText(f.paths, "A", "a.xlsx")).toBe("A1\t見積")
@@ -522,7 +524,7 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       const r = yield* run(f, {
         script: (kind, request) =>
           request.path === "1.xlsx"
-            ? Deferred.await(gate).pipe(Effect.zipRight(stage(request, "slow")), Effect.as<IngestResult>({ status: "done", tsvCount: 1, reason: "", log: [] }))
+            ? Deferred.await(gate).pipe(Effect.zipRight(stage(request, "slow")), Effect.as<IngestResult>({ status: "done", tsvCount: 1, log: [] }))
             : kind === "spreadsheet"
             ? Effect.never
             : Effect.succeed(undefined),
@@ -552,7 +554,7 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       const r = yield* run(f, {
         script: (kind, request) =>
           kind === "plain" && request.path === "a.xlsx"
-            ? Deferred.await(gate).pipe(Effect.as<IngestResult>({ status: "reroute", tsvCount: 0, reason: "needs-office: x", app: "spreadsheet", log: [] }))
+            ? Deferred.await(gate).pipe(Effect.as<IngestResult>({ status: "reroute", failure: { reason: "needs-office", detail: "x" }, app: "spreadsheet", log: [] }))
             : Effect.succeed(undefined),
         during: (c) =>
           Effect.gen(function* () {
@@ -596,7 +598,7 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
             if (request.path !== "1.xlsx") return undefined
             yield* stage(request, "one")
             fs.renameSync(f.folder("A"), away)
-            return { status: "done", tsvCount: 1, reason: "", log: [] } as IngestResult
+            return { status: "done", tsvCount: 1, log: [] } as IngestResult
           })
       })
       expect(r.code).toBe(1)
@@ -759,7 +761,7 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
               yield* requestStop(channel)
               yield* Deferred.await(gate)
               yield* stage(request, "見積 新1")
-              return { status: "done", tsvCount: 1, reason: "", log: [] } satisfies IngestResult
+              return { status: "done", tsvCount: 1, log: [] } satisfies IngestResult
             })
           : Effect.succeed(undefined)
       const stopped = yield* Effect.fork(runIndexer(channel, options(fakeWorkers([], script))))

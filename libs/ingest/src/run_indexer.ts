@@ -10,7 +10,7 @@
  */
 import type { FileSystem } from "@effect/platform"
 import {
-  type ExitCode, type IngestResult, type IngestRow, type Language, type PlanAnswer, type ProgressEvent, type RunOutcome,
+  type ExitCode, type Failure, type IngestResult, type IngestRow, type Language, type PlanAnswer, type ProgressEvent, type RunOutcome,
   computeTargetList, decideAfterTargets, decideBeforeDispatch, decideConfirmation, decideResult, dispatchHalted, fileKey,
   foldersReadyToPublish, messages, nextProgress, pickNextDispatch, settleRun
 } from "@sagasu/domain"
@@ -205,7 +205,7 @@ interface Arrival {
   readonly result: IngestResult
 }
 
-const stoppedResult: IngestResult = { status: "stopped", tsvCount: 0, reason: "", log: [] }
+const stoppedResult: IngestResult = { status: "stopped", log: [] }
 
 // R13, R14: dispatch within the 200-file window, take results one at a time, publish finished folders.
 const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["Type"]) =>
@@ -305,8 +305,9 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
       if (arrival === undefined || flight === undefined) continue
       crashPoint("result.before-append")
       const name = `${flight.target.index}/${flight.target.path}`
-      const row = (status: IngestRow["status"], reason: string): IngestRow => ({
-        index: flight.target.index, path: flight.target.path, size: flight.target.size, mtimeMs: flight.target.mtimeMs, status, reason
+      const row = (status: IngestRow["status"], failure?: Failure): IngestRow => ({
+        index: flight.target.index, path: flight.target.path, size: flight.target.size, mtimeMs: flight.target.mtimeMs, status,
+        ...(failure === undefined ? {} : { failure })
       })
       const step = decideResult(arrival.result, {
         stopRequested: yield* SubscriptionRef.get(channel.stop),
@@ -322,7 +323,7 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
           continue
         case "KeepPending":
           state.stopped = true
-          yield* appendIngestRows(paths, [row("pending", "")]).pipe(Effect.mapError(ioFailure))
+          yield* appendIngestRows(paths, [row("pending")]).pipe(Effect.mapError(ioFailure))
           yield* log.block(flight.n, total, `${name}: stopped (stays pending)`, arrival.result.log)
           break
         case "TargetLost":
@@ -335,7 +336,7 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
           // R18: not the file's fault. It stays pending (its R11 row), nothing more is handed over,
           // the run ends with exit 1.
           state.workFolderError = step.message
-          yield* log.block(flight.n, total, `${name}: not recorded (stays pending): ${step.reason}`, arrival.result.log, "error")
+          yield* log.block(flight.n, total, `${name}: not recorded (stays pending): ${text.failure(step.failure)}`, arrival.result.log, "error")
           break
         case "Done": {
           // A file done with no text at all is a warning (issue 15 item 10).
@@ -345,16 +346,16 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
           const staging = flight.staging.split(path.sep).join("/")
           yield* noteFresh(paths, [{ op: "~", index: flight.target.index, path: flight.target.path, staging }]).pipe(Effect.mapError(ioFailure))
           yield* noteRound(state)
-          yield* appendIngestRows(paths, [row("done", "")]).pipe(Effect.mapError(ioFailure))
+          yield* appendIngestRows(paths, [row("done")]).pipe(Effect.mapError(ioFailure))
           state.done++
           state.staged.push({ index: flight.target.index, path: flight.target.path, staging: flight.staging })
           yield* progress({ _tag: "result", failed: false, current: name })
           break
         }
         case "Failed":
-          yield* log.block(flight.n, total, `${name}: failed (${step.reason})`, arrival.result.log, "warn")
-          yield* appendIngestRows(paths, [row("failed", step.reason)]).pipe(Effect.mapError(ioFailure))
-          state.failed.push({ index: flight.target.index, path: flight.target.path, reason: step.reason })
+          yield* log.block(flight.n, total, `${name}: failed (${text.failure(step.failure)})`, arrival.result.log, "warn")
+          yield* appendIngestRows(paths, [row("failed", step.failure)]).pipe(Effect.mapError(ioFailure))
+          state.failed.push({ index: flight.target.index, path: flight.target.path, failure: step.failure })
           // The text of an earlier version must not stay searchable (a path too long has none).
           if (step.removeBody) yield* removeBodyFolders(paths, [flight.target]).pipe(Effect.mapError(ioFailure))
           state.removed.push({ index: flight.target.index, path: flight.target.path })

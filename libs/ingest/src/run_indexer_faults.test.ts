@@ -13,7 +13,7 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import { type IngestResult, type IngestRow, type Settings, defaultSettings, formatBodyTsv } from "@sagasu/domain"
+import { type IngestResult, type IngestRow, type Settings, defaultSettings, formatBodyTsv, formatFailureText } from "@sagasu/domain"
 import {
   type WorkPaths,
   appendJournal,
@@ -21,7 +21,7 @@ import {
   formatSettings,
   initWorkFolder,
   readIngestList,
-  stagingWriteFailedReason,
+  stagingWriteFailure,
   writeSettings
 } from "@sagasu/store"
 import { Chunk, Deferred, Effect, Fiber, Layer, Option, Ref, Stream } from "effect"
@@ -73,12 +73,12 @@ const workers = (dispatched: Array<string>, hooks: { before?: (r: IngestFile) =>
         const scripted = hooks.result?.(request)
         if (scripted !== undefined) return scripted
         // Never open a FIFO here: the test must fail, not hang, when the commander hands one over.
-        if (!fs.statSync(request.source).isFile()) return { status: "failed", tsvCount: 0, reason: "unreadable: not a regular file", log: [] }
+        if (!fs.statSync(request.source).isFile()) return { status: "failed", failure: { reason: "unreadable", detail: "not a regular file" }, log: [] }
         const text = fs.readFileSync(request.source, "utf8")
         fs.mkdirSync(request.staging, { recursive: true })
         fs.writeFileSync(path.join(request.staging, "1_Sheet1.tsv"), formatBodyTsv({ name: "Sheet1", locator: "cell", state: "visible", lines: [{ loc: "A1", text }] }))
         fs.writeFileSync(path.join(request.staging, stagingCompleteMark), "")
-        return { status: "done", tsvCount: 1, reason: "", log: [] }
+        return { status: "done", tsvCount: 1, log: [] }
       })
   })
 
@@ -177,9 +177,9 @@ describe("runIndexer(): faults found by the chaos campaign", { timeout: 600_000 
   it.scoped("R18: TSVs the work folder cannot take (disk full) end the run with exit 1; the file stays pending", () =>
     provide(Effect.gen(function* () {
       const f = yield* makeFixture({ "a.xlsx": "a", "b.xlsx": "b", "c.xlsx": "c" })
-      const reason = `${stagingWriteFailedReason} (Unknown: FileSystem.writeFile (…/1_Sheet1.tsv): ENOSPC: no space left on device, write)`
+      const failure = stagingWriteFailure("Unknown: FileSystem.writeFile (…/1_Sheet1.tsv): ENOSPC: no space left on device, write")
       const dispatched: Array<string> = []
-      const r = yield* run(f, dispatched, { result: (req) => (req.path === "b.xlsx" ? { status: "failed", tsvCount: 0, reason, log: [] } : undefined) })
+      const r = yield* run(f, dispatched, { result: (req) => (req.path === "b.xlsx" ? { status: "failed", failure, log: [] } : undefined) })
       expect(r.code).toBe(1)
       expect(Option.getOrThrow(r.error)).toMatch(/^The disk of the work folder is full: free some space and start indexing again/)
       expect(dispatched).toEqual(["a.xlsx", "b.xlsx"])
@@ -207,7 +207,7 @@ describe("runIndexer(): faults found by the chaos campaign", { timeout: 600_000 
       expect(r.code).toBe(0)
       const row = r.rows.find((x) => x.path === long)
       expect(row?.status).toBe("failed")
-      expect(row?.reason).toMatch(/^path-too-long: its body-index path would be \d+ bytes, more than this system allows \(4095\)/)
+      expect(row?.failure && formatFailureText(row.failure)).toMatch(/^path-too-long: its body-index path would be \d+ bytes, more than this system allows \(4095\)/)
       expect(statuses(r.rows)["a.xlsx"]).toBe("done")
       const again = yield* run(f)
       expect(again.code).toBe(0)
@@ -274,7 +274,7 @@ describe("runIndexer(): faults found by the chaos campaign", { timeout: 600_000 
       const full = yield* run(f, [], {}, "real workers")
       expect(full.code, full.echoed.slice(-5).join("\n")).toBe(1)
       expect(Option.getOrThrow(full.error)).toMatch(/^The disk of the work folder is full: free some space and start indexing again/)
-      const rows = Object.fromEntries(full.rows.map((r) => [r.path, `${r.status} ${r.reason}`.trim()]))
+      const rows = Object.fromEntries(full.rows.map((r) => [r.path, `${r.status} ${r.failure === undefined ? "" : formatFailureText(r.failure)}`.trim()]))
       expect(rows["メモ1.rtf"]).toBe("pending")
       expect(rows["メモ2.rtf"]).toBe("pending")
       // Space again: the next run ingests them, without --retry-failed.
@@ -289,8 +289,8 @@ describe("runIndexer(): faults found by the chaos campaign", { timeout: 600_000 
       const f = yield* makeFixture({ "a.xlsx": "a", "locked.xlsx": "見積", "bad.xlsx": "b" })
       const denied = (req: IngestFile): IngestResult | undefined =>
         req.path === "locked.xlsx"
-          ? { status: "failed", tsvCount: 0, reason: `unreadable: EACCES: permission denied, open '${req.source}'`, log: [] }
-          : req.path === "bad.xlsx" ? { status: "failed", tsvCount: 0, reason: "corrupt: the zip is damaged", log: [] } : undefined
+          ? { status: "failed", failure: { reason: "unreadable", detail: `EACCES: permission denied, open '${req.source}'` }, log: [] }
+          : req.path === "bad.xlsx" ? { status: "failed", failure: { reason: "corrupt", detail: "the zip is damaged" }, log: [] } : undefined
       const first = yield* run(f, [], { result: denied })
       expect(statuses(first.rows)).toEqual({ "a.xlsx": "done", "locked.xlsx": "failed", "bad.xlsx": "failed" })
       // The permission is back (the file itself unchanged): the next run retries it, and only it.

@@ -9,7 +9,7 @@
 import { type CommandExecutor, FileSystem } from "@effect/platform"
 import type { IngestResult, Settings } from "@sagasu/domain"
 import { NodeContext } from "@effect/platform-node"
-import { type WorkPaths, completeMarkOf, openGramRound, stageExtraction, stagingWriteFailedReason, updateGramIndexesOfRound } from "@sagasu/store"
+import { type WorkPaths, completeMarkOf, openGramRound, stageExtraction, stagingWriteFailure, updateGramIndexesOfRound } from "@sagasu/store"
 import { Duration, Effect, Layer, Option } from "effect"
 import * as fsSync from "node:fs"
 import * as os from "node:os"
@@ -51,7 +51,7 @@ export const standardWorkersLayer = (
       const office: OfficeIngest = (app, request) => {
         // R18 (issue 15): LibreOffice on a (nearly) full disk dies or hangs instead of failing; it is not asked.
         const tooFull = workAreaTooFull(paths.tmp, sizeOf(request.source))
-        if (tooFull !== undefined) return Effect.succeed<IngestResult>({ status: "failed", tsvCount: 0, reason: tooFull, log: [] })
+        if (tooFull !== undefined) return Effect.succeed<IngestResult>({ status: "failed", failure: tooFull, log: [] })
         return owners[app].ingest(request.source).pipe(
           Effect.flatMap((read) =>
             stageExtraction(request.staging, read.extraction).pipe(
@@ -59,13 +59,12 @@ export const standardWorkersLayer = (
                 Effect.flatMap(completeMarkOf(request.source), (mark) => fs.writeFileString(path.join(request.staging, stagingCompleteMark), mark))
               ),
               Effect.map((tsvCount): IngestResult => ({
-                status: "done", tsvCount, reason: "", log: [...read.log],
+                status: "done", tsvCount, log: [...read.log],
                 lines: read.extraction.parts.reduce((n, part) => n + part.lines.length, 0)
               })),
               Effect.catchAll((e) =>
                 Effect.succeed<IngestResult>({
-                  status: "failed", tsvCount: 0,
-                  reason: `${stagingWriteFailedReason} (${e.message})`, log: [] // R18: a work-folder fault, not the file's
+                  status: "failed", failure: stagingWriteFailure(e.message), log: [] // R18: a work-folder fault, not the file's
                 })
               )
             )
@@ -74,7 +73,7 @@ export const standardWorkersLayer = (
             Effect.sync((): IngestResult => {
               // R18 (issue 15): LibreOffice failing for the work area's full disk is not the file's failure.
               const full = workFolderFailure(e, { workArea: paths.tmp, sourceBytes: sizeOf(request.source) })
-              return { status: "failed", tsvCount: 0, reason: full ?? `${e.reason}: ${e.detail}`, log: [e.message] }
+              return { status: "failed", failure: full ?? { reason: e.reason, detail: e.detail }, log: [e.message] }
             })
           ),
           Effect.provideService(FileSystem.FileSystem, fs)

@@ -1,3 +1,4 @@
+import type { FailureReason } from "@sagasu/domain"
 import { describe, expect, it } from "vitest"
 import { saysDiskFull, spaceNeededFor, workAreaTooFull, workFolderFailure } from "./work_area_space.ts"
 
@@ -18,10 +19,11 @@ describe("workFolderFailure(): a full disk on the Office path is the work folder
     { name: "office-missing, disk full", reason: "office-missing", detail: "command \"soffice\" not found", free: 0, full: false },
     { name: "timeout, free space unknown", reason: "timeout", detail: "no result after 10m", free: undefined, full: false }
   ])("$name → work-folder $full", ({ reason, detail, free, full }) => {
-    const got = workFolderFailure({ reason, detail }, at(free))
+    const got = workFolderFailure({ reason: reason as FailureReason, detail }, at(free))
     if (full) {
-      expect(got).toMatch(/^work-folder: no space left on the disk of the work folder for LibreOffice \(/)
-      expect(got).toContain(`it said ${reason}: ${detail}`)
+      expect(got?.reason).toBe("work-folder")
+      expect(got?.detail).toMatch(/^no space left on the disk of the work folder for LibreOffice \(/)
+      expect(got?.detail).toContain(`it said ${reason}: ${detail}`)
     } else {
       expect(got).toBeUndefined()
     }
@@ -36,9 +38,10 @@ describe("workFolderFailure(): a full disk on the Office path is the work folder
   })
 
   it("workAreaTooFull(): LibreOffice is not asked with less room than it needs (it died or hung, not failed)", () => {
-    expect(workAreaTooFull("/w/tmp", 0, () => 1_000_000)).toBe(
-      `work-folder: no space left on the disk of the work folder for LibreOffice (1000000 bytes free, it needs about ${16 * 1024 * 1024})`
-    )
+    expect(workAreaTooFull("/w/tmp", 0, () => 1_000_000)).toEqual({
+      reason: "work-folder",
+      detail: `no space left on the disk of the work folder for LibreOffice (1000000 bytes free, it needs about ${16 * 1024 * 1024})`
+    })
     expect(workAreaTooFull("/w/tmp", 0, () => 16 * 1024 * 1024)).toBeUndefined()
     expect(workAreaTooFull("/w/tmp", 0, () => undefined)).toBeUndefined()
   })

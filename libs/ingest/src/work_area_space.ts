@@ -21,6 +21,7 @@
  *
  * @module
  */
+import type { Failure, FailureReason } from "@sagasu/domain"
 import * as fs from "node:fs"
 
 /** What a failure says when a disk was full: the system's codes and LibreOffice's own words. */
@@ -32,7 +33,7 @@ export function saysDiskFull(text: string): boolean {
 }
 
 /** Reasons that are found from the source's bytes alone, or before anything is written: never the disk's. */
-const notFromWriting: ReadonlySet<string> = new Set(["encrypted", "empty-file", "office-missing"])
+const notFromWriting: ReadonlySet<FailureReason> = new Set(["encrypted", "empty-file", "office-missing"])
 
 /**
  * The free space LibreOffice needs in the work area for one file: its
@@ -54,16 +55,16 @@ export function freeBytes(dir: string): number | undefined {
 }
 
 /**
- * The `work-folder` reason when the work area has less free space than
+ * The `work-folder` failure when the work area has less free space than
  * LibreOffice needs for a source of `sourceBytes` ({@link spaceNeededFor}),
  * else `undefined`. `free` measures it (default {@link freeBytes}); an
  * unknown amount is not "too full".
  */
-export function workAreaTooFull(workArea: string, sourceBytes: number, free: (dir: string) => number | undefined = freeBytes): string | undefined {
+export function workAreaTooFull(workArea: string, sourceBytes: number, free: (dir: string) => number | undefined = freeBytes): Failure | undefined {
   const have = free(workArea)
   const need = spaceNeededFor(sourceBytes)
   return have !== undefined && have < need
-    ? `work-folder: no space left on the disk of the work folder for LibreOffice (${have} bytes free, it needs about ${need})`
+    ? { reason: "work-folder", detail: `no space left on the disk of the work folder for LibreOffice (${have} bytes free, it needs about ${need})` }
     : undefined
 }
 
@@ -78,18 +79,19 @@ export interface WorkFolderFailureOptions {
 }
 
 /**
- * The `work-folder` reason for an Office owner's failure `reason: detail`
- * when it was the work area's disk being full, else `undefined` (the
- * failure stands as the file's or the environment's).
+ * The `work-folder` failure for an Office owner's `failure` when it was the
+ * work area's disk being full (the free space, or LibreOffice's own words in
+ * the detail: it gives no code), else `undefined` (the failure stands as the
+ * file's or the environment's).
  */
 export function workFolderFailure(
-  failure: { readonly reason: string; readonly detail: string },
+  failure: Failure,
   options: WorkFolderFailureOptions
-): string | undefined {
+): Failure | undefined {
   if (notFromWriting.has(failure.reason)) return undefined
   const free = (options.freeBytes ?? freeBytes)(options.workArea)
   const nearlyFull = free !== undefined && free < spaceNeededFor(options.sourceBytes)
   if (!saysDiskFull(failure.detail) && !nearlyFull) return undefined
   const space = free === undefined ? "" : `${free} bytes free; `
-  return `work-folder: no space left on the disk of the work folder for LibreOffice (${space}it said ${failure.reason}: ${failure.detail})`
+  return { reason: "work-folder", detail: `no space left on the disk of the work folder for LibreOffice (${space}it said ${failure.reason}: ${failure.detail})` }
 }

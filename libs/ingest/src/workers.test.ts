@@ -7,7 +7,10 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
-import type { IngestResult } from "@sagasu/domain"
+import { type IngestResult, formatFailureText } from "@sagasu/domain"
+
+// A result's failure as the ingest list's text (what a row would hold).
+const failureText = (r: IngestResult): string => (r.status === "failed" || r.status === "reroute" ? formatFailureText(r.failure) : "")
 import { Context, Effect, Fiber, Layer, TestClock } from "effect"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -15,7 +18,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { documentFiles, zipOf } from "./extract/_test_packages.ts"
 import { IngestFile } from "./ingest_request.ts"
-import { type IngestWorkersShape, IngestWorkers, type ThreadWorkersOptions, heapLimitReason, threadWorkersLayer } from "./workers.ts"
+import { type IngestWorkersShape, IngestWorkers, type ThreadWorkersOptions, heapLimitFailure, threadWorkersLayer } from "./workers.ts"
 
 const scripted = () => Promise.resolve(new URL("./testdata/scripted_plain_worker.mjs", import.meta.url))
 
@@ -51,7 +54,7 @@ describe("threadWorkersLayer(): plain worker queues (W1, W4, W5, issue 20)", () 
       }
       const timedOut: IngestResult = yield* Fiber.join(stuck)
       expect(timedOut.status).toBe("failed")
-      expect(timedOut.reason).toMatch(/^timeout: reading the file took longer than 10m/)
+      expect(failureText(timedOut)).toMatch(/^timeout: reading the file took longer than 10m/)
       expect(minutes).toBeGreaterThanOrEqual(10)
       // They waited those minutes in the queue, and were not charged for them: read by a new thread, in order.
       const [a, b] = yield* Fiber.join(queued)
@@ -66,8 +69,8 @@ describe("threadWorkersLayer(): plain worker queues (W1, W4, W5, issue 20)", () 
       const heap = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 }
       const workers = yield* workersOf({ threads: 1, fileTimeout: "10 minutes", workerUrl: scripted, heap })
       const [oom, next] = yield* Effect.all([workers.ingest("plain", request(dir, "oom.xlsx"), 1), workers.ingest("plain", request(dir, "next.xlsx"), 1)], { concurrency: "unbounded" })
-      expect(oom).toMatchObject({ status: "failed", reason: heapLimitReason(heap) })
-      expect(oom.reason).toMatch(/^too-large: reading it needed more memory than a worker may use \(a 32 MB heap\)/)
+      expect(oom).toMatchObject({ status: "failed", failure: heapLimitFailure(heap) })
+      expect(failureText(oom)).toMatch(/^too-large: reading it needed more memory than a worker may use \(a 32 MB heap\)/)
       expect(next.status).toBe("done")
     })), 60_000)
 
@@ -77,7 +80,7 @@ describe("threadWorkersLayer(): plain worker queues (W1, W4, W5, issue 20)", () 
       const workers = yield* workersOf({ threads: 1, fileTimeout: "10 minutes", workerUrl: scripted })
       const [crash, next] = yield* Effect.all([workers.ingest("plain", request(dir, "crash.xlsx"), 1), workers.ingest("plain", request(dir, "next.xlsx"), 1)], { concurrency: "unbounded" })
       expect(crash.status).toBe("failed")
-      expect(crash.reason).toMatch(/^corrupt: the worker failed on this file \(Error: scripted crash\)/)
+      expect(failureText(crash)).toMatch(/^corrupt: the worker failed on this file \(Error: scripted crash\)/)
       expect(next).toMatchObject({ status: "done", log: [expect.stringMatching(/^thread /), "read 1"] })
     })), 60_000)
 
@@ -107,7 +110,7 @@ describe("threadWorkersLayer(): plain worker queues (W1, W4, W5, issue 20)", () 
       fs.closeSync(fs.openSync(path.join(dir, "held.docx"), fs.constants.O_WRONLY | fs.constants.O_NONBLOCK))
       const [held, b, c] = yield* Fiber.join(all)
       // Taken before the stop: read to its end (W5: a file read without Office may finish).
-      expect(held).toMatchObject({ status: "failed", reason: expect.stringMatching(/^unreadable: .*not a regular file/) })
+      expect(held).toMatchObject({ status: "failed", failure: { reason: "unreadable", detail: expect.stringMatching(/not a regular file/) } })
       expect([b?.status, c?.status]).toEqual(["stopped", "stopped"])
       expect(fs.existsSync(path.join(dir, "staging", "b.docx"))).toBe(false)
       expect(fs.existsSync(path.join(dir, "staging", "c.docx"))).toBe(false)

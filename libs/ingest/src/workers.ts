@@ -17,7 +17,7 @@
  *
  * @module
  */
-import type { AppKind, IngestResult, WorkerKind } from "@sagasu/domain"
+import type { AppKind, Failure, IngestResult, WorkerKind } from "@sagasu/domain"
 import { Context, Deferred, Duration, Effect, Either, Exit, Fiber, Layer, Runtime, Schema } from "effect"
 import * as WT from "node:worker_threads"
 import type { IngestFile } from "./ingest_request.ts"
@@ -51,12 +51,11 @@ export class IngestWorkers extends Context.Tag("@sagasu/ingest/IngestWorkers")<I
 /** Ingests a file that needs Office; an Office owner implements it (W3). */
 export type OfficeIngest = (app: AppKind, request: IngestFile) => Effect.Effect<IngestResult>
 
-/** Until an Office owner is configured, files that need Office fail with this reason. */
+/** Until an Office owner is configured, files that need Office fail with this failure. */
 export const noOffice: OfficeIngest = () =>
   Effect.succeed({
     status: "failed",
-    tsvCount: 0,
-    reason: "needs-office: this format needs LibreOffice, which this run does not use",
+    failure: { reason: "needs-office", detail: "this format needs LibreOffice, which this run does not use" },
     log: []
   })
 
@@ -76,8 +75,7 @@ export interface ThreadWorkersOptions {
 
 const timeoutResult = (limit: Duration.DurationInput): IngestResult => ({
   status: "failed",
-  tsvCount: 0,
-  reason: `timeout: reading the file took longer than ${Duration.format(limit)}; it was abandoned`,
+  failure: { reason: "timeout", detail: `reading the file took longer than ${Duration.format(limit)}; it was abandoned` },
   log: []
 })
 
@@ -95,10 +93,12 @@ const timeoutResult = (limit: Duration.DurationInput): IngestResult => ({
  */
 export const plainWorkerHeap: WT.ResourceLimits = { maxOldGenerationSizeMb: 1536, maxYoungGenerationSizeMb: 16 }
 
-/** The reason of a file whose worker thread ran out of its heap (`ERR_WORKER_OUT_OF_MEMORY`). */
-export const heapLimitReason = (heap: WT.ResourceLimits): string =>
-  `too-large: reading it needed more memory than a worker may use (a ${heap.maxOldGenerationSizeMb ?? "default"} MB heap); ` +
-  "the file was abandoned, the run went on"
+/** The failure of a file whose worker thread ran out of its heap (`ERR_WORKER_OUT_OF_MEMORY`). */
+export const heapLimitFailure = (heap: WT.ResourceLimits): Failure => ({
+  reason: "too-large",
+  detail: `reading it needed more memory than a worker may use (a ${heap.maxOldGenerationSizeMb ?? "default"} MB heap); ` +
+    "the file was abandoned, the run went on"
+})
 
 // A file handed to a plain thread, not answered yet.
 interface Job {
@@ -204,7 +204,7 @@ export const threadWorkersLayer = (options: ThreadWorkersOptions): Layer.Layer<I
               const job = thread.jobs.find((j) => j.seq === (message as { seq?: unknown } | null)?.seq)
               if (job === undefined) return
               const wasHead = thread.jobs[0] === job
-              answer(thread, job, { status: "failed", tsvCount: 0, reason: "corrupt: the worker gave an unreadable answer", log: [] })
+              answer(thread, job, { status: "failed", failure: { reason: "corrupt", detail: "the worker gave an unreadable answer" }, log: [] })
               if (wasHead) arm(thread)
               return
             }
@@ -230,8 +230,7 @@ export const threadWorkersLayer = (options: ThreadWorkersOptions): Layer.Layer<I
             const detail = error === undefined ? `the thread exited with code ${code}` : String(error)
             abandon(thread, {
               status: "failed",
-              tsvCount: 0,
-              reason: oom ? heapLimitReason(heap) : `corrupt: the worker failed on this file (${detail})`,
+              failure: oom ? heapLimitFailure(heap) : { reason: "corrupt", detail: `the worker failed on this file (${detail})` },
               log: []
             })
           })

@@ -7,7 +7,7 @@
  */
 import { FileSystem } from "@effect/platform"
 import type { PlatformError } from "@effect/platform/Error"
-import { type BodyLine, type BodyPartHead, type Extraction, bodyTsvFileName, formatBodyTsvHeader, formatBodyTsvLines, formatSourceStamp } from "@sagasu/domain"
+import { type BodyLine, type BodyPartHead, type Extraction, type Failure, bodyTsvFileName, formatBodyTsvHeader, formatBodyTsvLines, formatSourceStamp } from "@sagasu/domain"
 import { Effect, Exit, Option, Scope } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -63,7 +63,7 @@ const utf8 = new TextEncoder()
  * when the scope closes, however it ends; the folder itself stays for the
  * caller to complete or remove. Fails with the file system's error (disk
  * full, permissions): a fault of the work folder, see
- * {@link stagingWriteFailedReason}.
+ * {@link stagingWriteFailure}.
  */
 export const openStagingFolder = Effect.fn("Store.openStagingFolder")(function* (dir: string) {
   const fs = yield* FileSystem.FileSystem
@@ -146,13 +146,15 @@ export function longestPathBytes(folder: string, names: ReadonlyArray<string>): 
 }
 
 /**
- * The start of the reason a worker gives when a file's TSVs could not be
- * written to its staging folder: a fault of the work folder (disk full,
- * permissions), not of the source file — the domain's `work-folder` reason,
- * so the run ends with an error and the file stays pending (R18) instead of
- * failing for good.
+ * The failure a worker gives when a file's TSVs could not be written to its
+ * staging folder (`error` the file system's words): a fault of the work
+ * folder (disk full, permissions), not of the source file — the domain's
+ * `work-folder` reason, so the run ends with an error and the file stays
+ * pending (R18) instead of failing for good.
  */
-export const stagingWriteFailedReason = "work-folder: the TSVs could not be written to the work folder"
+export function stagingWriteFailure(error: string): Failure {
+  return { reason: "work-folder", detail: `the TSVs could not be written to the work folder (${error})` }
+}
 
 /**
  * The text of the `.complete` mark of the staging folder of `source` (R7,

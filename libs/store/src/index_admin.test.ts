@@ -23,7 +23,7 @@ import { readSettings, writeSettings } from "./settings_store.ts"
 import type { WorkPaths } from "./work_paths.ts"
 
 const row = (index: string, p: string, status: IngestRow["status"] = "done"): IngestRow =>
-  ({ index, path: p, size: 10, mtimeMs: 1_700_000_000_000, status, reason: status === "failed" ? "corrupt: x" : "" })
+  ({ index, path: p, size: 10, mtimeMs: 1_700_000_000_000, status, ...(status === "failed" ? { failure: { reason: "corrupt", detail: "x" } } : {}) })
 
 /** A work folder with two indexes, A (two files, one failed, one pending) and B (one file), ingested and in the 2-gram index. */
 const fixture = async () => {

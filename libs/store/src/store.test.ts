@@ -15,7 +15,7 @@ import { checkWorkFolder, initWorkFolder } from "./work_folder.ts"
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-store-"))
 const init = (root: string) => initWorkFolder(root, formatSettings(defaultSettings))
 const row = (p: string, status: IngestRow["status"]): IngestRow => ({
-  index: "共有", path: p, size: 1, mtimeMs: 2, status, reason: ""
+  index: "共有", path: p, size: 1, mtimeMs: 2, status
 })
 
 describe("work folder (R2)", () => {

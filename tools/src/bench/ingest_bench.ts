@@ -325,7 +325,7 @@ async function progressLatency(rows: number): Promise<{ rows: number; median: nu
   const out = fs.openSync(paths.ingestList, "w")
   let chunk = `${ingestListHeader}\n`
   for (let n = 0; n < rows; n++) {
-    const row: IngestRow = { index: "bench", path: `部署${n % 100}/見積書_${n}.xlsx`, size: 10_000 + n, mtimeMs: 1_700_000_000_000 + n, status: "done", reason: "" }
+    const row: IngestRow = { index: "bench", path: `部署${n % 100}/見積書_${n}.xlsx`, size: 10_000 + n, mtimeMs: 1_700_000_000_000 + n, status: "done" }
     chunk += `${formatIngestRow(row)}\n`
     if (chunk.length > 1 << 20) {
       fs.writeSync(out, chunk)

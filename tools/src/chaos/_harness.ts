@@ -235,7 +235,7 @@ export async function ingestRows(work: string): Promise<Map<string, IngestRow>> 
 /** `status` (+ the reason's kind for failed rows) per file: what two runs over the same tree must agree on. */
 export function rowStates(rows: ReadonlyMap<string, IngestRow>): Map<string, string> {
   return new Map(
-    [...rows].map(([k, r]) => [k, r.status === "failed" ? `failed ${r.reason.split(":")[0] ?? ""}` : r.status])
+    [...rows].map(([k, r]) => [k, r.status === "failed" ? `failed ${r.failure?.reason ?? ""}` : r.status])
   )
 }
 

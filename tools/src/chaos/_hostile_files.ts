@@ -52,10 +52,11 @@ export interface HostileFile {
 }
 
 /**
- * Reason prefixes a failed row may carry: the domain's closed list (the extractor's, the Office
- * owners', the commander's), less `work-folder`, which is never recorded (R18).
+ * Reasons a failed row may carry: the domain's closed list (the extractor's, the Office
+ * owners', the commander's), less `work-folder`, which is never recorded (R18), and `unknown`
+ * (a row of another version), which says nothing specific.
  */
-export const specificReasons = FailureReason.literals.filter((r) => r !== "work-folder")
+export const specificReasons: ReadonlyArray<FailureReason> = FailureReason.literals.filter((r) => r !== "work-folder" && r !== "unknown")
 
 const done = (...texts: Array<string>): Expectation => ({ _tag: "done", texts })
 const failed = (...reasons: Array<string>): Expectation => ({ _tag: "failed", reasons })

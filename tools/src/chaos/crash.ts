@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { IngestRow } from "@sagasu/domain"
+import { type IngestRow, formatFailureText } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import {
@@ -78,7 +78,7 @@ export async function crashPart(options: CrashOptions, tally: Tally): Promise<vo
   for (const f of tree.files) {
     const row = cleanRows.get(`tree/${f.path}`)
     const want = f.kind === "failing" ? "failed" : f.kind === "office" ? row?.status ?? "" : "done"
-    tally.check("clean run: each file ends as its kind says", row?.status === want, () => `${f.path} (${f.kind}): ${row?.status ?? "no row"} ${row?.reason ?? ""}`)
+    tally.check("clean run: each file ends as its kind says", row?.status === want, () => `${f.path} (${f.kind}): ${row?.status ?? "no row"} ${row?.failure === undefined ? "" : formatFailureText(row.failure)}`)
   }
   const referenceSearch = (await searchAnswers(clean, tree.queries)).answers
   tally.note(`crash: clean run ${cleanExit.ms} ms (lock taken after ${headerAt} ms), ${reference.size} body-index folders, ${gramOps} file operations in the 2-gram build`)

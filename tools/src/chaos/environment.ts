@@ -9,7 +9,10 @@
  *
  * @module
  */
-import { messages } from "@sagasu/domain"
+import { type IngestRow, formatFailureText, messages } from "@sagasu/domain"
+
+// A row's failure as the ingest list's text, for a check's message.
+const textOf = (row: IngestRow | undefined) => (row?.failure === undefined ? "" : formatFailureText(row.failure))
 import { execFileSync, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -197,7 +200,7 @@ async function permissionDenied(options: EnvironmentOptions, tally: Tally) {
   const rows = await ingestRows(work)
   for (const f of tree.files.slice(0, 3)) {
     const row = rows.get(`tree/${f.path}`)
-    tally.check("permissions: an unreadable file fails with reason unreadable (permission denied)", row?.status === "failed" && /^unreadable:.*(permission denied|EACCES)/i.test(row.reason), () => `${f.path}: ${row?.status} ${row?.reason}`)
+    tally.check("permissions: an unreadable file fails with reason unreadable (permission denied)", row?.failure?.reason === "unreadable" && /permission denied|EACCES/i.test(row.failure.detail), () => `${f.path}: ${row?.status} ${textOf(row)}`)
   }
   tally.check("permissions: the unreadable folder is logged as skipped", /skip: tree\/秘密 \(unreadable/.test(second.out), () => second.out.slice(-400))
   const secretRows = secret.map((f) => rows.get(`tree/秘密/${f.path}`)?.status)
@@ -253,7 +256,7 @@ async function fifos(options: EnvironmentOptions, tally: Tally) {
   clearTimeout(limit)
   tally.check("a FIFO swapped in after the crawl does not hang the run (ends within the file time limit)", !hung && exit2.code === 0, () => `exit ${exit2.code} ${exit2.signal ?? ""} after ${exit2.ms} ms${hung ? " (hung: unblocked by the campaign)" : ""}: ${second.out().slice(-300)}`)
   const row = (await ingestRows(work)).get(`tree/${path.relative(tree.root, victim).split(path.sep).join("/")}`)
-  tally.check("the FIFO swapped in fails with a reason", row?.status === "failed" || row === undefined || row.status === "pending", () => `${row?.status} ${row?.reason}`)
+  tally.check("the FIFO swapped in fails with a reason", row?.status === "failed" || row === undefined || row.status === "pending", () => `${row?.status} ${textOf(row)}`)
   fs.rmSync(victim, { force: true })
 }
 
@@ -296,7 +299,7 @@ async function diskFull(options: EnvironmentOptions, tally: Tally) {
     }
     const rows = await ingestRows(work)
     const failedByDisk = [...rows].filter(([, r]) => r.status === "failed")
-    tally.check("R18: no file is recorded as failed because the work folder was full", failedByDisk.length === 0, () => `${failedByDisk.length} rows failed, e.g. ${failedByDisk.slice(0, 2).map(([k, r]) => `${k}: ${r.reason}`).join("; ")}`)
+    tally.check("R18: no file is recorded as failed because the work folder was full", failedByDisk.length === 0, () => `${failedByDisk.length} rows failed, e.g. ${failedByDisk.slice(0, 2).map(([k, r]) => `${k}: ${textOf(r)}`).join("; ")}`)
 
     // Space again: the next run completes to a clean run's state.
     if (mounted) execFileSync("mount", ["-o", "remount,size=256m", mnt])
@@ -364,8 +367,8 @@ async function diskFullDuringOffice(options: EnvironmentOptions, tally: Tally) {
     tally.check("R18: the message says the disk of the work folder is full", /disk of the work folder is full/.test(out), () => out.slice(-500))
     const ref = await referenceOf(path.join(dir, "clean"), { tree: tree.root }, tree.queries)
     const rows = await ingestRows(work)
-    const blamed = [...rows].filter(([k, r]) => r.status === "failed" && ref.rows.get(k) !== `failed ${r.reason.split(":")[0]}`)
-    tally.check("R18: no file is recorded failed because the disk was full (only what a clean run fails)", blamed.length === 0, () => `${blamed.length} rows, e.g. ${blamed.slice(0, 2).map(([k, r]) => `${k}: ${r.reason.slice(0, 200)}`).join("; ")}`)
+    const blamed = [...rows].filter(([k, r]) => r.status === "failed" && ref.rows.get(k) !== `failed ${r.failure?.reason ?? ""}`)
+    tally.check("R18: no file is recorded failed because the disk was full (only what a clean run fails)", blamed.length === 0, () => `${blamed.length} rows, e.g. ${blamed.slice(0, 2).map(([k, r]) => `${k}: ${textOf(r).slice(0, 200)}`).join("; ")}`)
     tally.check("R18: no LibreOffice of the run is left", processesMentioning(area).length === 0, () => processesMentioning(area).map((p) => p.cmd).join("; "))
 
     // Space again: the next run, without --retry-failed, ends equal to a clean run.

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { parseBodyTsv } from "@sagasu/domain"
+import { formatFailureText, parseBodyTsv } from "@sagasu/domain"
 import { bodyFolderOf, workPaths } from "@sagasu/store"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -58,10 +58,11 @@ export async function hostilePart(options: HostileOptions, tally: Tally): Promis
   for (const f of files) {
     const row = rows.get(`hostile/${f.path}`)
     const status = row?.status ?? "no row"
-    const specific = row?.status === "failed" && specificReasons.some((r) => row.reason.startsWith(`${r}:`))
+    const failure = row?.status === "failed" ? row.failure : undefined
+    const specific = failure !== undefined && failure.detail !== "" && specificReasons.includes(failure.reason)
     const texts = row?.status === "done" ? textsOf(bodyFolderOf(paths, "hostile", f.path)) : ""
     const hasTexts = (want: ReadonlyArray<string>) => want.every((t) => texts.includes(t))
-    const what = `${f.path.slice(0, 120)} (${f.kind}): ${status} ${row?.reason.slice(0, 200) ?? ""}`
+    const what = `${f.path.slice(0, 120)} (${f.kind}): ${status} ${failure === undefined ? "" : formatFailureText(failure).slice(0, 200)}`
     if (row?.status === "done") counts.done++
     if (row?.status === "failed") counts.failed++
     switch (f.expect._tag) {
@@ -70,7 +71,7 @@ export async function hostilePart(options: HostileOptions, tally: Tally): Promis
         break
       case "failed": {
         const reasons = f.expect.reasons
-        const ok = specific && (reasons.includes("*") || reasons.some((r) => row.reason.startsWith(`${r}:`)))
+        const ok = specific && (reasons.includes("*") || reasons.includes(failure.reason))
         tally.check("hostile: ends failed with a specific reason", ok, () => `${what}; want ${reasons.join("|")}`)
         break
       }

@@ -7,7 +7,7 @@
  * @module
  */
 import type { FileView, HitView, IndexesView, LogView, RunResult, RunState, RunView, SearchView } from "../api.ts"
-import { type UiLanguage, count, dateText, describeReason, sizeText, uiText } from "./ui_text.ts"
+import { type UiLanguage, count, dateText, sizeText, uiText } from "./ui_text.ts"
 
 const token = new URLSearchParams(location.search).get("token") ?? ""
 let language: UiLanguage = "ja"
@@ -405,10 +405,10 @@ function renderEnd(r: RunResult) {
   show(failed, r.failed.length > 0)
   failed.querySelector("tbody")!.replaceChildren(
     ...r.failed.map((f) => {
-      const reason = describeReason(language, f.reason)
+      // Issue 17: the sentence and detail come made by the domain's catalogue; nothing here reads the reason.
       return el("tr", {}, [
         el("td", { className: "path", text: `${f.index}/${f.path}` }),
-        el("td", {}, [reason.label, ...(reason.detail === "" ? [] : [el("span", { className: "reason-detail", text: reason.detail })])])
+        el("td", {}, [f.sentence[language], ...(f.detail === "" ? [] : [el("span", { className: "reason-detail", text: f.detail })])])
       ])
     })
   )

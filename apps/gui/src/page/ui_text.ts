@@ -158,16 +158,6 @@ const ja = {
   logHeading: "ログ（indexing_log.txt の末尾）",
   logEmpty: "まだログはありません。",
   reload: "最新にする",
-  reasons: {
-    "empty-file": "空のファイルです",
-    "encrypted": "パスワードで保護されています",
-    "needs-office": "この形式は Office（LibreOffice）が無いと読めません",
-    "not-office": "Office のファイルではありません",
-    "corrupt": "ファイルが壊れています",
-    "too-large": "大きすぎるため、読むのをやめました",
-    "unreadable": "ファイルを読み取れません",
-    "timeout": "時間内に読み終わりませんでした"
-  } as Record<string, string>,
   // The server's answers (edits, runs).
   errBusy: "インデックス作成中は変更できません。終わってからもう一度どうぞ。",
   errSettings: "設定ファイルを読めません。",
@@ -306,16 +296,6 @@ const en: UiText = {
   logHeading: "Log (end of indexing_log.txt)",
   logEmpty: "No log yet.",
   reload: "Refresh",
-  reasons: {
-    "empty-file": "The file is empty",
-    "encrypted": "The file is password-protected",
-    "needs-office": "This format needs Office (LibreOffice)",
-    "not-office": "Not an Office file",
-    "corrupt": "The file is damaged",
-    "too-large": "Too large; reading was abandoned",
-    "unreadable": "The file cannot be read",
-    "timeout": "Reading took too long"
-  },
   errBusy: "Indexes cannot be changed while indexing runs. Try again when it ends.",
   errSettings: "The settings file cannot be read.",
   errSearch: "The search failed.",
@@ -328,9 +308,3 @@ export function uiText(language: UiLanguage): UiText {
   return language === "en" ? en : ja
 }
 
-/** A failure reason of the ingest list (`code: detail`) as a person reads it, and its detail. */
-export function describeReason(language: UiLanguage, reason: string): { readonly label: string; readonly detail: string } {
-  const code = /^([a-z-]+)(?::\s*|$)/.exec(reason)
-  const label = code?.[1] !== undefined ? uiText(language).reasons[code[1]] : undefined
-  return label === undefined ? { label: reason, detail: "" } : { label, detail: reason }
-}

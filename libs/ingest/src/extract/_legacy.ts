@@ -10,6 +10,7 @@
  *
  * @module
  */
+import type { AppKind } from "@sagasu/domain"
 import { Effect } from "effect"
 import { cfbDamageOf, openCompoundFile } from "./_cfb.ts"
 import { extractPowerPoint97, extractWord97, legacyTextOf } from "./_legacy_text.ts"
@@ -36,8 +37,11 @@ const containerError = (e: unknown): ExtractError => {
   if (!(e instanceof ExtractError)) return new ExtractError({ reason: "corrupt", detail: `OLE2 container: ${e instanceof Error ? e.message : String(e)}` })
   const damage = cfbDamageOf(e)
   if (damage === undefined || damage === "broken") return e
-  return new ExtractError({ reason: "needs-office", detail: `${e.detail} (${damage})` })
+  return new ExtractError({ reason: "needs-office", detail: `${e.detail} (${damage})`, ...(e.app === undefined ? {} : { app: e.app }) })
 }
+
+// The owner of the content the OLE2 directory names (issue 17: a field, not words of the detail).
+const appOf = (verdict: { readonly app?: AppKind }) => (verdict.app === undefined ? {} : { app: verdict.app })
 
 /**
  * Extracts the OLE2 file in `source` into `sink` (one part per sheet of a
@@ -65,12 +69,12 @@ export const extractOle2 = <E>(
           const format = yield* Effect.try({ try: () => legacyTextOf(file), catch: containerError })
           if (format === "word97") yield* extractWord97(file, budget, sink)
           else if (format === "powerpoint97") yield* extractPowerPoint97(file, budget, sink)
-          else return yield* Effect.fail(new ExtractError({ reason: "needs-office", detail: verdict.detail }))
+          else return yield* Effect.fail(new ExtractError({ reason: "needs-office", detail: verdict.detail, ...appOf(verdict) }))
           // The summary information's title, author, … (S4) as the part `properties`.
           return yield* emitProperties(sink, budget, ole2Properties(file))
         }
         const stream = yield* Effect.try({ try: () => file.streamSource(streamName), catch: containerError })
-        if (stream === undefined) return yield* Effect.fail(new ExtractError({ reason: "needs-office", detail: verdict.detail }))
+        if (stream === undefined) return yield* Effect.fail(new ExtractError({ reason: "needs-office", detail: verdict.detail, ...appOf(verdict) }))
         yield* extractXls(stream, streamName, budget, sink, streaming).pipe(
           Effect.mapError((e) => (e instanceof ExtractError ? containerError(e) : e))
         )

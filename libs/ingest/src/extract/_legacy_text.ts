@@ -55,7 +55,7 @@ function wholeStream(file: CompoundFile, path: string): Uint8Array | undefined {
 const asExtractError = (e: unknown): ExtractError => {
   if (!(e instanceof ExtractError)) return new ExtractError({ reason: "corrupt", detail: `unexpected failure: ${e instanceof Error ? e.message : String(e)}` })
   const damage = cfbDamageOf(e)
-  return damage === "truncated" || damage === "malformed" ? new ExtractError({ reason: "needs-office", detail: `${e.detail} (${damage})` }) : e
+  return damage === "truncated" || damage === "malformed" ? new ExtractError({ reason: "needs-office", detail: `${e.detail} (${damage})`, ...(e.app === undefined ? {} : { app: e.app }) }) : e
 }
 
 /** Pulls lines from `lines` in batches into the current part of `sink`; `keep` takes the lines that belong elsewhere (hidden slides). */
@@ -102,7 +102,7 @@ export const extractWord97 = <E>(file: CompoundFile, budget: LineBudget, sink: E
     const lines = yield* Effect.try({
       try: () => {
         const wordDocument = file.streamSource("WordDocument")
-        if (wordDocument === undefined) throw new ExtractError({ reason: "needs-office", detail: "OLE2 container without a WordDocument stream" })
+        if (wordDocument === undefined) throw new ExtractError({ reason: "needs-office", detail: "OLE2 container without a WordDocument stream", app: "document" })
         return readWord97({ wordDocument, table: (name) => wholeStream(file, name), data: file.streamSource("Data") }, budget)
       },
       catch: asExtractError
@@ -124,7 +124,7 @@ export const extractPowerPoint97 = <E>(file: CompoundFile, budget: LineBudget, s
     const lines = yield* Effect.try({
       try: () => {
         const document = file.streamSource("PowerPoint Document")
-        if (document === undefined) throw new ExtractError({ reason: "needs-office", detail: "OLE2 container without a PowerPoint Document stream" })
+        if (document === undefined) throw new ExtractError({ reason: "needs-office", detail: "OLE2 container without a PowerPoint Document stream", app: "presentation" })
         return readPowerPoint97({ currentUser: wholeStream(file, "Current User"), document }, budget)
       },
       catch: asExtractError

@@ -45,7 +45,7 @@ export const findMainPart = Effect.fn("Extract.findMainPart")(function* (pkg: Op
     if (pkg.has("mimetype")) {
       const mimetype = new TextDecoder().decode(yield* pkg.bytes("mimetype"))
       if (mimetype.startsWith("application/vnd.oasis.opendocument")) {
-        return yield* fail("needs-office", `OpenDocument file (${mimetype.trim()})`)
+        return yield* Effect.fail(new ExtractError({ reason: "needs-office", detail: `OpenDocument file (${mimetype.trim()})`, openDocument: true }))
       }
     }
     const claimed = fileFormatOf(fileName)?.app

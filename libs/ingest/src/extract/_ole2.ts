@@ -11,11 +11,15 @@
  *
  * @module
  */
+import type { AppKind } from "@sagasu/domain"
 import type { CompoundFile } from "./_cfb.ts"
 import type { ExtractError } from "./extract_error.ts"
 
 /** What an OLE2 container holds, as far as extraction cares (a damaged container is the reader's error, `_cfb.ts`). */
-export type Ole2Verdict = { readonly _tag: "encrypted"; readonly detail: string } | { readonly _tag: "legacy"; readonly detail: string }
+export type Ole2Verdict =
+  | { readonly _tag: "encrypted"; readonly detail: string }
+  /** `app`: the application whose stream the directory holds (a Word or PowerPoint stream before a workbook's), when one is known. */
+  | { readonly _tag: "legacy"; readonly detail: string; readonly app?: AppKind }
 
 /** BIFF8/BIFF5 workbook stream: is there a FILEPASS record (0x002F) in the globals before the first sheet? */
 function workbookIsEncrypted(stream: Uint8Array): boolean {
@@ -62,5 +66,7 @@ export function inspectOle2(file: CompoundFile): Ole2Verdict {
     }
   }
   const kinds = [...streams].filter((n) => ["workbook", "book", "worddocument", "powerpoint document"].includes(n))
-  return { _tag: "legacy", detail: `legacy OLE2 file (${kinds.length > 0 ? kinds.join(", ") : "unknown streams"})` }
+  const app: AppKind | undefined = streams.has("worddocument") ? "document" : streams.has("powerpoint document") ? "presentation" : workbook !== undefined ? "spreadsheet" : undefined
+  const detail = `legacy OLE2 file (${kinds.length > 0 ? kinds.join(", ") : "unknown streams"})`
+  return app === undefined ? { _tag: "legacy", detail } : { _tag: "legacy", detail, app }
 }

@@ -35,7 +35,7 @@ export interface PowerPoint97Streams {
 }
 
 const corrupt = (detail: string) => new ExtractError({ reason: "corrupt", detail: `PowerPoint presentation: ${detail}` })
-const needsOffice = (detail: string) => new ExtractError({ reason: "needs-office", detail: `PowerPoint presentation: ${detail}` })
+const needsOffice = (detail: string) => new ExtractError({ reason: "needs-office", detail: `PowerPoint presentation: ${detail}`, app: "presentation" })
 const encrypted = (detail: string) => new ExtractError({ reason: "encrypted", detail: `legacy PowerPoint presentation ${detail}` })
 
 /** Record types (MS-PPT 2.13.24, MS-ODRAW). */

@@ -5,14 +5,15 @@
  *
  * @module
  */
+import type { AppKind } from "@sagasu/domain"
 
 /** What the first bytes say. */
 export type Container =
   | { readonly _tag: "empty" }
   | { readonly _tag: "zip" }
   | { readonly _tag: "ole2" }
-  /** A legacy Office format outside OLE2 that only Office reads. */
-  | { readonly _tag: "legacy"; readonly detail: string }
+  /** A legacy Office format outside OLE2 that only Office reads; `app` the application of the format found. */
+  | { readonly _tag: "legacy"; readonly detail: string; readonly app: AppKind }
   | { readonly _tag: "other"; readonly detail: string }
 
 const startsWith = (bytes: Uint8Array, prefix: ReadonlyArray<number>): boolean =>
@@ -27,10 +28,13 @@ function isBareBiff(bytes: Uint8Array): boolean {
 }
 
 /** Office 2003 XML (SpreadsheetML, WordML) names its application in a processing instruction near the top. */
-function office2003Xml(bytes: Uint8Array): string | undefined {
+function office2003Xml(bytes: Uint8Array): Progid | undefined {
   const head = new TextDecoder("utf-8").decode(bytes.subarray(0, 4096))
-  return /<\?mso-application\s+progid\s*=\s*["'](Excel\.Sheet|Word\.Document|PowerPoint\.Show)["']/.exec(head)?.[1]
+  return /<\?mso-application\s+progid\s*=\s*["'](Excel\.Sheet|Word\.Document|PowerPoint\.Show)["']/.exec(head)?.[1] as Progid | undefined
 }
+
+type Progid = "Excel.Sheet" | "Word.Document" | "PowerPoint.Show"
+const progidApps: Record<Progid, AppKind> = { "Excel.Sheet": "spreadsheet", "Word.Document": "document", "PowerPoint.Show": "presentation" }
 
 /** Classifies a file by its first bytes. */
 export function sniffContainer(bytes: Uint8Array): Container {
@@ -38,11 +42,11 @@ export function sniffContainer(bytes: Uint8Array): Container {
   // Local file header, or the end record of an empty archive.
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06])) return { _tag: "zip" }
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return { _tag: "ole2" }
-  if (isBareBiff(bytes)) return { _tag: "legacy", detail: "BIFF workbook stream without an OLE2 container (Excel 2–5)" }
-  if (startsWith(bytes, [0xdb, 0xa5])) return { _tag: "legacy", detail: "Word 2 document" }
-  if (startsWith(bytes, [0x7b, 0x5c, 0x72, 0x74, 0x66])) return { _tag: "legacy", detail: "RTF document" }
+  if (isBareBiff(bytes)) return { _tag: "legacy", detail: "BIFF workbook stream without an OLE2 container (Excel 2–5)", app: "spreadsheet" }
+  if (startsWith(bytes, [0xdb, 0xa5])) return { _tag: "legacy", detail: "Word 2 document", app: "document" }
+  if (startsWith(bytes, [0x7b, 0x5c, 0x72, 0x74, 0x66])) return { _tag: "legacy", detail: "RTF document", app: "document" }
   const progid = office2003Xml(bytes)
-  if (progid !== undefined) return { _tag: "legacy", detail: `Office 2003 XML (${progid})` }
+  if (progid !== undefined) return { _tag: "legacy", detail: `Office 2003 XML (${progid})`, app: progidApps[progid] }
   const hex = [...bytes.subarray(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join(" ")
   return { _tag: "other", detail: `neither a zip nor an OLE2 container (first bytes ${hex})` }
 }

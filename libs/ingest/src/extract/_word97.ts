@@ -39,7 +39,7 @@ export interface Word97Streams {
 }
 
 const corrupt = (detail: string) => new ExtractError({ reason: "corrupt", detail: `Word document: ${detail}` })
-const needsOffice = (detail: string) => new ExtractError({ reason: "needs-office", detail: `Word document (WordDocument stream): ${detail}` })
+const needsOffice = (detail: string) => new ExtractError({ reason: "needs-office", detail: `Word document (WordDocument stream): ${detail}`, app: "document" })
 
 /** The FIB's `wIdent` of Word 97 and later (Word 6/95 files seen here carry 0xA5DC). */
 const wordIdent = 0xa5ec

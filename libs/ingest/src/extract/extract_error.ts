@@ -5,7 +5,7 @@
  * @module
  */
 import { Schema } from "effect"
-import { ExtractFailure } from "@sagasu/domain"
+import { AppKind, ExtractFailure } from "@sagasu/domain"
 
 /** What a person can do about each reason; the detail says what was found. */
 const advice: Record<ExtractFailure, string> = {
@@ -23,13 +23,20 @@ const advice: Record<ExtractFailure, string> = {
  * Why one source file yielded no text. Never a defect: every failure of
  * reading, unpacking or parsing a file ends up here with a specific
  * {@link ExtractFailure} `reason` and a `detail` naming what was found (the
- * part name and the parser's own message for `corrupt`).
+ * part name and the parser's own message for `corrupt`). What a reader found
+ * that code acts on is a field, never words of the detail (issue 17): `app`,
+ * the application of content found behind the name (a Word or PowerPoint
+ * stream in an OLE2 file: the Office owner a `needs-office` file goes to),
+ * `openDocument` for an OpenDocument package (whose encryption only its
+ * manifest tells, `office/_precheck.ts`).
  *
  * @category errors
  */
 export class ExtractError extends Schema.TaggedError<ExtractError>()("ExtractError", {
   reason: ExtractFailure,
-  detail: Schema.String
+  detail: Schema.String,
+  app: Schema.optional(AppKind),
+  openDocument: Schema.optional(Schema.Boolean)
 }) {
   /** `"<reason>: <advice> (<detail>)"`, e.g. `encrypted: the file is encrypted; … (OLE2 container with an EncryptedPackage stream)`. */
   override get message(): string {

@@ -31,8 +31,8 @@ function looksLikeText(bytes: Uint8Array): boolean {
 
 /**
  * A password-protected OpenDocument file is a zip whose manifest carries
- * `manifest:encryption-data`; the plain extractor only says "OpenDocument"
- * for it, and LibreOffice would silently write nothing.
+ * `manifest:encryption-data`; the plain extractor only says it is one
+ * (`ExtractError.openDocument`), and LibreOffice would silently write nothing.
  */
 const odfIsEncrypted = (bytes: Uint8Array): Effect.Effect<boolean> =>
   Effect.tryPromise(async () => {
@@ -50,7 +50,7 @@ export const precheck = (bytes: Uint8Array, fileName: string, options?: ExtractF
       Effect.gen(function* () {
         switch (error.reason) {
           case "needs-office":
-            if (/^OpenDocument/.test(error.detail) && (yield* odfIsEncrypted(bytes))) {
+            if (error.openDocument === true && (yield* odfIsEncrypted(bytes))) {
               const encrypted = new ExtractError({ reason: "encrypted", detail: "OpenDocument file with encryption data in its manifest" })
               return { _tag: "fail", error: encrypted } satisfies Precheck
             }

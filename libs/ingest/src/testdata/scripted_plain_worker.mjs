@@ -14,7 +14,7 @@ function readQueue() {
   reading = true
   for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
     if (Atomics.load(control, 0) !== 0) {
-      parentPort.postMessage({ _tag: "result", seq: file.seq, result: { status: "stopped", tsvCount: 0, reason: "", log: [] } })
+      parentPort.postMessage({ _tag: "result", seq: file.seq, result: { status: "stopped", log: [] } })
       continue
     }
     const name = file.path.replace(/\.[^.]*$/, "")
@@ -24,7 +24,7 @@ function readQueue() {
       for (;;) hoard.push(new Array(100_000).fill(hoard.length))
     }
     if (name === "crash") setImmediate(() => { throw new Error("scripted crash") })
-    else parentPort.postMessage({ _tag: "result", seq: file.seq, result: { status: "done", tsvCount: 0, reason: "", log: [`thread ${threadId}`, `read ${++order}`], lines: 0 } })
+    else parentPort.postMessage({ _tag: "result", seq: file.seq, result: { status: "done", tsvCount: 0, log: [`thread ${threadId}`, `read ${++order}`], lines: 0 } })
     if (name === "crash") return
   }
   reading = false

@@ -37,7 +37,7 @@ export const controlWords = 1
 export const stopWord = 0
 
 /** The result of a file taken from the queue after a stop (W5): not read, nothing staged. */
-export const stoppedResult: IngestResult = { status: "stopped", tsvCount: 0, reason: "", log: [] }
+export const stoppedResult: IngestResult = { status: "stopped", log: [] }
 
 /** What the worker thread gets as `workerData`. */
 export interface PlainWorkerData {

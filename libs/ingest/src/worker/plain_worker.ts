@@ -46,7 +46,7 @@ async function readQueue(): Promise<void> {
         result = await runtime.runPromise(ingestPlain(file.source, file.staging))
       } catch (e) {
         // ingestPlain never fails: this is a defect of the reader.
-        result = { status: "failed" as const, tsvCount: 0, reason: `corrupt: the worker failed on this file (${String(e)})`, log: [] }
+        result = { status: "failed" as const, failure: { reason: "corrupt" as const, detail: `the worker failed on this file (${String(e)})` }, log: [] }
       }
       answer({ _tag: "result", seq: file.seq, result })
     }
@@ -60,7 +60,7 @@ port.on("message", (message: unknown) => {
   if (Either.isLeft(request)) {
     // Not from this commander's protocol: answer it, if it can be named, so that nothing waits for it.
     const seq = (message as { seq?: unknown } | null)?.seq
-    if (typeof seq === "number") answer({ _tag: "result", seq, result: { status: "failed", tsvCount: 0, reason: "corrupt: the worker could not read the request", log: [] } })
+    if (typeof seq === "number") answer({ _tag: "result", seq, result: { status: "failed", failure: { reason: "corrupt", detail: "the worker could not read the request" }, log: [] } })
     return
   }
   queue.push(request.right)
