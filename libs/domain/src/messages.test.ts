@@ -12,7 +12,10 @@ describe("the message catalogue (issue 16: one catalogue, Japanese first)", () =
   const ja = messages("ja") as unknown as Record<string, unknown>
   const en = messages("en") as unknown as Record<string, unknown>
 
-  it.each(Object.keys(ja))("%s has a Japanese text", (key) => {
+  // failureReason looks its sentence up in a table: failure_reason.test.ts walks every reason of it.
+  const tables = new Set(["failureReason"])
+
+  it.each(Object.keys(ja).filter((k) => !tables.has(k)))("%s has a Japanese text", (key) => {
     expect(textOf(ja[key]), key).toMatch(japanese)
   })
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import type { Failure } from "./failure_reason.ts"
 import type { IngestResult } from "./ingest_result.ts"
-import { type DecideResultOptions, decideResult, describeWorkFolderError, } from "./result_decision.ts"
+import { type DecideResultOptions, decideResult, describeWorkFolderError } from "./result_decision.ts"
 
 const done = (lines?: number): IngestResult => ({ status: "done", tsvCount: 1, log: [], ...(lines === undefined ? {} : { lines }) })
 const failed = (failure: Failure): IngestResult => ({ status: "failed", failure, log: [] })
