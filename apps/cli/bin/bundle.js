@@ -1,5 +1,4 @@
 // The pre-bundled CLI entry of bin/sagasu.js (issue 9: start-up time).
-import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
@@ -20,7 +19,8 @@ const cacheDir = path.join(root, "node_modules", ".cache", "sagasu")
 const sourceDirs = ["libs/domain", "libs/store", "libs/ingest", "apps/gui", "apps/cli"].map((d) => path.join(root, d, "src"))
 
 /** Sizes and mtimes of every source the CLI can import, this builder and the lock file: the bundle's cache key. */
-function sourceKey() {
+async function sourceKey() {
+  const { createHash } = await import("node:crypto")
   const h = createHash("sha256")
   const self = fileURLToPath(import.meta.url)
   h.update(`${self}:${fs.statSync(self).size}:${fs.statSync(self).mtimeMs}\n`)
@@ -61,8 +61,10 @@ const keepMetaUrl = {
 export async function bundledEntry(name = "cli") {
   const packed = path.join(packedDir, `${name}.mjs`)
   if (fs.existsSync(packed)) return pathToFileURL(packed).href
+  const known = unchangedBundle(name)
+  if (known !== undefined) return pathToFileURL(known).href
   try {
-    const key = sourceKey()
+    const key = await sourceKey()
     const out = path.join(cacheDir, `${name}-${key}.mjs`)
     if (!fs.existsSync(out)) {
       try {
@@ -85,8 +87,9 @@ async function build(source, out) {
   const esbuild = await import("esbuild")
   fs.mkdirSync(cacheDir, { recursive: true })
   const temp = `${out}.${process.pid}.tmp`
-  await esbuild.build({
+  const result = await esbuild.build({
     entryPoints: [source],
+    metafile: true,
     bundle: true,
     platform: "node",
     format: "esm",
@@ -100,11 +103,54 @@ async function build(source, out) {
     logLevel: "silent"
   })
   fs.renameSync(temp, out)
+  writeInputs(out, result.metafile)
   // Bundles of older sources are of no further use.
   const prefix = path.basename(out).replace(/-[0-9a-f]+\.mjs$/, "-")
   for (const name of fs.readdirSync(cacheDir)) {
-    if (name.startsWith(prefix) && name.endsWith(".mjs") && path.join(cacheDir, name) !== out) {
+    if (name.startsWith(prefix) && (name.endsWith(".mjs") || name.endsWith(".inputs.json")) && !name.startsWith(path.basename(out, ".mjs"))) {
       fs.rmSync(path.join(cacheDir, name), { force: true })
     }
   }
+}
+
+// The cold start's shortcut (issue 13: a cold `sagasu search` costs little more than Node's start).
+// Beside each bundle, `<bundle>.inputs.json` lists the files esbuild read for it (from its metafile),
+// this builder and the lock file (not the packages' own files), each with its size and mtime. When every one of them is as it was,
+// the bundle is current: a source can change what the bundle holds only by changing one of the files
+// it was built from (a new file matters once an input imports it, which changes that input). This
+// costs a stat per input (≈60 for the search bundle) instead of walking every source folder and
+// loading node:crypto for the key (10–40 ms on this machine). Anything else — no list, a file gone
+// or changed, a list that cannot be read — goes the full way through sourceKey().
+const stampOf = (file) => {
+  const st = fs.statSync(file)
+  return `${st.size}:${st.mtimeMs}`
+}
+const alwaysInputs = () => [fileURLToPath(import.meta.url), path.join(root, "package-lock.json")].filter((f) => fs.existsSync(f))
+
+function unchangedBundle(name) {
+  try {
+    const pointer = path.join(cacheDir, `${name}.current`)
+    const bundle = path.join(cacheDir, fs.readFileSync(pointer, "utf8").trim())
+    const inputs = JSON.parse(fs.readFileSync(`${bundle.slice(0, -".mjs".length)}.inputs.json`, "utf8"))
+    for (const [file, stamp] of inputs) if (stampOf(file) !== stamp) return undefined
+    return fs.existsSync(bundle) ? bundle : undefined
+  } catch {
+    return undefined
+  }
+}
+
+// Writes the input list of the bundle `out` and points `<name>.current` at it (each through a temp
+// file and a rename, so a reader sees the old list or the new one).
+function writeInputs(out, metafile) {
+  // Packages change only with the lock file, which is on the list: their thousands of files are not.
+  const sources = Object.keys(metafile.inputs).map((f) => path.resolve(f)).filter((f) => !f.split(path.sep).includes("node_modules"))
+  const files = [...sources, ...alwaysInputs()]
+  const list = JSON.stringify([...new Set(files)].filter((f) => fs.existsSync(f)).map((f) => [f, stampOf(f)]))
+  const listFile = `${out.slice(0, -".mjs".length)}.inputs.json`
+  fs.writeFileSync(`${listFile}.${process.pid}.tmp`, list)
+  fs.renameSync(`${listFile}.${process.pid}.tmp`, listFile)
+  const name = path.basename(out).replace(/-[0-9a-f]+\.mjs$/, "")
+  const pointer = path.join(cacheDir, `${name}.current`)
+  fs.writeFileSync(`${pointer}.${process.pid}.tmp`, path.basename(out))
+  fs.renameSync(`${pointer}.${process.pid}.tmp`, pointer)
 }

@@ -29,4 +29,23 @@ describe("the bundled CLI (bin/bundle.js)", () => {
     expect(text).toContain(sourceUrl("libs/ingest/src/worker/worker_bundle.ts"))
     expect(text).toContain(sourceUrl("apps/gui/src/page_assets.ts"))
   }, 60_000)
+
+  it("lists the files each bundle was built from, so a cold start checks those instead of walking every source folder (issue 13)", () => {
+    expect(spawnSync(process.execPath, [path.join(cliRoot, "bin", "sagasu.js"), "--version"], { encoding: "utf8" }).status).toBe(0)
+    for (const [name, entry] of [["cli", "apps/cli/src/main.ts"], ["search", "apps/cli/src/search_fast.ts"]] as const) {
+      const bundle = fs.readFileSync(path.join(cacheDir, `${name}.current`), "utf8").trim()
+      expect(bundle).toMatch(new RegExp(`^${name}-[0-9a-f]{16}\\.mjs$`))
+      expect(fs.existsSync(path.join(cacheDir, bundle))).toBe(true)
+      const inputs = JSON.parse(fs.readFileSync(path.join(cacheDir, bundle.replace(/\.mjs$/, ".inputs.json")), "utf8")) as Array<[string, string]>
+      const stamp = (rel: string) => {
+        const st = fs.statSync(path.join(repoRoot, rel))
+        return `${st.size}:${st.mtimeMs}`
+      }
+      const listed = new Map(inputs)
+      for (const rel of [entry, "libs/domain/src/normalize.ts", "apps/cli/bin/bundle.js", "package-lock.json"]) {
+        expect(listed.get(path.join(repoRoot, rel)), rel).toBe(stamp(rel))
+      }
+      expect(inputs.filter(([f]) => f.includes(`${path.sep}node_modules${path.sep}`))).toEqual([])
+    }
+  }, 60_000)
 })
