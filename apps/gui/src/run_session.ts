@@ -101,18 +101,6 @@ export const makeRunSession = (
         }
       })
 
-    // The closing message of a run that ingested nothing at the plan (R10, issue 16): the run says
-    // 「中止しました（0 / 0）」 for a stop, a cancel and a plan left unanswered alike. Exit code 2
-    // without a stop is the plan's end; the answer then tells a cancel (null) from no answer at all.
-    const closingOf = (c: Current, exitCode: 0 | 1 | 2, message: string | null) =>
-      Effect.gen(function* () {
-        if (exitCode !== 2 || (yield* SubscriptionRef.get(c.channel.stop))) return message
-        const answer = yield* Deferred.poll(c.channel.answer)
-        const text = messages(c.language)
-        if (answer === undefined || Option.isNone(answer)) return text.planTimedOut(Math.max(1, Math.round(Duration.toMinutes(answerTimeout))))
-        return (yield* answer.value) === null ? text.planCancelled : message
-      })
-
     const resultOf = (c: Current): Effect.Effect<RunResult | undefined> =>
       Effect.gen(function* () {
         const ch = c.channel
@@ -125,7 +113,8 @@ export const makeRunSession = (
           version: c.id,
           id: c.id,
           exitCode,
-          message: yield* closingOf(c, exitCode, message),
+          // A cancel, a plan left unanswered and a stop each say so (the run's settleRun, issue 16).
+          message,
           error: Option.getOrNull(yield* Ref.get(ch.error)),
           failed: Option.match(closing, { onNone: () => [], onSome: (x) => x.failed.map(failedView) }),
           onlySkipped: yield* Ref.get(ch.onlySkipped),

@@ -11,7 +11,15 @@ const completed = "インデックス作成が完了しました。（成功: 3 
 describe("settleRun() (R1, R16, R17, R18)", () => {
   it.each([
     { name: "an error", outcome: { _tag: "Error", message: "boom" } as RunOutcome, gram: false, code: 1, report: "error", message: "boom" },
-    { name: "cancelled", outcome: { _tag: "Cancelled" } as RunOutcome, gram: false, code: 2, report: "closing", message: "インデックス作成を中止しました。（成功: 0 件 / 失敗: 0 件）" },
+    { name: "stopped at the plan", outcome: { _tag: "Cancelled", why: { _tag: "stopped" } } as RunOutcome, gram: false, code: 2, report: "closing", message: "インデックス作成を中止しました。（成功: 0 件 / 失敗: 0 件）" },
+    {
+      name: "declined at the plan", outcome: { _tag: "Cancelled", why: { _tag: "declined" } } as RunOutcome, gram: false, code: 2, report: "closing",
+      message: "取り込みの確認で［キャンセル］したため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。"
+    },
+    {
+      name: "no answer at the plan", outcome: { _tag: "Cancelled", why: { _tag: "timedOut", minutes: 60 } } as RunOutcome, gram: false, code: 2, report: "closing",
+      message: "取り込みの確認に 60 分返事が無かったため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。"
+    },
     { name: "no targets", outcome: { _tag: "NoTargets", message: "取り込みが必要なファイルはありません。" } as RunOutcome, gram: true, code: 0, report: "closing", message: "取り込みが必要なファイルはありません。" },
     { name: "completed", outcome: ingested({ failed: [] }), gram: true, code: 0, report: "closing", message: completed },
     { name: "stopped", outcome: ingested({ stopped: true, failed: [] }), gram: false, code: 2, report: "closing", message: "インデックス作成を中止しました。（成功: 3 件 / 失敗: 0 件）" },

@@ -7,17 +7,29 @@
  * @module
  */
 import { type ExitCode, type FailedFile, closingMessage } from "./closing.ts"
+import { messages } from "./messages.ts"
 import type { Language } from "./settings.ts"
+
+/**
+ * Why a run ended at the confirmation (R8, R10; issue 16: each says so in
+ * its own words): `stopped` (a stop during the crawl or while the plan was
+ * shown), `declined` (the person answered no / ［キャンセル］), `timedOut`
+ * (no answer within `minutes`).
+ */
+export type CancelReason =
+  | { readonly _tag: "stopped" }
+  | { readonly _tag: "declined" }
+  | { readonly _tag: "timedOut"; readonly minutes: number }
 
 /**
  * How the main part of a run ended: `Error` (a run-level failure, R18),
  * `Cancelled` (stop during the crawl, cancel or no answer at the
- * confirmation, R8, R10), `NoTargets` (R12, with its message), `Ingested`
+ * confirmation, R8, R10; `why` says which), `NoTargets` (R12, with its message), `Ingested`
  * (R13–R15: stopped or not, the errors that ended it, the counts).
  */
 export type RunOutcome =
   | { readonly _tag: "Error"; readonly message: string }
-  | { readonly _tag: "Cancelled" }
+  | { readonly _tag: "Cancelled"; readonly why: CancelReason }
   | { readonly _tag: "NoTargets"; readonly message: string }
   | {
     readonly _tag: "Ingested"
@@ -57,8 +69,16 @@ export function settleRun(language: Language, outcome: RunOutcome): RunSettlemen
   switch (outcome._tag) {
     case "Error":
       return { updateGram: false, code: 1, message: outcome.message, failed: [], report: "error" }
-    case "Cancelled":
-      return { updateGram: false, code: 2, message: closingMessage(language, { stopped: true, ok: 0, failed: [] }), failed: [], report: "closing" }
+    case "Cancelled": {
+      const text = messages(language)
+      const why = outcome.why
+      const message = why._tag === "declined"
+        ? text.planCancelled
+        : why._tag === "timedOut"
+          ? text.planTimedOut(Math.max(1, Math.round(why.minutes)))
+          : closingMessage(language, { stopped: true, ok: 0, failed: [] })
+      return { updateGram: false, code: 2, message, failed: [], report: "closing" }
+    }
     case "NoTargets":
       return { updateGram: true, code: 0, message: outcome.message, failed: [], report: "closing" } // R12
     case "Ingested": {

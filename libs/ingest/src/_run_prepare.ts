@@ -8,7 +8,7 @@
  */
 import type { FileSystem } from "@effect/platform"
 import {
-  type Confirmation, type CrawledFile, type IngestRow, type PlanAnswer, type Settings, type TargetFolder, type TargetList,
+  type CancelReason, type Confirmation, type CrawledFile, type IngestRow, type PlanAnswer, type Settings, type TargetFolder, type TargetList,
   describeWorkFolderError, fileKey, findMissingTargetFolder, makePlan, recoverFromJournal, rowsKeptOnCancel, selectIndexes
 } from "@sagasu/domain"
 import {
@@ -115,7 +115,9 @@ export const crawlSelected = (ctx: RunContext, selected: ReadonlyArray<TargetFol
   })
 
 /** The answer of {@link askForAnswer}: `Answered`, or `Cancelled` (cancel, stop or no answer in time) with the counted list. */
-export type Reply = { readonly _tag: "Answered"; readonly answer: PlanAnswer } | { readonly _tag: "Cancelled"; readonly counted: TargetList }
+export type Reply =
+  | { readonly _tag: "Answered"; readonly answer: PlanAnswer }
+  | { readonly _tag: "Cancelled"; readonly counted: TargetList; readonly why: CancelReason }
 
 /**
  * R10: the plan of `counted` into the channel, the phase `confirm`, and the
@@ -128,12 +130,15 @@ export const askForAnswer = (ctx: RunContext, counted: TargetList) =>
     yield* SubscriptionRef.set(channel.plan, Option.some(makePlan(counted.counts)))
     yield* ctx.progress({ _tag: "phase", phase: "confirm", current: text.waitingForAnswer, remaining: counted.targets.length })
     const stopped = channel.stop.changes.pipe(Stream.filter((s) => s), Stream.take(1), Stream.runDrain)
-    const answer = yield* Deferred.await(channel.answer).pipe(
-      Effect.raceFirst(stopped.pipe(Effect.as(null))),
-      Effect.timeoutTo({ duration: ctx.options.answerTimeout ?? Duration.minutes(60), onTimeout: () => null, onSuccess: (a) => a })
+    const limit = Duration.decode(ctx.options.answerTimeout ?? Duration.minutes(60))
+    const cancelled = (why: CancelReason): Reply => ({ _tag: "Cancelled", counted, why })
+    const reply = yield* Deferred.await(channel.answer).pipe(
+      Effect.map((answer): Reply => (answer === null ? cancelled({ _tag: "declined" }) : { _tag: "Answered", answer })),
+      Effect.raceFirst(stopped.pipe(Effect.as(cancelled({ _tag: "stopped" })))),
+      Effect.timeoutTo({ duration: limit, onTimeout: () => cancelled({ _tag: "timedOut", minutes: Duration.toMinutes(limit) }), onSuccess: (r) => r })
     )
     yield* SubscriptionRef.set(channel.plan, Option.none())
-    return answer === null ? { _tag: "Cancelled", counted } as Reply : { _tag: "Answered", answer } as Reply
+    return reply
   })
 
 /**
@@ -143,7 +148,7 @@ export const askForAnswer = (ctx: RunContext, counted: TargetList) =>
 export const obtainAnswer = (ctx: RunContext, confirmation: Confirmation, counted: () => TargetList): Effect.Effect<Reply, never, FileSystem.FileSystem> => {
   switch (confirmation._tag) {
     case "Cancel":
-      return Effect.succeed({ _tag: "Cancelled", counted: counted() })
+      return Effect.succeed({ _tag: "Cancelled", counted: counted(), why: { _tag: "stopped" } })
     case "Ask":
       return askForAnswer(ctx, counted())
     case "Answer":

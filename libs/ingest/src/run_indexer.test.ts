@@ -421,6 +421,8 @@ describe("runIndexer(): confirmation (R9, R10, R11, R12)", () => {
       expect(statuses(r.rows)).toEqual({ "A/a1.xlsx": "done", "A/bad.xlsx": "failed" })
       expect(tsvText(f.paths, "A", "gone.xlsx")).toBeUndefined()
       expect(r.dispatched).toEqual([])
+      // Issue 16: a cancel says it was one, not 「中止しました（0 / 0）」 as a stop does.
+      expect(yield* closing(r)).toEqual(Option.some("取り込みの確認で［キャンセル］したため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。"))
     })))
 
   it.effect("R10: no answer within 60 minutes cancels (TestClock)", () =>
@@ -441,6 +443,7 @@ describe("runIndexer(): confirmation (R9, R10, R11, R12)", () => {
       })
       expect(r.code).toBe(2)
       expect(r.rows).toEqual([])
+      expect(yield* closing(r)).toEqual(Option.some("取り込みの確認に 60 分返事が無かったため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。"))
     })))
 
   it.effect("R9/R10: the answer's retryFailed brings back failed files", () =>

@@ -163,7 +163,7 @@ const runMain = (run: RunContext): Effect.Effect<MainOutcome, RunFailure, FileSy
     const reply = yield* obtainAnswer(ctx, confirmation, () => decide(uncounted))
     if (reply._tag === "Cancelled") {
       yield* keepPreviousRows(ctx, previousRows, reply.counted)
-      return { _tag: "Cancelled" } as MainOutcome
+      return { _tag: "Cancelled", why: reply.why } as MainOutcome
     }
     const list = decide(reply.answer)
     yield* reportCloudSkipped(ctx, list) // R9
