@@ -334,6 +334,43 @@ export class DocTable {
     return out
   }
 
+  /**
+   * {@link docsWithNameContaining} with, per doc, whether its *path* holds
+   * the term (not only a sheet name): `inPath[k]` for `docs[k]`. Decodes no
+   * name (S2, issue 13: a term common in file names, such as 見積, is found
+   * in thousands of paths; decoding each cost a cold search tens of ms). The
+   * path comes first among a doc's names and a term never holds U+0001, so
+   * the doc's first match lies in its path exactly when no U+0001 comes
+   * before it.
+   */
+  namesContaining(normalizedTerm: string): { readonly docs: Array<number>; readonly inPath: Array<boolean> } {
+    const needle = encoder.encode(normalizedTerm)
+    const docs: Array<number> = []
+    const inPath: Array<boolean> = []
+    if (needle.length === 0 || this.length === 0) return { docs, inPath }
+    const hay = this.bytes.subarray(this.normAt, this.normEnd)
+    const buf = Buffer.from(hay.buffer, hay.byteOffset, hay.byteLength)
+    let from = 0
+    for (;;) {
+      const at = buf.indexOf(needle, from)
+      if (at < 0) break
+      const d = this.docOfNormOffset(at)
+      let path = true
+      for (let i = this.view.getUint32(HEADER + d * DOC + 40, true); i < at; i++) {
+        if (hay[i] === 1) {
+          path = false
+          break
+        }
+      }
+      docs.push(d)
+      inPath.push(path)
+      // Next doc: past this doc's NUL.
+      const end = buf.indexOf(0, at)
+      from = end < 0 ? buf.length : end + 1
+    }
+    return { docs, inPath }
+  }
+
   private docOfNormOffset(offset: number): number {
     let lo = 0
     let hi = this.length - 1

@@ -126,6 +126,8 @@ class Stop {
 
 interface Filters {
   readonly query: SearchQuery
+  /** No filter at all: every file passes (so a doc's names need not be decoded to decide it). */
+  readonly none: boolean
   readonly passes: (index: string, normIndex: string, path: string, normPath: string, type: string, modifiedMs: number) => boolean
 }
 
@@ -137,8 +139,10 @@ function filtersOf(query: SearchQuery, options: FileSearchOptions): Filters {
   const from = options.modifiedFrom
   const to = options.modifiedTo
   const query0 = query
+  const none = indexes === undefined && types === undefined && options.path === undefined && folder === "" && from === undefined && to === undefined && query.filters.length === 0
   return {
     query,
+    none,
     passes: (_index, normIndex, path, normPath, type, modifiedMs) => {
       if (indexes !== undefined && !indexes.includes(normIndex)) return false
       if (types !== undefined && !types.has(type)) return false
@@ -197,6 +201,8 @@ class SegmentState {
     if (v === undefined) {
       const s = this.segment
       if (s.isDeleted(d)) v = false
+      // The common case, no filter and no fresh tail: nothing of the doc to decode (S2, issue 13).
+      else if (filters.none && fresh.size === 0) v = true
       else {
         const doc = s.view(d)
         if (fresh.has(docKey(doc.index, doc.path))) v = false
@@ -215,6 +221,9 @@ class SegmentState {
     return this.named.get(d)?.path ?? 0
   }
 }
+
+// The names of a file that hold no term and no excluded term.
+const noNames: NamesMatch = { hits: [], mask: 0, excluded: false }
 
 /** One search over a {@link FileSearchSource}; see the module doc. */
 export class FileSearch {
@@ -244,18 +253,18 @@ export class FileSearch {
   // Docs whose names hold a term or an excluded term: one byte search per term over the doc table.
   private findNamed(st: SegmentState): void {
     const docs = st.segment.docs
-    const seen = new Set<number>()
-    for (const t of this.query.terms) for (const d of docs.docsWithNameContaining(t)) seen.add(d)
-    for (const d of seen) {
-      const names = docs.normNames(d).split("\u0001")
-      let pathMask = 0
-      let any = 0
-      this.query.terms.forEach((t, i) => {
-        if (names[0]!.includes(t)) pathMask |= 1 << i
-        if (names.some((n) => n.includes(t))) any |= 1 << i
+    this.query.terms.forEach((t, i) => {
+      const found = docs.namesContaining(t)
+      found.docs.forEach((d, k) => {
+        let n = st.named.get(d)
+        if (n === undefined) {
+          n = { path: 0, any: 0 }
+          st.named.set(d, n)
+        }
+        n.any |= 1 << i
+        if (found.inPath[k] === true) n.path |= 1 << i
       })
-      if (any !== 0) st.named.set(d, { path: pathMask, any })
-    }
+    })
     for (const e of this.query.exclude) for (const d of docs.docsWithNameContaining(e)) st.excludedByName.add(d)
     // A piece's names are those of its whole file: the union over its pieces.
     for (const [key, pieces] of this.source.pieces) {
@@ -554,15 +563,16 @@ export class FileSearch {
   ): Decided | undefined {
     const seg = st.segment
     if (!st.passes(d, this.source.fresh, this.filters)) return undefined
-    const view = seg.view(d)
     if (seg.docs.isPiece(d)) {
+      const view = seg.view(d)
       const key = docKey(view.index, view.path)
       if (doneKeys.has(key)) return undefined
       doneKeys.add(key)
       return this.decidePieces(key)
     }
-    const parts = seg.partsOf(d)
-    const names = matchNames(this.query, fileNamesOf(view.path, sheetNamesOf(parts)))
+    // A doc whose names hold no term and no excluded term (the doc table's byte search said so) matches
+    // nothing by its names: nothing of it is decoded, so counting the totals costs the postings alone (S2).
+    const names = st.named.has(d) || st.excludedByName.has(d) ? matchNames(this.query, fileNamesOf(seg.view(d).path, sheetNamesOf(seg.partsOf(d)))) : noNames
     const match = new FileMatch<number>(this.query, names, this.keep())
     const a = seg.docs.first(d)
     const b = a + seg.docs.count(d)
@@ -570,15 +580,19 @@ export class FileSearch {
     const src = seg.docs.sourceMtimeMs(d)
     const size = seg.docs.sourceSize(d)
     return {
-      index: view.index,
-      path: view.path,
+      get index() {
+        return seg.view(d).index
+      },
+      get path() {
+        return seg.view(d).path
+      },
       match,
       names,
       pathTerms: st.pathMask(d),
       modifiedMs: src >= 0 ? src : undefined,
       size: size >= 0 ? size : undefined,
       sortMs: src >= 0 ? src : seg.docs.mtimeMs(d),
-      show: (k) => this.showSegment(view.index, view.path, names, match, k, [{ seg, d }]),
+      show: (k) => this.showSegment(seg.view(d).index, seg.view(d).path, names, match, k, [{ seg, d }]),
       redo: () => this.decideSegmentDoc(st, d, this.cursorsOf(st), new Set())
     }
   }
