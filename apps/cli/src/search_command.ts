@@ -15,7 +15,7 @@ import { checkWorkFolder, hitContexts, readSettings, searchIndexFiles } from "@s
 import { Console, Effect, Option } from "effect"
 import { cliCountBudgetMs, cliSearchBudgetMs } from "./search_fast.ts"
 import { checkSearchArgs } from "./search_options.ts"
-import { formatSearchOutput, searchUsageExitCode } from "./search_output.ts"
+import { formatSearchOutput, searchUsageExitCode, showsTotals } from "./search_output.ts"
 
 /** Options of {@link searchCommand}, as main.ts parses them. */
 export interface SearchCommandOptions {
@@ -76,7 +76,12 @@ export const searchCommand = (work: string, query: string, options: SearchComman
       settings.targetFolders.map((t) => t.name)
     )
     if (checked._tag === "Usage") return yield* fail(checked.message, searchUsageExitCode)
-    const result = yield* searchIndexFiles(paths, query, { ...checked.options, budgetMs: cliSearchBudgetMs, countBudgetMs: cliCountBudgetMs })
+    const result = yield* searchIndexFiles(paths, query, {
+      ...checked.options,
+      totals: showsTotals(options),
+      budgetMs: cliSearchBudgetMs,
+      countBudgetMs: cliCountBudgetMs
+    })
     const contexts = options.context && !options.files ? yield* Effect.sync(() => hitContexts(paths, result.files)) : undefined
     const out = formatSearchOutput(
       { ...result, ...(contexts !== undefined ? { contexts } : {}) },

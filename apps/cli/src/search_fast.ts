@@ -15,7 +15,7 @@ import { GramSearcher, currentLayoutVersion, hitContexts, workPaths } from "@sag
 import * as fs from "node:fs"
 import { parseArgs } from "node:util"
 import { checkSearchArgs, defaultSearchLimit } from "./search_options.ts"
-import { formatSearchOutput } from "./search_output.ts"
+import { formatSearchOutput, showsTotals } from "./search_output.ts"
 import { defaultWorkDir } from "./work_dir.ts"
 
 /** A search's time budget from the command line: answer with what was found after 30 s (S2). */
@@ -89,7 +89,8 @@ export async function fastSearch(args: ReadonlyArray<string>): Promise<boolean> 
   let outcome: ReturnType<GramSearcher["searchFiles"]>
   try {
     const now = performance.now()
-    outcome = searcher.searchFiles(query, { ...checked.options, countDeadline: now + cliCountBudgetMs }, { deadline: now + cliSearchBudgetMs })
+    const totals = showsTotals({ json: values.json === true, files: values.files === true })
+    outcome = searcher.searchFiles(query, { ...checked.options, totals, countDeadline: now + cliCountBudgetMs }, { deadline: now + cliSearchBudgetMs })
   } catch {
     return false
   } finally {
