@@ -351,24 +351,50 @@ export class DocTable {
     const hay = this.bytes.subarray(this.normAt, this.normEnd)
     const buf = Buffer.from(hay.buffer, hay.byteOffset, hay.byteLength)
     let from = 0
+    let d = 0
     for (;;) {
       const at = buf.indexOf(needle, from)
       if (at < 0) break
-      const d = this.docOfNormOffset(at)
-      let path = true
-      for (let i = this.view.getUint32(HEADER + d * DOC + 40, true); i < at; i++) {
-        if (hay[i] === 1) {
-          path = false
-          break
-        }
-      }
+      d = this.docOfNormOffsetFrom(at, d)
       docs.push(d)
-      inPath.push(path)
+      inPath.push(hay.subarray(this.normStarts()[d] ?? 0, at).indexOf(1) < 0)
       // Next doc: past this doc's NUL.
       const end = buf.indexOf(0, at)
       from = end < 0 ? buf.length : end + 1
     }
     return { docs, inPath }
+  }
+
+  private starts: Uint32Array | undefined
+
+  // Where each doc's names start in the norm area (read once, on the first name search).
+  private normStarts(): Uint32Array {
+    if (this.starts === undefined) {
+      const starts = new Uint32Array(this.length)
+      for (let d = 0; d < this.length; d++) starts[d] = this.view.getUint32(HEADER + d * DOC + 40, true)
+      this.starts = starts
+    }
+    return this.starts
+  }
+
+  // The doc whose names hold `offset`, at or after doc `from` (matches come in order): a gallop, then a binary search.
+  private docOfNormOffsetFrom(offset: number, from: number): number {
+    const starts = this.normStarts()
+    let lo = from
+    let step = 1
+    let hi = from + 1
+    while (hi < starts.length && (starts[hi] ?? 0) <= offset) {
+      lo = hi
+      step *= 2
+      hi = lo + step
+    }
+    hi = Math.min(hi, starts.length) - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if ((starts[mid] ?? 0) <= offset) lo = mid
+      else hi = mid - 1
+    }
+    return lo
   }
 
   private docOfNormOffset(offset: number): number {

@@ -179,20 +179,42 @@ interface Decided {
 // Refs of a FileMatch: a piece or part number in the high half, a line in the low half.
 const HIGH = 4294967296
 
+/** What a segment's doc table says of a query's terms in file names. */
+interface SegmentNames {
+  /** Docs whose names hold some term: d → terms in its path, terms in any name. */
+  readonly named: Map<number, { path: number; any: number }>
+  /** Docs whose names hold an excluded term. */
+  readonly excluded: Set<number>
+}
+
 /** The per-segment state of one search. */
 class SegmentState {
   readonly segment: SegmentReader
   readonly postings: PostingCache
   readonly texts: LineTexts
-  /** Docs whose names hold some term: d → terms in its path, terms in any name. */
-  readonly named = new Map<number, { path: number; any: number }>()
-  /** Docs whose names hold an excluded term. */
-  readonly excludedByName = new Set<number>()
   private readonly verdicts = new Map<number, boolean>()
-  constructor(segment: SegmentReader) {
+  private readonly findNames: (st: SegmentState) => SegmentNames
+  private names: SegmentNames | undefined
+  constructor(segment: SegmentReader, findNames: (st: SegmentState) => SegmentNames) {
     this.segment = segment
     this.postings = new PostingCache(segment)
     this.texts = new LineTexts(segment)
+    this.findNames = findNames
+  }
+
+  // Found when the walk first reaches the segment (S2: a page found in the newest segment looks no further).
+  private found(): SegmentNames {
+    return (this.names ??= this.findNames(this))
+  }
+
+  /** Docs whose names hold some term: d → terms in its path, terms in any name. */
+  get named(): ReadonlyMap<number, { readonly path: number; readonly any: number }> {
+    return this.found().named
+  }
+
+  /** Docs whose names hold an excluded term. */
+  get excludedByName(): ReadonlySet<number> {
+    return this.found().excluded
   }
 
   /** Whether doc `d` is searched: not deleted, not in the fresh tail, through the filters. */
@@ -245,48 +267,56 @@ export class FileSearch {
     this.control = control
     this.now = control.now ?? (() => performance.now())
     this.filters = filtersOf(query, options)
-    this.states = [...source.segments].reverse().map((s) => new SegmentState(s))
+    this.states = [...source.segments].reverse().map((s) => new SegmentState(s, (st) => this.findNamed(st)))
     this.freshFiles = source.freshDocs.map((doc) => ({ doc, decided: undefined }))
-    for (const st of this.states) this.findNamed(st)
   }
 
   // Docs whose names hold a term or an excluded term: one byte search per term over the doc table.
-  private findNamed(st: SegmentState): void {
+  private findNamed(st: SegmentState): SegmentNames {
     const docs = st.segment.docs
+    const named = new Map<number, { path: number; any: number }>()
+    const excluded = new Set<number>()
     this.query.terms.forEach((t, i) => {
       const found = docs.namesContaining(t)
       found.docs.forEach((d, k) => {
-        let n = st.named.get(d)
+        let n = named.get(d)
         if (n === undefined) {
           n = { path: 0, any: 0 }
-          st.named.set(d, n)
+          named.set(d, n)
         }
         n.any |= 1 << i
         if (found.inPath[k] === true) n.path |= 1 << i
       })
     })
-    for (const e of this.query.exclude) for (const d of docs.docsWithNameContaining(e)) st.excludedByName.add(d)
-    // A piece's names are those of its whole file: the union over its pieces.
-    for (const [key, pieces] of this.source.pieces) {
-      void key
-      let pathMask = 0
-      let any = 0
-      let excluded = false
-      for (const p of pieces) {
-        const other = this.states.find((s) => s.segment === p.segment)
-        const n = other?.named.get(p.d)
-        if (n !== undefined) {
-          pathMask |= n.path
-          any |= n.any
-        }
-        if (other?.excludedByName.has(p.d) === true) excluded = true
-      }
+    for (const e of this.query.exclude) for (const d of docs.docsWithNameContaining(e)) excluded.add(d)
+    // A piece's names are those of its whole file: the union over its pieces, wherever they are.
+    for (const pieces of this.source.pieces.values()) {
+      if (!pieces.some((p) => p.segment === st.segment)) continue
+      const union = this.piecesNames(pieces)
       for (const p of pieces) {
         if (p.segment !== st.segment) continue
-        if (any !== 0) st.named.set(p.d, { path: pathMask, any })
-        if (excluded) st.excludedByName.add(p.d)
+        if (union.any !== 0) named.set(p.d, { path: union.path, any: union.any })
+        else named.delete(p.d)
+        if (union.excluded) excluded.add(p.d)
       }
     }
+    return { named, excluded }
+  }
+
+  // The terms the names of a big file's pieces hold together (decoded: a few docs).
+  private piecesNames(pieces: ReadonlyArray<{ readonly segment: SegmentReader; readonly d: number }>): { path: number; any: number; excluded: boolean } {
+    let path = 0
+    let any = 0
+    let excluded = false
+    for (const p of pieces) {
+      const names = p.segment.docs.normNames(p.d).split("\u0001")
+      this.query.terms.forEach((t, i) => {
+        if (names[0]!.includes(t)) path |= 1 << i
+        if (names.some((n) => n.includes(t))) any |= 1 << i
+      })
+      if (this.query.exclude.some((e) => names.some((n) => n.includes(e)))) excluded = true
+    }
+    return { path, any, excluded }
   }
 
   // Locations a FileMatch keeps for picking: none once the page is complete (only counting goes on).
