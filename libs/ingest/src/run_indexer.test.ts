@@ -35,9 +35,10 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { type IndexerChannel, type MakeChannelOptions, makeChannel, requestStop } from "./channel.ts"
+import { gramRoundThread } from "./gram_thread.ts"
 import { stagingCompleteMark } from "./ingest_one.ts"
 import type { IngestFile } from "./ingest_request.ts"
-import { runIndexer } from "./run_indexer.ts"
+import { type RunIndexerOptions, runIndexer } from "./run_indexer.ts"
 import { IngestWorkers } from "./workers.ts"
 
 // ---------------------------------------------------------------------------
@@ -738,7 +739,38 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       expect(fs.readFileSync(f.paths.log, "utf8")).toMatch(/2-gram index updated: \d+\.\d s/)
     })))
 
-  it.live("R16/S1: a stopped run hides nothing: every done file is found in its new version at once; the next run merges", () =>
+  it.live("R16: when the round's thread dies mid-run, the update brings the index in line all the same (issue 20)", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "x/0.xlsx": "見積 零", "y/1.xlsx": "見積 壱", "z/2.xlsx": "見積 弐" } })
+      let thread: { terminate: () => Promise<number> } | undefined
+      const ended = yield* Deferred.make<void>()
+      // The thread is ended while y/1.xlsx is read, after x/0.xlsx was published and noted.
+      const script: Script = (_kind, request) =>
+        request.path === "y/1.xlsx"
+          ? Effect.gen(function* () {
+              yield* Effect.promise(() => thread?.terminate() ?? Promise.resolve(0))
+              yield* Deferred.succeed(ended, undefined)
+              return undefined
+            })
+          : Effect.succeed(undefined)
+      const code = yield* runIndexer(yield* makeChannel(), {
+        work: f.paths.root, version: "test",
+        workers: () => fakeWorkers([], script),
+        gramRound: (p) => gramRoundThread(p, { round: { builderMemoryBytes: 1 }, onThread: (t) => (thread = t) })
+      })
+      expect(code).toBe(0)
+      expect(yield* Deferred.isDone(ended)).toBe(true)
+      const found = yield* searchIndex(f.paths, "見積")
+      expect([found.engine, ...found.hits.map((h) => h.text).sort()]).toEqual(["gram", "見積 壱", "見積 弐", "見積 零"])
+      expect(fs.readFileSync(f.paths.log, "utf8")).toMatch(/2-gram index updated: 3 file\(s\) indexed \(0 while ingesting\)/)
+    })), 600_000)
+
+  // The round in the commander's thread, and on a thread of its own as the product runs it (issue 20).
+  const rounds: ReadonlyArray<{ readonly name: string; readonly round: NonNullable<RunIndexerOptions["gramRound"]> }> = [
+    { name: "in the commander's thread", round: (p) => openGramRound(p, { builderMemoryBytes: 1 }) },
+    { name: "on its own thread", round: (p) => gramRoundThread(p, { round: { builderMemoryBytes: 1 } }) }
+  ]
+  it.live.each(rounds)("R16/S1: a stopped run hides nothing: every done file is found in its new version at once; the next run merges (round $name)", ({ round }) =>
     provide(Effect.gen(function* () {
       const f = yield* makeFixture({ A: { "x/0.xlsx": "見積 旧0", "y/1.xlsx": "見積 旧1", "z/2.xlsx": "見積 旧2" } })
       const options = (workers: Layer.Layer<IngestWorkers>) => ({
@@ -746,7 +778,7 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
         workers: () => workers,
         updateGram: (p: WorkPaths, changes: RoundChanges) => updateGramIndexesOfRound(p, changes),
         // A tiny budget: every source file is written to a segment at once.
-        gramRound: (p: WorkPaths) => openGramRound(p, { builderMemoryBytes: 1 })
+        gramRound: round
       })
       const search = (q: string) => searchIndex(f.paths, q).pipe(Effect.map((r) => [r.engine, ...r.hits.map((h) => h.text).sort()]))
       expect(yield* runIndexer(yield* makeChannel(), options(fakeWorkers([])))).toBe(0)

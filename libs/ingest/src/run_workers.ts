@@ -9,7 +9,8 @@
 import { type CommandExecutor, FileSystem } from "@effect/platform"
 import type { IngestResult, Settings } from "@sagasu/domain"
 import { NodeContext } from "@effect/platform-node"
-import { type WorkPaths, completeMarkOf, openGramRound, stageExtraction, stagingWriteFailure, updateGramIndexesOfRound } from "@sagasu/store"
+import { type WorkPaths, completeMarkOf, stageExtraction, stagingWriteFailure, updateGramIndexesOfRound } from "@sagasu/store"
+import { gramRoundThread } from "./gram_thread.ts"
 import { Duration, Effect, Layer, Option } from "effect"
 import * as fsSync from "node:fs"
 import * as os from "node:os"
@@ -118,6 +119,6 @@ export const standardRunOptions = (
         })
       ],
       updateGram: (paths, changes) => updateGramIndexesOfRound(paths, changes),
-      gramRound: (paths) => openGramRound(paths)
+      gramRound: (paths) => gramRoundThread(paths)
     } satisfies RunIndexerOptions
   })

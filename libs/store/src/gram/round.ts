@@ -65,6 +65,15 @@ export interface GramRound {
    */
   readonly noted: Effect.Effect<void>
   /**
+   * {@link noted} from another thread: the log's changes up to byte
+   * `logBytes` are done (the size the commander read right after them; the
+   * round cannot read it itself later, by then newer notes may name changes
+   * not yet made).
+   */
+  readonly notedUpTo: (logBytes: number) => Effect.Effect<void>
+  /** The fresh log the round reads (its path), or undefined when the round only waits for {@link finish}. */
+  readonly freshLog: string | undefined
+  /**
    * R16: finishes what was noted and brings the gram index in line with the
    * body index, like `updateGramIndexesOfRound(paths, changes)`. Call once,
    * after the last publish.
@@ -528,7 +537,7 @@ export const openGramRound = (
       abandonFeed()
     })
     if (!state.failed) {
-      fiber = yield* Effect.forkScoped(work.pipe(Effect.catchAll((e) => (process.env.DBG ? Effect.sync(() => console.log("ROUND FAILED", e)) : Effect.void).pipe(Effect.zipRight(failRound)))))
+      fiber = yield* Effect.forkScoped(work.pipe(Effect.catchAll(() => failRound)))
     }
 
     // Stops the background work and makes the complete part of what was built live.
@@ -584,10 +593,12 @@ export const openGramRound = (
         return { ...summary, prebuilt: state.failed ? 0 : state.built, indexed: summary.indexed + (state.failed ? 0 : state.built) }
       })
 
-    const noted = Effect.suspend(() => {
-      state.safeTo = Math.max(state.safeTo, logSize())
-      return Queue.offer(pings, undefined)
-    }).pipe(Effect.asVoid)
+    const notedUpTo = (logBytes: number) =>
+      Effect.suspend(() => {
+        state.safeTo = Math.max(state.safeTo, logBytes)
+        return Queue.offer(pings, undefined)
+      }).pipe(Effect.asVoid)
+    const noted = Effect.suspend(() => notedUpTo(logSize()))
 
     const awaitLive = Effect.gen(function* () {
       if (manifest === undefined) return
@@ -600,6 +611,8 @@ export const openGramRound = (
 
     return {
       noted,
+      notedUpTo,
+      freshLog: manifest === undefined ? undefined : path.join(gramDir, manifest.fresh),
       finish,
       close,
       awaitLive
