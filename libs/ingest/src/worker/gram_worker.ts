@@ -8,7 +8,7 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import { type GramRound, GramIndexError, openGramRound, workPaths } from "@sagasu/store"
-import { Effect, Either, Exit, ManagedRuntime, Schema, Scope } from "effect"
+import { Either, Exit, ManagedRuntime, Schema, Scope } from "effect"
 import * as os from "node:os"
 import { parentPort } from "node:worker_threads"
 import { type GramAnswer, GramRequest } from "./_gram_protocol.ts"
