@@ -40,6 +40,13 @@ export interface GramRoundHook {
   /** Its result, when a {@link GramUpdateSummary}, goes to the log. */
   readonly finish: (changes: RoundChanges) => Effect.Effect<unknown, unknown>
   readonly close: Effect.Effect<void>
+  /**
+   * Completes when the round's fresh tail is short enough for another file
+   * to be handed over (issue 13, S1, S2: a round that falls behind — a busy
+   * machine, a long merge — would let the tail, which every search reads
+   * whole, grow without bound). Absent: no pacing.
+   */
+  readonly pace?: Effect.Effect<void>
 }
 
 /** Options of `runIndexer`. */

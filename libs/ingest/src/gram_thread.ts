@@ -18,7 +18,7 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import { GramIndexError, type GramRoundOptions, openGramRound, updateGramIndexesOfRound, type WorkPaths } from "@sagasu/store"
-import { Deferred, Effect, Either, Schema, type Scope } from "effect"
+import { Deferred, Effect, Either, FiberId, Schema, type Scope } from "effect"
 import * as fs from "node:fs"
 import { Worker } from "node:worker_threads"
 import type { GramRoundHook, RoundChanges } from "./_run_context.ts"
@@ -37,7 +37,27 @@ export interface GramRoundThreadOptions {
   readonly round?: Pick<GramRoundOptions, "builderMemoryBytes" | "flushIntervalMs" | "mergeFactor">
   /** Called with the thread once it is started (tests end it to check the fallback). */
   readonly onThread?: (thread: Worker) => void
+  /**
+   * Changes noted in the fresh log and not yet read by the round after
+   * which the commander waits before it hands over another file (default
+   * {@link defaultTailChanges}).
+   */
+  readonly tailChanges?: number
 }
+
+/**
+ * How many noted changes (a done file's `~`, a publish's `+`, a removal's
+ * `-`) the round may have left unread before the commander stops handing
+ * over files until it has read half of them: about 64 files, some seconds of
+ * a first run's publishes on two cores. Every search reads the fresh tail's
+ * files whole (S1), so the tail must stay short for a search to stay fast
+ * (S2): what the round has read goes live within its flush interval or 16
+ * MiB of text, what it has not read waits here. With the round on its own
+ * thread nothing else held it back: a first run on a busy machine let it
+ * fall minutes behind, and probes published 3 minutes before went
+ * unanswered within the GUI's budget.
+ */
+export const defaultTailChanges = 128
 
 /**
  * Opens the 2-gram round of the work folder `paths` on its own thread; the
@@ -53,13 +73,30 @@ export const gramRoundThread = (paths: WorkPaths, options: GramRoundThreadOption
     options.onThread?.(thread)
     // Answers come in the order of the requests that want one (open, finish, close).
     const waiting: Array<Deferred.Deferred<Reply>> = []
+    // The log's size after each change noted and not yet read by the round, oldest first; woken as it reads.
+    const notedSizes: Array<number> = []
+    const bound = Math.max(2, options.tailChanges ?? defaultTailChanges)
+    let progress = Deferred.unsafeMake<void>(FiberId.none)
+    const wake = () => {
+      const d = progress
+      progress = Deferred.unsafeMake<void>(FiberId.none)
+      Deferred.unsafeDone(d, Effect.void)
+    }
     let dead = false
+    let ended = false
     const settleAll = () => {
       dead = true
       for (const d of waiting.splice(0)) Deferred.unsafeDone(d, Effect.succeed(gone))
+      wake()
     }
     thread.on("message", (message: unknown) => {
       const a = decodeAnswer(message)
+      if (Either.isRight(a) && a.right._tag === "progress") {
+        const consumed = a.right.consumedTo
+        while (notedSizes.length > 0 && (notedSizes[0] ?? 0) <= consumed) notedSizes.shift()
+        wake()
+        return
+      }
       const d = waiting.shift()
       if (d !== undefined) Deferred.unsafeDone(d, Effect.succeed(Either.isRight(a) ? a.right : gone))
     })
@@ -73,7 +110,6 @@ export const gramRoundThread = (paths: WorkPaths, options: GramRoundThreadOption
         thread.postMessage(request)
         return yield* Deferred.await(d)
       })
-    let ended = false
     yield* Effect.addFinalizer(() =>
       Effect.gen(function* () {
         if (!ended) yield* ask({ _tag: "close" })
@@ -88,11 +124,19 @@ export const gramRoundThread = (paths: WorkPaths, options: GramRoundThreadOption
       noted: Effect.sync(() => {
         if (log === null || dead) return
         const size = fs.statSync(log, { throwIfNoEntry: false })?.size
-        if (size !== undefined) thread.postMessage({ _tag: "noted", logBytes: size } satisfies GramRequest)
+        if (size === undefined) return
+        notedSizes.push(size)
+        thread.postMessage({ _tag: "noted", logBytes: size } satisfies GramRequest)
+      }),
+      // Past the bound, wait until the round has read half of the waiting changes (or ended).
+      pace: Effect.gen(function* () {
+        if (notedSizes.length < bound) return
+        while (!dead && !ended && notedSizes.length > bound / 2) yield* Deferred.await(progress)
       }),
       finish: (changes: RoundChanges) =>
         Effect.gen(function* () {
           ended = true
+          wake()
           const reply = yield* ask({ _tag: "finish", published: [...changes.published], removed: [...changes.removed] })
           if (reply._tag === "finished") return reply.summary
           if (reply._tag === "failed") return yield* Effect.fail(new GramIndexError({ reason: reply.reason, path: reply.path, detail: reply.detail }))
@@ -102,6 +146,7 @@ export const gramRoundThread = (paths: WorkPaths, options: GramRoundThreadOption
       close: Effect.gen(function* () {
         if (ended) return
         ended = true
+        wake()
         yield* ask({ _tag: "close" })
       })
     } satisfies GramRoundHook

@@ -739,6 +739,33 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       expect(fs.readFileSync(f.paths.log, "utf8")).toMatch(/2-gram index updated: \d+\.\d s/)
     })))
 
+  it.effect("S1/S2: while the 2-gram round's pace holds, no file is handed over; once it lets go, the run goes on (issue 13)", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "x/a.xlsx": "x", "y/b.xlsx": "y", "z/c.xlsx": "z" } })
+      const handed: Array<string> = []
+      const gate = yield* Deferred.make<void>()
+      const held = yield* Deferred.make<void>()
+      let paces = 0
+      const run = yield* Effect.fork(runIndexer(yield* makeChannel(), {
+        work: f.paths.root, version: "test",
+        workers: () => fakeWorkers(handed),
+        gramRound: () =>
+          Effect.succeed({
+            noted: Effect.void,
+            finish: () => Effect.void,
+            close: Effect.void,
+            // The first file goes at once; the round then falls behind until the gate opens.
+            pace: Effect.suspend(() => (++paces === 1 ? Effect.void : Effect.zipRight(Deferred.succeed(held, undefined), Deferred.await(gate))))
+          })
+      }))
+      // A commander that did not ask the pace would end the run here instead.
+      expect(yield* Effect.raceFirst(Deferred.await(held).pipe(Effect.as("held")), Fiber.await(run).pipe(Effect.as("ended")))).toBe("held")
+      expect(handed).toEqual(["plain:x/a.xlsx"])
+      yield* Deferred.succeed(gate, undefined)
+      expect(yield* Fiber.join(run)).toBe(0)
+      expect(handed).toEqual(["plain:x/a.xlsx", "plain:y/b.xlsx", "plain:z/c.xlsx"])
+    })))
+
   it.live("R16: when the round's thread dies mid-run, the update brings the index in line all the same (issue 20)", () =>
     provide(Effect.gen(function* () {
       const f = yield* makeFixture({ A: { "x/0.xlsx": "見積 零", "y/1.xlsx": "見積 壱", "z/2.xlsx": "見積 弐" } })
@@ -768,7 +795,8 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
   // The round in the commander's thread, and on a thread of its own as the product runs it (issue 20).
   const rounds: ReadonlyArray<{ readonly name: string; readonly round: NonNullable<RunIndexerOptions["gramRound"]> }> = [
     { name: "in the commander's thread", round: (p) => openGramRound(p, { builderMemoryBytes: 1 }) },
-    { name: "on its own thread", round: (p) => gramRoundThread(p, { round: { builderMemoryBytes: 1 } }) }
+    { name: "on its own thread", round: (p) => gramRoundThread(p, { round: { builderMemoryBytes: 1 } }) },
+    { name: "on its own thread, the hand-over paced every 2 changes", round: (p) => gramRoundThread(p, { round: { builderMemoryBytes: 1 }, tailChanges: 2 }) }
   ]
   it.live.each(rounds)("R16/S1: a stopped run hides nothing: every done file is found in its new version at once; the next run merges (round $name)", ({ round }) =>
     provide(Effect.gen(function* () {

@@ -255,6 +255,7 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
         book.inFlight.set(key, flight)
       })
 
+    const stopRaised = channel.stop.changes.pipe(Stream.filter((s) => s), Stream.take(1), Stream.runDrain)
     for (;;) {
       // W5: when a stop arrives, Office conversions end at once (stoppedAtOnce); plain files may finish.
       if (!officeInterrupted && (yield* SubscriptionRef.get(channel.stop))) {
@@ -287,6 +288,15 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
             yield* progress({ _tag: "result", failed: false, current: name })
             break
           case "Submit": {
+            // Issue 13 (S1, S2): a 2-gram round that fell behind holds the hand-over until it has read
+            // what was noted; a stop meanwhile leaves the file where it was.
+            if (state.round?.pace !== undefined) {
+              yield* state.round.pace.pipe(Effect.raceFirst(stopRaised))
+              if (yield* SubscriptionRef.get(channel.stop)) {
+                book.putBack(next)
+                break
+              }
+            }
             const worker = book.assign(next, pick.worker)
             yield* submit({ n: next.n, target: next.target, kind: next.kind, worker, staging: "", fiber: undefined as never })
             yield* progress({ _tag: "dispatched", current: name })
@@ -297,10 +307,9 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
       if (book.inFlight.size === 0) break
 
       // R14: one result at a time (or wake up when a stop arrives).
-      const stopSignal = channel.stop.changes.pipe(Stream.filter((s) => s), Stream.take(1), Stream.runDrain)
       const arrival = officeInterrupted
         ? yield* Queue.take(results)
-        : yield* Queue.take(results).pipe(Effect.raceFirst(stopSignal.pipe(Effect.as(undefined))))
+        : yield* Queue.take(results).pipe(Effect.raceFirst(stopRaised.pipe(Effect.as(undefined))))
       const flight = arrival === undefined ? undefined : book.land(arrival.key)
       if (arrival === undefined || flight === undefined) continue
       crashPoint("result.before-append")

@@ -61,6 +61,8 @@ export const GramAnswer = Schema.Union(
     path: Schema.String,
     detail: Schema.String
   }),
-  Schema.Struct({ _tag: Schema.Literal("closed") })
+  Schema.Struct({ _tag: Schema.Literal("closed") }),
+  /** Not an answer: the round has taken in every entry of the log up to byte `consumedTo` (sent as it reads). */
+  Schema.Struct({ _tag: Schema.Literal("progress"), consumedTo: Schema.Number })
 )
 export type GramAnswer = typeof GramAnswer.Type

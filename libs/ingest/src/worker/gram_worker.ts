@@ -36,7 +36,8 @@ const handle = async (request: GramRequest): Promise<void> => {
     case "open": {
       scope = await runtime.runPromise(Scope.make())
       const { _tag, root, ...options } = request
-      round = await runtime.runPromise(Scope.extend(openGramRound(workPaths(root), options), scope))
+      const onProgress = (consumedTo: number) => answer({ _tag: "progress", consumedTo })
+      round = await runtime.runPromise(Scope.extend(openGramRound(workPaths(root), { ...options, onProgress }), scope))
       answer({ _tag: "opened", freshLog: round.freshLog ?? null })
       return
     }

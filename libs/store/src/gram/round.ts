@@ -95,6 +95,15 @@ export interface GramRoundOptions extends UpdateGramOptions {
   readonly flushIntervalMs?: number
   /** Merge this many neighbouring round segments into one when the round has more than twice as many (default 4). */
   readonly mergeFactor?: number
+  /** Make what was built live once it holds this many bytes of TSV rows (default 16 MiB: the tail a search reads stays short). */
+  readonly flushTextBytes?: number
+  /**
+   * Called as the round reads the log, with the byte offset up to which it
+   * has taken every entry in (at most every 50 ms, and at each flush): the
+   * commander paces its hand-over by it (issue 13: a round that falls
+   * behind would let the fresh tail, which every search reads whole, grow).
+   */
+  readonly onProgress?: (consumedTo: number) => void
 }
 
 const MiB = 1024 * 1024
@@ -122,6 +131,14 @@ export const openGramRound = (
     const gramDir = paths.gram
     const limit = options.builderMemoryBytes ?? defaultRoundBuilderBytes
     const flushInterval = options.flushIntervalMs ?? 2000
+    const flushText = options.flushTextBytes ?? 16 * MiB
+    // Tells the commander how far the round has read (issue 13), at most every 50 ms.
+    let progressAt = -Infinity
+    const reportProgress = (now: number) => {
+      if (options.onProgress === undefined || now - progressAt < 50) return
+      progressAt = now
+      options.onProgress(state.pos)
+    }
     const factor = Math.max(2, options.mergeFactor ?? 4)
     let manifest: Manifest | undefined
     try {
@@ -397,7 +414,7 @@ export const openGramRound = (
     const flushIfDue = Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       const due = state.dirtySince !== undefined && now - state.dirtySince >= flushInterval
-      if (due || state.builder.memoryBytes >= limit) {
+      if (due || state.builder.memoryBytes >= limit || state.builder.textBytes >= flushText) {
         state.feed?.feed.cut(state.builder)
         yield* flush
       }
@@ -513,10 +530,14 @@ export const openGramRound = (
         const item = state.queue.shift()
         if (item !== undefined) {
           yield* consume(item)
+          reportProgress(yield* Clock.currentTimeMillis)
           yield* flushIfDue
           yield* letOthersRun
           continue
         }
+        // Nothing queued: say how far it got before it waits (a commander pacing on it must hear).
+        progressAt = -Infinity
+        reportProgress(0)
         if (state.dirtySince !== undefined) {
           const now = yield* Clock.currentTimeMillis
           const wait = Math.max(0, flushInterval - (now - state.dirtySince))
@@ -535,6 +556,8 @@ export const openGramRound = (
     const failRound = Effect.sync(() => {
       state.failed = true
       abandonFeed()
+      // A failed round reads no more: nothing must wait for it (the final update does it all).
+      options.onProgress?.(Number.MAX_SAFE_INTEGER)
     })
     if (!state.failed) {
       fiber = yield* Effect.forkScoped(work.pipe(Effect.catchAll(() => failRound)))

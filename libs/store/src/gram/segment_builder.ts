@@ -345,6 +345,11 @@ export class SegmentBuilder {
     this.lineStarts.push(0)
   }
 
+  /** Bytes of TSV rows added so far (the text a search would read from the fresh tail instead). */
+  get textBytes(): number {
+    return this.rowBytes
+  }
+
   /** Lines added so far. */
   get lineCount(): number {
     return this.lines
