@@ -7,11 +7,11 @@
  *
  * @module
  */
-import { encodePostingsInto, maxPostingsBytes, postingStreamStart } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { writeAllSync, writeFileDurableSync } from "./manifest_format.ts"
 import { type DocRecord, encodeDocTable } from "./doc_table.ts"
+import { encodePostingsInto, maxPostingsBytes, postingStreamStart } from "./format.ts"
 import { DICT_ENTRY_BYTES, SPARSE_EVERY, type WrittenSegment, littleEndianF64, littleEndianU32 } from "./segment_builder.ts"
 import type { SegmentReader } from "./segment_reader.ts"
 
@@ -201,6 +201,7 @@ export function* mergeSteps(gramDir: string, id: string, inputs: ReadonlyArray<S
         let pos = postingStreamStart(bytes, from, count)
         let cur = 0
         for (let c = 0; c < count; c++) {
+          // format.ts's readVarint inlined: measured 6.9 vs 10.1 ns per id (format.ts).
           let b = bytes[pos++] ?? 0
           let v = b & 0x7f
           let shift = 7
