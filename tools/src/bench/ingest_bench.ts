@@ -30,7 +30,8 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import { type IngestRow, defaultSettings, formatIngestRow, ingestListHeader, messages } from "@sagasu/domain"
-import { formatSettings, initWorkFolder, readIngestList, readProgress, scanBodyIndex, workPaths, writeProgress, writeSettings } from "@sagasu/store"
+import { formatSettings, workPaths } from "@sagasu/store"
+import { initWorkFolder, readIngestList, readProgress, scanBodyIndex, writeProgress, writeSettings } from "@sagasu/store/testing"
 import { type Effect, ManagedRuntime } from "effect"
 import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"

@@ -536,6 +536,7 @@ export class SegmentBuilder {
     for (;;) {
       const r = steps.next()
       if (r.done === true) return r.value
+      // Sync: the round writes on the commander's thread in steps (round.ts); this is its durable write.
       if (r.value !== undefined) writeFileDurableSync(path.join(gramDir, r.value.name), r.value.data)
     }
   }

@@ -5,6 +5,12 @@
  * so line ids stay in "newest first" order and each posting list of the
  * result is the inputs' lists, renumbered, one after the other — no sorting.
  *
+ * Sync `node:fs` here (STYLE 14): a merge streams posting lists through an 8
+ * MiB buffer in steps on the commander's thread (`letOthersRun` between
+ * steps, docs/benchmarks.md "2-gram"), reading with the Effect-free segment
+ * reader; a FileSystem write per buffer would put a fiber and a thread-pool
+ * round trip in every step.
+ *
  * @module
  */
 import * as fs from "node:fs"
