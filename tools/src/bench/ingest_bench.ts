@@ -41,6 +41,7 @@ import { fileURLToPath } from "node:url"
 import { corpusDir, ooxmlKinds, readManifest, repoRoot } from "../corpus.ts"
 import type { FloorFile } from "./ingest_floor.ts"
 import { type IngestTree, makeIngestTree, makeWorkbook } from "./ingest_tree.ts"
+import { flag, opt } from "./_args.ts"
 
 // One runtime for the whole run: building the platform layer per call would cost more than a recall query.
 const runtime = ManagedRuntime.make(NodeContext.layer)
@@ -49,11 +50,6 @@ const run = <A, E>(effect: Effect.Effect<A, E, NodeContext.NodeContext>) => runt
 // ---------------------------------------------------------------- options
 
 const argv = process.argv.slice(2)
-const opt = (name: string, fallback: string) => {
-  const i = argv.indexOf(`--${name}`)
-  return i >= 0 ? (argv[i + 1] ?? fallback) : fallback
-}
-const flag = (name: string) => argv.includes(`--${name}`)
 const options = {
   files: Number(opt("files", "2000")),
   seed: Number(opt("seed", "1")),
