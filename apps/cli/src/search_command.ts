@@ -11,7 +11,7 @@
  * @module
  */
 import { defaultSettings } from "@sagasu/domain"
-import { checkWorkFolder, hitContexts, readSettings, searchIndexFiles } from "@sagasu/store"
+import { hitContexts, WorkStore } from "@sagasu/store"
 import { Console, Effect, Option } from "effect"
 import { cliCountBudgetMs, cliSearchBudgetMs } from "./search_fast.ts"
 import { checkSearchArgs } from "./search_options.ts"
@@ -52,9 +52,9 @@ const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefine
  */
 export const searchCommand = (work: string, query: string, options: SearchCommandOptions) =>
   Effect.gen(function* () {
-    const paths = yield* checkWorkFolder(work)
+    const paths = yield* WorkStore.checkWorkFolder(work)
     // A broken settings file does not stop a search (the index answers as it is), but is said on stderr.
-    const settings = yield* readSettings(paths).pipe(
+    const settings = yield* WorkStore.readSettings(paths).pipe(
       Effect.catchAll((e) =>
         Effect.as(
           Effect.sync(() => process.stderr.write(`${e.message}\n（設定ファイルを直すまで、既定の設定で検索します / searching with the default settings until it is fixed）\n`)),
@@ -76,7 +76,7 @@ export const searchCommand = (work: string, query: string, options: SearchComman
       settings.targetFolders.map((t) => t.name)
     )
     if (checked._tag === "Usage") return yield* fail(checked.message, searchUsageExitCode)
-    const result = yield* searchIndexFiles(paths, query, {
+    const result = yield* WorkStore.searchIndexFiles(paths, query, {
       ...checked.options,
       totals: showsTotals(options),
       budgetMs: cliSearchBudgetMs,

@@ -12,7 +12,7 @@ import type { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { type FailedFile, type Language, failureDetail, messages } from "@sagasu/domain"
 import { type IndexerChannel, makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
-import { type StoreReadError, isLockHeld, readProgress, readSettings, workPaths } from "@sagasu/store"
+import { type StoreReadError, workPaths, WorkStore } from "@sagasu/store"
 import { Deferred, Duration, Effect, Option, Queue, Ref, type Scope, SubscriptionRef } from "effect"
 import type { RunResult, RunState, RunView } from "./api.ts"
 
@@ -60,10 +60,10 @@ interface Current {
 export const makeRunSession = (
   work: string,
   options: RunSessionOptions
-): Effect.Effect<RunSession, never, Scope.Scope | FileSystem.FileSystem> =>
+): Effect.Effect<RunSession, never, Scope.Scope | FileSystem.FileSystem | WorkStore> =>
   Effect.gen(function* () {
     const paths = workPaths(work)
-    const context = yield* Effect.context<FileSystem.FileSystem>()
+    const context = yield* Effect.context<FileSystem.FileSystem | WorkStore>()
     const current = yield* Ref.make(Option.none<Current>())
     let nextId = 1
 
@@ -125,6 +125,7 @@ export const makeRunSession = (
     const runOne = (c: Current) =>
       standardRunOptions(work, options.version).pipe(
         Effect.provide(NodeContext.layer),
+        Effect.provide(context),
         Effect.flatMap((runOptions) => runIndexer(c.channel, { ...runOptions, answerTimeout })),
         Effect.provide(context)
       )
@@ -159,7 +160,7 @@ export const makeRunSession = (
         if (yield* active) return undefined
         // The GUI always confirms (R10): the seed's screen sets ConfirmTargets.
         const channel = yield* makeChannel({ confirmTargets: true, onlyNames })
-        const language = yield* readSettings(paths).pipe(
+        const language = yield* WorkStore.readSettings(paths).pipe(
           Effect.map((s) => s.language),
           Effect.orElseSucceed((): Language => "ja"),
           Effect.provide(context)
@@ -179,8 +180,8 @@ export const makeRunSession = (
       view: Effect.gen(function* () {
         const run = yield* withCurrent((c) => Effect.map(stateOf(c), (s): RunState | null => s), null)
         const ours = run !== null && run.exitCode === null
-        const elsewhere = ours ? false : yield* isLockHeld(paths)
-        const last = run === null || elsewhere ? Option.getOrNull(yield* readProgress(paths).pipe(Effect.provide(context))) : null
+        const elsewhere = ours ? false : yield* WorkStore.isLockHeld(paths).pipe(Effect.provide(context))
+        const last = run === null || elsewhere ? Option.getOrNull(yield* WorkStore.readProgress(paths).pipe(Effect.provide(context))) : null
         return { run, last, elsewhere }
       }),
       result: withCurrent(resultOf, undefined),

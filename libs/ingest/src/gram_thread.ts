@@ -16,8 +16,7 @@
  *
  * @module
  */
-import { NodeContext } from "@effect/platform-node"
-import { GramIndexError, type GramRoundOptions, openGramRound, updateGramIndexesOfRound, type WorkPaths } from "@sagasu/store"
+import { GramIndexError, type GramRoundOptions, type WorkPaths, WorkStore } from "@sagasu/store"
 import { Deferred, Effect, Either, FiberId, Schema, type Scope } from "effect"
 import * as fs from "node:fs"
 import { Worker } from "node:worker_threads"
@@ -64,11 +63,14 @@ export const defaultTailChanges = 128
  * thread ends with the scope (after `close`, unless `finish` or `close` was
  * called). Never fails: without a thread the round runs in this thread.
  */
-export const gramRoundThread = (paths: WorkPaths, options: GramRoundThreadOptions = {}): Effect.Effect<GramRoundHook, never, Scope.Scope> =>
+export const gramRoundThread = (paths: WorkPaths, options: GramRoundThreadOptions = {}): Effect.Effect<GramRoundHook, never, Scope.Scope | WorkStore> =>
   Effect.gen(function* () {
+    const store = yield* WorkStore
+    // The round as it ran before it had a thread: on this one.
+    const inThisThread = () => store.openGramRound(paths, options.round)
     const url = yield* Effect.promise(gramWorkerUrl)
     const worker = yield* Effect.try(() => new Worker(url)).pipe(Effect.option)
-    if (worker._tag === "None") return yield* inThisThread(paths, options)
+    if (worker._tag === "None") return yield* inThisThread()
     const thread = worker.value
     options.onThread?.(thread)
     // Answers come in the order of the requests that want one (open, finish, close).
@@ -117,7 +119,7 @@ export const gramRoundThread = (paths: WorkPaths, options: GramRoundThreadOption
       })
     )
     const opened = yield* ask({ _tag: "open", root: paths.root, ...(options.round ?? {}) })
-    if (opened._tag !== "opened") return yield* inThisThread(paths, options)
+    if (opened._tag !== "opened") return yield* inThisThread()
     const log = opened.freshLog
     return {
       // S1: after the change, the log's size says how far the round may read.
@@ -141,7 +143,7 @@ export const gramRoundThread = (paths: WorkPaths, options: GramRoundThreadOption
           if (reply._tag === "finished") return reply.summary
           if (reply._tag === "failed") return yield* Effect.fail(new GramIndexError({ reason: reply.reason, path: reply.path, detail: reply.detail }))
           // The thread died: the update here brings the index in line all the same.
-          return yield* updateGramIndexesOfRound(paths, changes, options.round).pipe(Effect.provide(NodeContext.layer))
+          return yield* store.updateGramIndexesOfRound(paths, changes, options.round)
         }),
       close: Effect.gen(function* () {
         if (ended) return
@@ -151,6 +153,3 @@ export const gramRoundThread = (paths: WorkPaths, options: GramRoundThreadOption
       })
     } satisfies GramRoundHook
   })
-
-// The round as it ran before it had a thread: on this one.
-const inThisThread = (paths: WorkPaths, options: GramRoundThreadOptions) => openGramRound(paths, options.round)

@@ -1,3 +1,4 @@
+import { NodeContext } from "@effect/platform-node"
 /**
  * The seed's flowcharts, branch by branch, through the channel (SPEC §1–§4).
  * Workers are fakes with scripted behaviour per file name, so each test
@@ -5,7 +6,6 @@
  */
 import { FileSystem } from "@effect/platform"
 import { SystemError } from "@effect/platform/Error"
-import { NodeContext } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import {
   type IngestResult,
@@ -16,20 +16,8 @@ import {
   defaultSettings,
   formatBodyTsv
 } from "@sagasu/domain"
-import {
-  type RoundChanges,
-  type WorkPaths,
-  acquireLock,
-  bodyFolderOf,
-  formatSettings,
-  initWorkFolder,
-  openGramRound,
-  readIngestList,
-  readJournal,
-  searchIndex,
-  updateGramIndexesOfRound,
-  writeSettings
-} from "@sagasu/store"
+import { type RoundChanges, type WorkPaths, bodyFolderOf, formatSettings, WorkStore } from "@sagasu/store"
+import { acquireLock, initWorkFolder, openGramRound, readIngestList, readJournal, searchIndex, updateGramIndexesOfRound, writeSettings, NodeWithWorkStore } from "@sagasu/store/testing"
 import { Deferred, Effect, Fiber, Layer, Option, Ref, Stream, SubscriptionRef, TestClock } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -159,7 +147,7 @@ const tsvText = (paths: WorkPaths, index: string, rel: string) => {
   return fs.existsSync(folder) ? fs.readFileSync(path.join(folder, "1_Sheet1.tsv"), "utf8").split("\n")[1] : undefined
 }
 
-const provide = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, NodeContext.layer)
+const provide = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, NodeWithWorkStore)
 
 // runIndexer alone in `layer` (the fixture's rows are read by the caller, outside it).
 const runOnly = (fixture: Fixture, layer: Layer.Layer<FileSystem.FileSystem>) =>
@@ -167,7 +155,7 @@ const runOnly = (fixture: Fixture, layer: Layer.Layer<FileSystem.FileSystem>) =>
     const dispatched: Array<string> = []
     const channel = yield* makeChannel()
     const code = yield* runIndexer(channel, { work: fixture.paths.root, version: "test", workers: () => fakeWorkers(dispatched) }).pipe(
-      Effect.provide(layer)
+      Effect.provide(WorkStore.DefaultWithoutDependencies.pipe(Layer.provide(layer)))
     )
     return { code, error: yield* Ref.get(channel.error), dispatched }
   })
@@ -651,7 +639,7 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
                   return undefined
                 }),
                 Effect.orDie,
-                Effect.provide(NodeContext.layer)
+                Effect.provide(NodeWithWorkStore)
               )
             : Effect.succeed(undefined)
       })
@@ -783,7 +771,7 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       const code = yield* runIndexer(yield* makeChannel(), {
         work: f.paths.root, version: "test",
         workers: () => fakeWorkers([], script),
-        gramRound: (p) => gramRoundThread(p, { round: { builderMemoryBytes: 1 }, onThread: (t) => (thread = t) })
+        gramRound: (p) => gramRoundThread(p, { round: { builderMemoryBytes: 1 }, onThread: (t) => (thread = t) }).pipe(Effect.provide(WorkStore.Default))
       })
       expect(code).toBe(0)
       expect(yield* Deferred.isDone(ended)).toBe(true)
@@ -795,8 +783,11 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
   // The round in the commander's thread, and on a thread of its own as the product runs it (issue 20).
   const rounds: ReadonlyArray<{ readonly name: string; readonly round: NonNullable<RunIndexerOptions["gramRound"]> }> = [
     { name: "in the commander's thread", round: (p) => openGramRound(p, { builderMemoryBytes: 1 }) },
-    { name: "on its own thread", round: (p) => gramRoundThread(p, { round: { builderMemoryBytes: 1 } }) },
-    { name: "on its own thread, the hand-over paced every 2 changes", round: (p) => gramRoundThread(p, { round: { builderMemoryBytes: 1 }, tailChanges: 2 }) }
+    { name: "on its own thread", round: (p) => gramRoundThread(p, { round: { builderMemoryBytes: 1 } }).pipe(Effect.provide(WorkStore.Default)) },
+    {
+      name: "on its own thread, the hand-over paced every 2 changes",
+      round: (p) => gramRoundThread(p, { round: { builderMemoryBytes: 1 }, tailChanges: 2 }).pipe(Effect.provide(WorkStore.Default))
+    }
   ]
   it.live.each(rounds)("R16/S1: a stopped run hides nothing: every done file is found in its new version at once; the next run merges (round $name)", ({ round }) =>
     provide(Effect.gen(function* () {

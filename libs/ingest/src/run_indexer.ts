@@ -8,15 +8,12 @@
  *
  * @module
  */
-import type { FileSystem } from "@effect/platform"
 import {
   type ExitCode, type Failure, type IngestResult, type IngestRow, type Language, type PlanAnswer, type ProgressEvent, type RunOutcome,
   computeTargetList, decideAfterTargets, decideBeforeDispatch, decideConfirmation, decideResult, dispatchHalted, fileKey,
   foldersReadyToPublish, messages, nextProgress, pickNextDispatch, settleRun
 } from "@sagasu/domain"
-import {acquireLock, appendIngestRows, appendJournal, checkWorkFolder, crashPoint, describeOrigin, maxPathBytes,
-  noteFresh, openRunLog, readSettings, removeBodyFolders, rewriteIngestList, writeOrigins, writeProgress
-} from "@sagasu/store"
+import { WorkStore, crashPoint, maxPathBytes } from "@sagasu/store"
 import { Clock, Context, Deferred, Effect, Fiber, Layer, Option, Queue, Ref, type Scope, Stream, SubscriptionRef } from "effect"
 import * as path from "node:path"
 import { DispatchBook } from "./_dispatch_book.ts"
@@ -50,7 +47,7 @@ type MainOutcome =
 export const runIndexer = (
   channel: IndexerChannel,
   options: RunIndexerOptions
-): Effect.Effect<ExitCode, never, FileSystem.FileSystem> =>
+): Effect.Effect<ExitCode, never, WorkStore> =>
   Effect.gen(function* () {
     // R18: an unhandled error is the run's error, exit 1.
     const code = yield* runGuarded(channel, options).pipe(
@@ -66,24 +63,25 @@ export const runIndexer = (
 const runGuarded = (channel: IndexerChannel, options: RunIndexerOptions) =>
   Effect.scoped(
     Effect.gen(function* () {
+      const store = yield* WorkStore
       // R2: the work folder must be usable; nothing is written otherwise.
-      const paths = yield* checkWorkFolder(options.work).pipe(Effect.mapError((e) => new RunFailure({ message: e.message })))
-      const settingsForMessages = yield* readSettings(paths).pipe(Effect.option)
+      const paths = yield* store.checkWorkFolder(options.work).pipe(Effect.mapError((e) => new RunFailure({ message: e.message })))
+      const settingsForMessages = yield* store.readSettings(paths).pipe(Effect.option)
       const language: Language = Option.match(settingsForMessages, { onNone: () => "ja", onSome: (s) => s.language })
       const text = messages(language)
       // R3: one run per work folder; when held, nothing is touched (not even the log).
-      yield* acquireLock(paths).pipe(
+      yield* store.acquireLock(paths).pipe(
         Effect.mapError((e) => new RunFailure({ message: e.reason === "held" ? text.lockHeld : e.message }))
       )
       // R4: the log, only after the lock.
       const header = logHeader(paths, options, settingsForMessages, yield* Clock.currentTimeMillis)
-      const log = yield* openRunLog(paths, header, channel.echo)
+      const log = yield* store.openRunLog(paths, header, channel.echo)
       const progress = (event: ProgressEvent) =>
         SubscriptionRef.updateAndGet(channel.progress, (p) => nextProgress(p, event)).pipe(
-          Effect.flatMap((p) => writeProgress(paths, p)),
+          Effect.flatMap((p) => store.writeProgress(paths, p)),
           Effect.ignore
         )
-      const ctx: RunContext = { channel, options, paths, log, language, text, progress }
+      const ctx: RunContext = { channel, options, store, paths, log, language, text, progress }
 
       const outcome: MainOutcome = yield* runMain(ctx).pipe(
         Effect.catchAll((failure) =>
@@ -137,11 +135,11 @@ const gramChangesOf = (outcome: MainOutcome): RoundChanges =>
     : outcome._tag === "NoTargets" ? outcome.changes : { published: [], removed: [] }
 const roundOf = (outcome: MainOutcome) => (outcome._tag === "Ingested" ? outcome.state.round : undefined)
 
-const runMain = (run: RunContext): Effect.Effect<MainOutcome, RunFailure, FileSystem.FileSystem | Scope.Scope> =>
+const runMain = (run: RunContext): Effect.Effect<MainOutcome, RunFailure, Scope.Scope> =>
   Effect.gen(function* () {
-    const { channel, options, paths, log } = run
+    const { channel, options, store, paths, log } = run
     // R5: settings and the selected indexes.
-    const settings = yield* readSettings(paths).pipe(Effect.mapError((e) => new RunFailure({ message: e.message })))
+    const settings = yield* store.readSettings(paths).pipe(Effect.mapError((e) => new RunFailure({ message: e.message })))
     const ctx: RunContext = { ...run, text: messages(settings.language) }
     const text = ctx.text
     const selected = yield* selectTargetFolders(ctx, settings)
@@ -169,8 +167,8 @@ const runMain = (run: RunContext): Effect.Effect<MainOutcome, RunFailure, FileSy
     yield* reportCloudSkipped(ctx, list) // R9
 
     // R11: the target list into the ingest list, and each index's origin.
-    yield* rewriteIngestList(paths, list.rows).pipe(Effect.mapError(ioFailure))
-    yield* writeOrigins(paths, yield* Effect.forEach(selected, (t) => describeOrigin(t.name, t.path))).pipe(Effect.mapError(ioFailure))
+    yield* store.rewriteIngestList(paths, list.rows).pipe(Effect.mapError(ioFailure))
+    yield* store.writeOrigins(paths, yield* Effect.forEach(selected, (t) => store.describeOrigin(t.name, t.path))).pipe(Effect.mapError(ioFailure))
     yield* removeVanished(ctx, list)
 
     // R12: nothing to ingest.
@@ -210,7 +208,7 @@ const stoppedResult: IngestResult = { status: "stopped", log: [] }
 // R13, R14: dispatch within the 200-file window, take results one at a time, publish finished folders.
 const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["Type"]) =>
   Effect.gen(function* () {
-    const { channel, paths, log, text, progress } = ctx
+    const { channel, store, paths, log, text, progress } = ctx
     const total = state.targets.length
     const results = yield* Queue.unbounded<Arrival>()
     const book = new DispatchBook(state.targets, workers)
@@ -237,7 +235,7 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
       Effect.gen(function* () {
         const key = fileKey(flight.target.index, flight.target.path)
         flight.staging = path.join("publish", String(process.pid), `w${flight.worker}`, String(flight.n))
-        yield* appendJournal(paths, [{ _tag: "start", index: flight.target.index, path: flight.target.path, staging: flight.staging }]).pipe(
+        yield* store.appendJournal(paths, [{ _tag: "start", index: flight.target.index, path: flight.target.path, staging: flight.staging }]).pipe(
           Effect.mapError(ioFailure)
         )
         crashPoint("journal.after-start")
@@ -281,7 +279,7 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
             yield* folderLost(next.target.index, root)
             break
           case "SourceGone": // R13: the source file is gone but its folder exists.
-            yield* removeBodyFolders(paths, [next.target]).pipe(Effect.mapError(ioFailure))
+            yield* store.removeBodyFolders(paths, [next.target]).pipe(Effect.mapError(ioFailure))
             state.removedKeys.add(fileKey(next.target.index, next.target.path))
             state.removed.push({ index: next.target.index, path: next.target.path })
             yield* log.block(next.n, total, `${name}: ${text.sourceVanished}`, [])
@@ -322,7 +320,7 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
         stopRequested: yield* SubscriptionRef.get(channel.stop),
         fromOwner: flight.kind !== "plain",
         targetGone: () => !isFolder(targetRoot(flight)),
-        bodyPathBytes: () => bodyPathBytes(paths, flight),
+        bodyPathBytes: () => bodyPathBytes(ctx, flight),
         maxPathBytes
       })
       switch (step._tag) {
@@ -332,7 +330,7 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
           continue
         case "KeepPending":
           state.stopped = true
-          yield* appendIngestRows(paths, [row("pending")]).pipe(Effect.mapError(ioFailure))
+          yield* store.appendIngestRows(paths, [row("pending")]).pipe(Effect.mapError(ioFailure))
           yield* log.block(flight.n, total, `${name}: stopped (stays pending)`, arrival.result.log)
           break
         case "TargetLost":
@@ -353,9 +351,9 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
           // S1: a done file is findable at once, from its staging folder while it waits for the rest
           // of its source folder to be published (R14); noted before its row says done.
           const staging = flight.staging.split(path.sep).join("/")
-          yield* noteFresh(paths, [{ op: "~", index: flight.target.index, path: flight.target.path, staging }]).pipe(Effect.mapError(ioFailure))
+          yield* store.noteFresh(paths, [{ op: "~", index: flight.target.index, path: flight.target.path, staging }]).pipe(Effect.mapError(ioFailure))
           yield* noteRound(state)
-          yield* appendIngestRows(paths, [row("done")]).pipe(Effect.mapError(ioFailure))
+          yield* store.appendIngestRows(paths, [row("done")]).pipe(Effect.mapError(ioFailure))
           state.done++
           state.staged.push({ index: flight.target.index, path: flight.target.path, staging: flight.staging })
           yield* progress({ _tag: "result", failed: false, current: name })
@@ -363,10 +361,10 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
         }
         case "Failed":
           yield* log.block(flight.n, total, `${name}: failed (${text.failure(step.failure)})`, arrival.result.log, "warn")
-          yield* appendIngestRows(paths, [row("failed", step.failure)]).pipe(Effect.mapError(ioFailure))
+          yield* store.appendIngestRows(paths, [row("failed", step.failure)]).pipe(Effect.mapError(ioFailure))
           state.failed.push({ index: flight.target.index, path: flight.target.path, failure: step.failure })
           // The text of an earlier version must not stay searchable (a path too long has none).
-          if (step.removeBody) yield* removeBodyFolders(paths, [flight.target]).pipe(Effect.mapError(ioFailure))
+          if (step.removeBody) yield* store.removeBodyFolders(paths, [flight.target]).pipe(Effect.mapError(ioFailure))
           state.removed.push({ index: flight.target.index, path: flight.target.path })
           yield* progress({ _tag: "result", failed: true, current: name })
       }

@@ -46,6 +46,8 @@ export const openRunLog = (
   header: ReadonlyArray<string>,
   echo: LogEcho = () => {}
 ): Effect.Effect<RunLog, never, Scope.Scope> =>
+  // Sync `node:fs` (STYLE 14): a line or a file's block per write, several per file of a run;
+  // an append through the platform's FileSystem took 135–300 µs against 10–16 µs (journal_store.ts).
   Effect.acquireRelease(
     Effect.sync(() => {
       try {

@@ -14,7 +14,8 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import { normalizeForSearch } from "@sagasu/domain"
-import { updateGramIndexesOfRound, workPaths } from "@sagasu/store"
+import { workPaths } from "@sagasu/store"
+import { updateGramIndexesOfRound } from "@sagasu/store/testing"
 import { Effect } from "effect"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"

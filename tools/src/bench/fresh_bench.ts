@@ -26,12 +26,9 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { repoRoot } from "../corpus.ts"
 import { makeIngestTree } from "./ingest_tree.ts"
+import { opt } from "./_args.ts"
 
 const argv = process.argv.slice(2)
-const opt = (name: string, fallback: string) => {
-  const i = argv.indexOf(`--${name}`)
-  return i >= 0 ? (argv[i + 1] ?? fallback) : fallback
-}
 const options = {
   files: Number(opt("files", "5000")),
   seed: Number(opt("seed", "5")),

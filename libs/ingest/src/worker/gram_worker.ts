@@ -7,8 +7,8 @@
  * @module
  */
 import { NodeContext } from "@effect/platform-node"
-import { type GramRound, GramIndexError, openGramRound, workPaths } from "@sagasu/store"
-import { Either, Exit, ManagedRuntime, Schema, Scope } from "effect"
+import { type GramRound, GramIndexError, WorkStore, workPaths } from "@sagasu/store"
+import { Effect, Either, Exit, Layer, ManagedRuntime, Schema, Scope } from "effect"
 import * as os from "node:os"
 import { parentPort } from "node:worker_threads"
 import { type GramAnswer, GramRequest } from "./_gram_protocol.ts"
@@ -22,7 +22,7 @@ try {
 
 const port = parentPort
 if (port === null) throw new Error("gram_worker.ts runs only as a worker thread")
-const runtime = ManagedRuntime.make(NodeContext.layer)
+const runtime = ManagedRuntime.make(Layer.merge(NodeContext.layer, WorkStore.Default))
 const decode = Schema.decodeUnknownEither(GramRequest)
 const answer = (message: GramAnswer) => port.postMessage(message)
 
@@ -37,7 +37,7 @@ const handle = async (request: GramRequest): Promise<void> => {
       scope = await runtime.runPromise(Scope.make())
       const { _tag, root, ...options } = request
       const onProgress = (consumedTo: number) => answer({ _tag: "progress", consumedTo })
-      round = await runtime.runPromise(Scope.extend(openGramRound(workPaths(root), { ...options, onProgress }), scope))
+      round = await runtime.runPromise(Scope.extend(Effect.flatMap(WorkStore, (store) => store.openGramRound(workPaths(root), { ...options, onProgress })), scope))
       answer({ _tag: "opened", freshLog: round.freshLog ?? null })
       return
     }

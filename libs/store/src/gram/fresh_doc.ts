@@ -5,6 +5,9 @@
  * each folder once while its fingerprint holds (S2). Effect-free: on the
  * path of every cold search.
  *
+ * Sync `node:fs` here (STYLE 14): the cold search reads a fresh file's TSVs
+ * and must stay Effect-free (ARCHITECTURE.md).
+ *
  * @module
  */
 import { type BodyLine, type Locator, type SourceStamp, normalizeForSearch, parseBodyTsv } from "@sagasu/domain"

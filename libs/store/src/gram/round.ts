@@ -24,6 +24,11 @@
  * never named are removed by the next update's garbage collection. Only the
  * commander writes (W1).
  *
+ * Sync `node:fs` here (STYLE 14): the round tokenises and writes on the
+ * commander's thread in steps of a few milliseconds (docs/benchmarks.md
+ * "2-gram"), with the Effect-free readers and writers of the gram index; a
+ * segment's pieces are written in 8 MiB steps.
+ *
  * @module
  */
 import { Clock, Duration, Effect, Fiber, Queue, type Scope } from "effect"
