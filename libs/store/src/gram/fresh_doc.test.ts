@@ -38,6 +38,19 @@ describe("freshMayHold() (S1, S2: a sieve over the fresh tail that never says no
     expect(freshMayHold(estimate, terms(...words))).toBe(expected)
   })
 
+  it("asked again (a GUI's next query), it answers from the sieve it kept, without reading the text, never a wrong no", () => {
+    const big = folder("営業/見積書.xlsx", [
+      { name: "明細", lines: Array.from({ length: 2000 }, (_, i) => ({ loc: `A${i + 1}`, text: `品番 K-${i} ﾉｰﾄPC ${i * 7}台` })) }
+    ])
+    // Read twice (the second keeps the sieve), answered from the text both times.
+    expect(freshMayHold(big, terms("ﾉｰﾄPC"))).toBe(true)
+    expect(freshMayHold(big, terms("請求"))).toBe(false)
+    // The text is gone: a read would say "may"; only the sieve can say no now.
+    fs.rmSync(big.dir, { recursive: true })
+    for (const words of [["のーとpc"], ["k-1999"], ["見積", "明細"], ["13993台"], ["品番", "台"]]) expect(freshMayHold(big, terms(...words)), words.join(" ")).toBe(true)
+    for (const words of [["請求"], ["見積", "請求"], ["𠮷"], ["台品"]]) expect(freshMayHold(big, terms(...words)), words.join(" ")).toBe(false)
+  })
+
   it("a text with an escape may hide a word across it: it is never ruled out", () => {
     const escaped = folder("a.xlsx", [{ name: "S", lines: [{ loc: "A1", text: "前\t後" }] }])
     expect(fs.readFileSync(path.join(escaped.dir, escaped.files[0]!), "utf8")).toContain("\\t")
