@@ -42,6 +42,8 @@ interface CachedParts {
   readonly fingerprint: string
   readonly chars: number
   readonly parts: Array<FreshPart>
+  /** Its path and parts' names, and every line's text and forms, normalised, each after a line feed: a word not in it is in no line. */
+  readonly joined: string
 }
 
 // Fresh folders read lately, by folder, while their fingerprint holds; most recently used last.
@@ -87,7 +89,13 @@ export function readFreshParts(folder: BodyFolder): Array<FreshPart> | undefined
     freshCacheChars -= known.chars
   }
   if (chars <= FRESH_CACHE_CHARS / 4) {
-    freshCache.set(folder.dir, { fingerprint: folder.fingerprint, chars, parts: out })
+    let joined = normalizeForSearch(folder.path)
+    for (const part of out) {
+      joined += `\n${normalizeForSearch(partNameOfTsvFileName(part.file))}`
+      for (const n of part.norms ?? []) joined += `\n${n}`
+      for (const f of part.formNorms ?? []) if (f !== "") joined += `\n${f}`
+    }
+    freshCache.set(folder.dir, { fingerprint: folder.fingerprint, chars, parts: out, joined })
     freshCacheChars += chars
     for (const [dir, entry] of freshCache) {
       if (freshCacheChars <= FRESH_CACHE_CHARS) break
@@ -112,7 +120,7 @@ export function readFreshParts(folder: BodyFolder): Array<FreshPart> | undefined
  */
 export function freshMayHold(folder: BodyFolder, terms: ReadonlyArray<string>): boolean {
   const known = freshCache.get(folder.dir)
-  if (known !== undefined && known.fingerprint === folder.fingerprint) return true
+  if (known !== undefined && known.fingerprint === folder.fingerprint) return terms.every((t) => known.joined.includes(t))
   const sieve = sieves.get(folder.dir)
   if (sieve !== undefined && sieve.fingerprint === folder.fingerprint) {
     sieves.delete(folder.dir)
@@ -143,8 +151,8 @@ export function freshMayHold(folder: BodyFolder, terms: ReadonlyArray<string>): 
 }
 
 // A fresh folder's normalised text in brief: a bit per pair of adjacent UTF-16 units (hashed onto
-// 2^20 bits) and per unit, so a term is ruled out without reading the text (a term of two units or
-// more whose pairs are not all set, a unit not set). Never rules out wrongly; 136 KiB a folder.
+// 2^18 bits) and per unit, so a term is ruled out without reading the text (a term of two units or
+// more whose pairs are not all set, a unit not set). Never rules out wrongly; 40 KiB a folder, 512 kept (a tail left long by a stop or a kill).
 interface Sieve {
   readonly fingerprint: string
   readonly names: string
@@ -152,9 +160,9 @@ interface Sieve {
   readonly units: Uint32Array
 }
 const sieves = new Map<string, Sieve>()
-const SIEVES = 32
+const SIEVES = 512
 const seenOnce = new Map<string, string>()
-const PAIR_BITS = 20
+const PAIR_BITS = 18
 
 const pairBit = (a: number, b: number) => Math.imul((a << 16) | b, 0x9e3779b1) >>> (32 - PAIR_BITS)
 
