@@ -174,6 +174,8 @@ interface Decided {
   readonly show: (k: number) => ReadonlyArray<SearchHit>
   /** Decides the file again from scratch (keeping its picks): for the page of a search by date. */
   readonly redo: () => Decided | undefined
+  /** A big file read from its pieces: its key (body_walk.ts `docKey`), so that it is emitted once. */
+  readonly pieceKey?: string
 }
 
 // Refs of a FileMatch: a piece or part number in the high half, a line in the low half.
@@ -259,6 +261,8 @@ export class FileSearch {
   private readonly freshFiles: Array<{ readonly doc: FreshDoc; decided: Decided | null | undefined }>
   private ticks = 0
   private counting = false
+  // Big files decided from their pieces in this search, by key (undefined: filtered out).
+  private readonly piecesDecided = new Map<string, Decided | undefined>()
 
   constructor(source: FileSearchSource, query: SearchQuery, options: FileSearchOptions, control: FileSearchControl) {
     this.source = source
@@ -401,7 +405,15 @@ export class FileSearch {
   private walk(emit: (d: Decided) => void): void {
     const q = this.query
     const done = this.states.map(() => new Set<number>())
-    const doneKeys = new Set<string>()
+    // A big file's pieces stand in several segments: it is emitted once.
+    const emittedPieces = new Set<string>()
+    const emitOnce = (decided: Decided) => {
+      if (decided.pieceKey !== undefined) {
+        if (emittedPieces.has(decided.pieceKey)) return
+        emittedPieces.add(decided.pieceKey)
+      }
+      emit(decided)
+    }
     const levels = q.terms.length
     for (let level = levels; level >= 1; level--) {
       for (const f of this.freshFiles) {
@@ -417,8 +429,8 @@ export class FileSearch {
         for (const d of docs) {
           this.tick()
           done[i]!.add(d)
-          const decided = this.decideSegmentDoc(st, d, cursors, doneKeys)
-          if (decided !== undefined && decided.match.matches) emit(decided)
+          const decided = this.decideSegmentDoc(st, d, cursors)
+          if (decided !== undefined && decided.match.matches) emitOnce(decided)
         }
       }
     }
@@ -429,7 +441,7 @@ export class FileSearch {
       const decided = this.decideFresh(f)
       if (decided !== undefined && decided.match.matches && decided.match.near) emit(decided)
     }
-    for (const [i, st] of this.states.entries()) this.nearPass(st, done[i]!, doneKeys, emit)
+    for (const [i, st] of this.states.entries()) this.nearPass(st, done[i]!, emitOnce)
     if (levels < 2) return
     for (const f of this.freshFiles) {
       this.tick()
@@ -437,7 +449,7 @@ export class FileSearch {
       const decided = this.decideFresh(f)
       if (decided !== undefined && decided.match.matches && !decided.match.near) emit(decided)
     }
-    for (const [i, st] of this.states.entries()) this.spreadPass(st, done[i]!, doneKeys, emit)
+    for (const [i, st] of this.states.entries()) this.spreadPass(st, done[i]!, emitOnce)
   }
 
   private freshPathMask(doc: FreshDoc): number {
@@ -457,7 +469,7 @@ export class FileSearch {
 
   // Level-0 docs of a segment where one location holds every word: the line-level walk, and the docs
   // whose sheet names hold words (decided one by one), in doc order.
-  private nearPass(st: SegmentState, done: Set<number>, doneKeys: Set<string>, emit: (d: Decided) => void): void {
+  private nearPass(st: SegmentState, done: Set<number>, emit: (d: Decided) => void): void {
     const seg = st.segment
     const named = [...st.named].filter(([d, m]) => m.path === 0 && !done.has(d)).map(([d]) => d).sort((a, b) => a - b)
     let nextNamed = 0
@@ -467,7 +479,7 @@ export class FileSearch {
       for (; nextNamed < named.length && named[nextNamed]! < limit; nextNamed++) {
         const d = named[nextNamed]!
         this.tick()
-        const decided = this.decideSegmentDoc(st, d, namedCursors, doneKeys)
+        const decided = this.decideSegmentDoc(st, d, namedCursors)
         if (decided !== undefined && decided.match.matches && decided.match.near) {
           done.add(d)
           emit(decided)
@@ -500,7 +512,7 @@ export class FileSearch {
           }
         }
         done.add(d)
-        const decided = this.decideSegmentDoc(st, d, cursors, doneKeys)
+        const decided = this.decideSegmentDoc(st, d, cursors)
         if (decided !== undefined && decided.match.matches) emit(decided)
         line = cursor.advance(end)
       }
@@ -510,7 +522,7 @@ export class FileSearch {
 
   // Level-0 docs of a segment holding every word, none in one location: leapfrog from the rarest
   // word's lines, doc by doc.
-  private spreadPass(st: SegmentState, done: Set<number>, doneKeys: Set<string>, emit: (d: Decided) => void): void {
+  private spreadPass(st: SegmentState, done: Set<number>, emit: (d: Decided) => void): void {
     const seg = st.segment
     // Docs with words in their sheet names, and pieces of big files (whose words may stand in other
     // pieces): decided one by one, in doc order with the others.
@@ -526,7 +538,7 @@ export class FileSearch {
       for (; nextNamed < named.length && named[nextNamed]! < limit; nextNamed++) {
         const d = named[nextNamed]!
         this.tick()
-        const decided = this.decideSegmentDoc(st, d, namedCursors, doneKeys)
+        const decided = this.decideSegmentDoc(st, d, namedCursors)
         if (decided !== undefined && decided.match.matches && !decided.match.near) emit(decided)
       }
     }
@@ -558,7 +570,7 @@ export class FileSearch {
         continue
       }
       done.add(d)
-      const decided = this.decideSegmentDoc(st, d, cursors, doneKeys)
+      const decided = this.decideSegmentDoc(st, d, cursors)
       if (decided !== undefined && decided.match.matches && !decided.match.near) emit(decided)
     }
     decideNamedUpTo(Infinity)
@@ -589,17 +601,17 @@ export class FileSearch {
   private decideSegmentDoc(
     st: SegmentState,
     d: number,
-    cursors: { readonly terms: ReadonlyArray<TermLines>; readonly exclude: ReadonlyArray<TermLines> },
-    doneKeys: Set<string>
+    cursors: { readonly terms: ReadonlyArray<TermLines>; readonly exclude: ReadonlyArray<TermLines> }
   ): Decided | undefined {
     const seg = st.segment
     if (!st.passes(d, this.source.fresh, this.filters)) return undefined
     if (seg.docs.isPiece(d)) {
+      // A big file is decided once, from all its pieces, wherever its first piece is met; it is
+      // emitted once (emitOnce), by the pass it belongs to (near or spread).
       const view = seg.view(d)
       const key = docKey(view.index, view.path)
-      if (doneKeys.has(key)) return undefined
-      doneKeys.add(key)
-      return this.decidePieces(key)
+      if (!this.piecesDecided.has(key)) this.piecesDecided.set(key, this.decidePieces(key))
+      return this.piecesDecided.get(key)
     }
     // A doc whose names hold no term and no excluded term (the doc table's byte search said so) matches
     // nothing by its names: nothing of it is decoded, so counting the totals costs the postings alone (S2).
@@ -624,7 +636,7 @@ export class FileSearch {
       size: size >= 0 ? size : undefined,
       sortMs: src >= 0 ? src : seg.docs.mtimeMs(d),
       show: (k) => this.showSegment(seg.view(d).index, seg.view(d).path, names, match, k, [{ seg, d }]),
-      redo: () => this.decideSegmentDoc(st, d, this.cursorsOf(st), new Set())
+      redo: () => this.decideSegmentDoc(st, d, this.cursorsOf(st))
     }
   }
 
@@ -709,7 +721,8 @@ export class FileSearch {
       size: size >= 0 ? size : undefined,
       sortMs: src >= 0 ? src : published,
       show: (k) => this.showSegment(view.index, view.path, names, match, k, pieces.map((p) => ({ seg: p.segment, d: p.d }))),
-      redo: () => this.decidePieces(key)
+      redo: () => this.decidePieces(key),
+      pieceKey: key
     }
   }
 

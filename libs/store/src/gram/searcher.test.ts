@@ -317,7 +317,9 @@ describe("file-level search agrees with a brute-force scan of the body index (S3
     expect(s.stats.pieces).toBeGreaterThan(2)
     s.close()
     const body = loadBodyIndex(paths)
-    for (const q of ["冒頭語 末尾語", "冒頭語 別の部", "末尾語 -中央語", "冒頭語 -末尾語", "行 -中央語", "冒頭語", "大きい 末尾語", "t 冒頭語"]) {
+    // "t 冒頭語 末尾語": a sheet's name holds a word and no row holds the other two together — the file
+    // is decided among the named ones first and found spread out (it was lost between the two passes).
+    for (const q of ["冒頭語 末尾語", "冒頭語 別の部", "末尾語 -中央語", "冒頭語 -末尾語", "行 -中央語", "冒頭語", "大きい 末尾語", "t 冒頭語", "t 冒頭語 末尾語"]) {
       expect(fileKeys(gramFiles(paths, q).files), q).toEqual(bruteForceFiles(body, q))
     }
     expect(gramFiles(paths, "冒頭語 末尾語").files.map((f) => [f.path, f.hits])).toEqual([["大きい.xlsx", 2]])
