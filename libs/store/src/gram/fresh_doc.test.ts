@@ -3,7 +3,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { freshMayHold } from "./fresh_doc.ts"
+import { freshMayHold, readFreshParts } from "./fresh_doc.ts"
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-fresh-doc-"))
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
@@ -61,5 +61,19 @@ describe("freshMayHold() (S1, S2: a sieve over the fresh tail that never says no
     const gone = folder("b.xlsx", [{ name: "S", lines: [{ loc: "A1", text: "x" }] }])
     fs.rmSync(gone.dir, { recursive: true })
     expect(freshMayHold(gone, terms("請求"))).toBe(true)
+  })
+})
+
+describe("readFreshParts() (S1): each line normalised, the whole TSV at once or line by line alike", () => {
+  it.each([
+    ["nothing escaped", ["ﾉｰﾄPC", "ＡＢＣ－１２３", "", "ガ\u3099", "Σας"], ["¥1,000", ""]],
+    ["a tab and a backslash escaped", ["前\t後", "C:\\データ", "ｶﾞ"], ["", "1000"]]
+  ] as const)("%s", (_what, texts, forms) => {
+    const lines = texts.map((text, i) => ({ loc: `A${i + 1}`, text, ...(forms[i] ? { forms: forms[i] } : {}) }))
+    const f = folder("c.xlsx", [{ name: "S", lines }])
+    const parts = readFreshParts(f)!
+    expect(parts[0]!.lines.map((l) => l.text)).toEqual(texts)
+    expect(parts[0]!.norms).toEqual(texts.map((t) => normalizeForSearch(t)))
+    expect(parts[0]!.formNorms).toEqual(texts.map((_, i) => normalizeForSearch(forms[i] ?? "")))
   })
 })

@@ -32,7 +32,7 @@ import {
 import * as path from "node:path"
 import { type SearchHit, hitOf } from "../search_hit.ts"
 import { bodyFolderAt, docKey, stagedFolderAt } from "./body_walk.ts"
-import { type FreshDoc, readFreshParts } from "./fresh_doc.ts"
+import { type FreshDoc, freshSearchesAgain, readFreshParts } from "./fresh_doc.ts"
 import { candidatesOf } from "./term_cursor.ts"
 import { FileSearch, type FileSearchOptions, type FileSearchOutcome } from "./file_search.ts"
 import { lastEntries, readFreshTailSync } from "./fresh_log.ts"
@@ -124,6 +124,8 @@ export class GramSearcher {
    * is not reused is closed. Same errors as `open`.
    */
   static reopen(paths: { readonly gram: string; readonly index: string }, previous: GramSearcher | undefined): GramSearcher | undefined {
+    // A searcher reopened is a process that searches again and again: the fresh tail's sieves are worth keeping.
+    if (previous !== undefined) freshSearchesAgain()
     const gramDir = paths.gram
     let prior = previous
     for (let attempt = 0; ; attempt++) {
