@@ -53,7 +53,8 @@ while (queries.length < count) {
   if (chars.length < len) continue
   const at = Math.floor(random() * (chars.length - len + 1))
   const q = chars.slice(at, at + len).join("")
-  if (/\s/.test(q)) continue
+  // A leading "-" is an option to a command line and an exclusion to Sagasu's query syntax: not a word to find.
+  if (/\s/.test(q) || q.startsWith("-")) continue
   queries.push(q)
 }
 
