@@ -51,7 +51,7 @@ import {
 import { type FileHit, type SearchHit, type SearchTotals, hitOf, nameHitOf } from "../search_hit.ts"
 import { docKey } from "./body_walk.ts"
 import { sheetNamesOf } from "./doc_table.ts"
-import { type FreshDoc, type FreshPart, freshMayHold, freshStampOf, readFreshParts } from "./fresh_doc.ts"
+import { type FreshDoc, type FreshPart, freshStampOf, readFreshParts } from "./fresh_doc.ts"
 import { END, type SegmentReader } from "./segment_reader.ts"
 import { LineTexts, PostingCache, TermLines, candidatesOf } from "./term_cursor.ts"
 
@@ -587,7 +587,7 @@ export class FileSearch {
       return undefined
     }
     // Most of the tail holds none of the words: ruled out by one read of its whole text (S2).
-    const parts = freshMayHold(doc.folder, this.query.terms) ? readFreshParts(doc.folder) : undefined
+    const parts = readFreshParts(doc.folder, this.query.terms)
     if (parts === undefined) {
       f.decided = null
       return undefined

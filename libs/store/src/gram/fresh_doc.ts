@@ -55,29 +55,30 @@ const FRESH_CACHE_CHARS = 16 * 1024 * 1024
  * The parts of a fresh folder as the body index holds them now (undefined
  * when it vanished), each line normalised. A TSV that cannot be read
  * (damaged by hand, a link loop) is left out: one file never fails a
- * search; the next update reports it.
+ * search; the next update reports it. Given `terms` (normalised), also
+ * undefined when the folder cannot hold every one of them in its text, its
+ * forms or its names ({@link freshMayHold}'s sieve, from the same read): a
+ * search reads each fresh folder once.
  */
-export function readFreshParts(folder: BodyFolder): Array<FreshPart> | undefined {
+export function readFreshParts(folder: BodyFolder, terms?: ReadonlyArray<string>): Array<FreshPart> | undefined {
   const known = freshCache.get(folder.dir)
   if (known !== undefined && known.fingerprint === folder.fingerprint) {
     freshCache.delete(folder.dir)
     freshCache.set(folder.dir, known)
-    return known.parts
+    return terms === undefined || terms.every((t) => known.joined.includes(t)) ? known.parts : undefined
   }
+  if (terms !== undefined && sieveRulesOut(folder, terms)) return undefined
+  const texts = readTexts(folder)
+  if (texts === undefined) return undefined
+  const normalized = texts.map(({ text }) => (text.includes("\\") || text.includes("\r") ? undefined : normalizeForSearch(text)))
+  if (terms !== undefined && rulesOut(folder, terms, normalized)) return undefined
   const out: Array<FreshPart> = []
   let chars = 0
-  for (const file of folder.files) {
-    let text: string
-    try {
-      text = fs.readFileSync(path.join(folder.dir, file), "utf8")
-    } catch (e) {
-      if (isMissing(e)) return undefined
-      continue
-    }
+  texts.forEach(({ file, text }, k) => {
     const tsv = parseBodyTsv(text)
     chars += text.length
-    out.push({ file, locator: tsv.locator, lines: tsv.lines, ...normsOf(text, tsv.lines) })
-  }
+    out.push({ file, locator: tsv.locator, lines: tsv.lines, ...normsOf(text, normalized[k], tsv.lines) })
+  })
   if (known !== undefined) {
     freshCache.delete(folder.dir)
     freshCacheChars -= known.chars
@@ -100,17 +101,30 @@ export function readFreshParts(folder: BodyFolder): Array<FreshPart> | undefined
   return out
 }
 
-// Each line's text and forms normalised: one normalisation of the whole TSV, cut at its line feeds
-// and tabs (it never joins or makes characters across them), when nothing in it is escaped; else line
-// by line. Per line, a TSV of 10,000 rows cost a GUI's query tens of ms (S2).
-function normsOf(text: string, lines: ReadonlyArray<BodyLine>): { norms: Array<string>; formNorms: Array<string> } {
+// The texts of a fresh folder's TSVs; undefined when the folder (or a TSV) is gone, a TSV that cannot be read left out.
+function readTexts(folder: BodyFolder): Array<{ readonly file: string; readonly text: string }> | undefined {
+  const texts: Array<{ file: string; text: string }> = []
+  for (const file of folder.files) {
+    try {
+      texts.push({ file, text: fs.readFileSync(path.join(folder.dir, file), "utf8") })
+    } catch (e) {
+      if (isMissing(e)) return undefined
+    }
+  }
+  return texts
+}
+
+// Each line's text and forms normalised: the whole TSV's normalisation (`normalized`, given when
+// nothing in it is escaped) cut at its line feeds and tabs (it never joins or makes characters across
+// them); else line by line. Per line, a TSV of 10,000 rows cost a GUI's query tens of ms (S2).
+function normsOf(text: string, normalized: string | undefined, lines: ReadonlyArray<BodyLine>): { norms: Array<string>; formNorms: Array<string> } {
   const byLine = () => ({
     norms: lines.map((l) => normalizeForSearch(l.text)),
     formNorms: lines.map((l) => (l.forms === undefined || l.forms === "" ? "" : normalizeForSearch(l.forms)))
   })
-  if (text.includes("\\") || text.includes("\r")) return byLine()
+  if (normalized === undefined) return byLine()
   const rows = text.split("\n")
-  const normRows = normalizeForSearch(text).split("\n")
+  const normRows = normalized.split("\n")
   if (normRows.length !== rows.length) return byLine()
   const norms: Array<string> = []
   const formNorms: Array<string> = []
@@ -138,26 +152,28 @@ function normsOf(text: string, lines: ReadonlyArray<BodyLine>): { norms: Array<s
 export function freshMayHold(folder: BodyFolder, terms: ReadonlyArray<string>): boolean {
   const known = freshCache.get(folder.dir)
   if (known !== undefined && known.fingerprint === folder.fingerprint) return terms.every((t) => known.joined.includes(t))
+  if (sieveRulesOut(folder, terms)) return false
+  const texts = readTexts(folder)
+  if (texts === undefined) return true
+  return !rulesOut(folder, terms, texts.map(({ text }) => (text.includes("\\") || text.includes("\r") ? undefined : normalizeForSearch(text))))
+}
+
+// Whether the sieve kept for the folder says it holds some term nowhere.
+function sieveRulesOut(folder: BodyFolder, terms: ReadonlyArray<string>): boolean {
   const sieve = sieves.get(folder.dir)
-  if (sieve !== undefined && sieve.fingerprint === folder.fingerprint) {
-    sieves.delete(folder.dir)
-    sieves.set(folder.dir, sieve)
-    return terms.every((t) => sieve.names.includes(t) || sieveMayHold(sieve, t))
-  }
+  if (sieve === undefined || sieve.fingerprint !== folder.fingerprint) return false
+  sieves.delete(folder.dir)
+  sieves.set(folder.dir, sieve)
+  return !terms.every((t) => sieve.names.includes(t) || sieveMayHold(sieve, t))
+}
+
+// Whether the folder's normalised texts (undefined: escaped, unknown) and names hold some term nowhere;
+// keeps the folder's sieve when it is worth it.
+function rulesOut(folder: BodyFolder, terms: ReadonlyArray<string>, normalized: ReadonlyArray<string | undefined>): boolean {
+  if (normalized.some((n) => n === undefined)) return false
+  const texts = normalized as ReadonlyArray<string>
   let names = normalizeForSearch(folder.path)
-  const texts: Array<string> = []
-  for (const file of folder.files) {
-    names += `\u0001${normalizeForSearch(partNameOfTsvFileName(file))}`
-    let raw: string
-    try {
-      raw = fs.readFileSync(path.join(folder.dir, file), "utf8")
-    } catch {
-      // Gone or unreadable: readFreshParts says which.
-      return true
-    }
-    if (raw.includes("\\")) return true
-    texts.push(normalizeForSearch(raw))
-  }
+  for (const file of folder.files) names += `\u0001${normalizeForSearch(partNameOfTsvFileName(file))}`
   // A process that searches again and again keeps the sieve at once (a GUI: the tail changes with every
   // flush, most of its folders are read by two or three queries); a cold search keeps one only for a
   // folder it reads a second time.
@@ -166,7 +182,7 @@ export function freshMayHold(folder: BodyFolder, terms: ReadonlyArray<string>): 
     seenOnce.set(folder.dir, folder.fingerprint)
     if (seenOnce.size > 1024) seenOnce.delete(seenOnce.keys().next().value as string)
   }
-  return terms.every((t) => names.includes(t) || texts.some((x) => x.includes(t)))
+  return !terms.every((t) => names.includes(t) || texts.some((x) => x.includes(t)))
 }
 
 // A fresh folder's normalised text in brief: a bit per pair of adjacent UTF-16 units (hashed onto
