@@ -39,7 +39,7 @@ describe("sagasu CLI on the sample documents", () => {
     expect(r.err).toBe("")
     expect(r.code).toBe(0)
     expect(r.out).toContain("インデックス作成が完了しました。（成功: 4 件 / 失敗: 0 件）")
-    expect(r.out).toContain("skip: サンプル/見積/~$見積書_A-1234.xlsx (owner-file)")
+    expect(r.out).toContain("飛ばしました: サンプル/見積/~$見積書_A-1234.xlsx — Office が開いている間だけある作業用のファイルです（owner-file）")
     expect(r.out.match(/インデックス作成が完了しました/g)).toHaveLength(1)
     const list = fs.readFileSync(workPaths(work).ingestList, "utf8")
     for (const f of files) expect(list.includes(f.path)).toBe(f.skip !== true)

@@ -143,7 +143,7 @@ describe("sagasu index output (issue 16: --quiet, --verbose, plain progress off 
     expect(r.code).toBe(0)
     const blocks = r.out.split("\n").filter((l) => /^\[\d+\/\d+\] /.test(l))
     expect(blocks).toHaveLength(smallCount)
-    for (const b of blocks) expect(b).toMatch(new RegExp(`^\\[\\d+/${smallCount}\\] 小/部署01/.+: done$`))
+    for (const b of blocks) expect(b).toMatch(new RegExp(`^\\[\\d+/${smallCount}\\] 小/部署01/.+: 取り込みました$`))
     // The [n/total] lines say how far the run is: no plain progress lines besides them.
     expect(r.out.split("\n").filter((l) => barLine.test(l))).toEqual([])
   }, 600_000)
