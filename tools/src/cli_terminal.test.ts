@@ -93,6 +93,24 @@ describe("sagasu help (issue 16: colour only on a terminal without NO_COLOR, exa
     }
   }, 600_000)
 
+  it("every help fits 80 columns: no line wider than 79 display columns; the top level lists each command with what it does", async () => {
+    const commands = ["init", "add", "list", "enable", "disable", "rename", "remove", "move", "index", "search", "status", "gui"]
+    for (const args of [["--help"], ...commands.map((c) => [c, "--help"])]) {
+      const r = run(args)
+      expect(r.code, args.join(" ")).toBe(0)
+      const wide = r.out.split("\n").filter((l) => displayWidth(l) > 79)
+      expect(wide, args.join(" ")).toEqual([])
+      await breathe()
+    }
+    const top = run(["--help"]).out
+    // One row per command, its description beside it (issue 16: @effect/cli padded them to ≈200 columns).
+    for (const c of commands) expect(top).toMatch(new RegExp(`^  ${c} +[a-z]`, "m"))
+    expect(top).toMatch(/^ {2}search {3}find files holding every word \(space = AND, anywhere in the file,\n {11}names and properties too\)$/m)
+    // The examples of search keep their two columns where they fit, and go under a long command.
+    const search = run(["search", "--help"]).out
+    expect(search).toMatch(/^sagasu search 見積 --folder 営業\/2024 --since 2024-04-01 --sort modified\n {4}newest first, one folder, since April$/m)
+  }, 600_000)
+
   it.skipIf(!has("script"))("on a terminal: coloured, and with NO_COLOR=1 not", () => {
     // script(1) gives the command a terminal; its output is the terminal's.
     const onTty = (env: NodeJS.ProcessEnv) =>
