@@ -9,6 +9,7 @@ import type { CrawlSkipReason } from "./crawl_skip.ts"
 import type { Failure, FailureReason } from "./failure_reason.ts"
 import type { FolderRelation, IndexRefusal } from "./index_admin.ts"
 import type { FileNote } from "./ingest_result.ts"
+import type { Progress } from "./progress.ts"
 import { formatDuration } from "./progress_line.ts"
 import type { Language, Settings, TargetFolder } from "./settings.ts"
 import type { TargetCounts } from "./target_list.ts"
@@ -131,6 +132,45 @@ interface Catalogue {
   readonly unexpectedError: (detail: string) => string
   /** R18: the work folder's disk is full (ENOSPC, EDQUOT), with the system's words. */
   readonly workFolderFull: (detail: string) => string
+  // --- issue 16 (one catalogue): the CLI's own words (index, status, search, gui) ---
+  readonly quietWithVerbose: string
+  /** The first Ctrl+C of `sagasu index`. */
+  readonly stoppingRun: string
+  /** The question under the plan (R10). */
+  readonly askStartIngest: string
+  /** The plan table's heading and its rows: new, changed, pending, failed last time, failed for the environment, cloud-only, unchanged, vanished. */
+  readonly planHeading: string
+  readonly planLabels: ReadonlyArray<string>
+  readonly runPhase: (phase: Progress["phase"]) => string
+  readonly statusNoRun: string
+  /** The last run's progress (P3): how it ended (`undefined`: running, or killed), its phase and counts. */
+  readonly statusLastRun: (p: { readonly exitCode: 0 | 1 | 2 | undefined; readonly phase: Progress["phase"]; readonly processed: number; readonly remaining: number; readonly failed: number }) => string
+  readonly statusFailedHint: string
+  readonly statusPendingHint: string
+  readonly statusNoFailed: string
+  /** An index's heading in `status --failed` (`path` null: the index is no longer in the settings). */
+  readonly statusFailedIndex: (name: string, path: string | null, count: number) => string
+  readonly statusFailedFile: (path: string, failure: string, environment: boolean) => string
+  readonly guiAddress: (url: string) => string
+  readonly guiOpened: (opened: boolean) => string
+  readonly guiCannotListen: (port: number, detail: string) => string
+  readonly searchNone: (query: string) => string
+  readonly searchFileHits: (hits: number) => string
+  readonly searchTotals: (hits: number, files: number, exact: boolean) => string
+  readonly searchPage: (from: number, to: number) => string
+  readonly searchMore: (next: number) => string
+  readonly searchScanned: string
+  readonly searchPartial: string
+  /** The words before a hit's context (`--context`): a cell's column and row, a slide's title, a paragraph's neighbours. */
+  readonly contextLabel: (which: "column" | "row" | "title" | "previous" | "next") => string
+  readonly searchWithDefaultSettings: string
+  readonly searchBadLimit: (value: string) => string
+  readonly searchBadOffset: (value: string) => string
+  readonly searchBadType: (value: string, groups: ReadonlyArray<string>, types: ReadonlyArray<string>) => string
+  readonly searchUnknownOption: (arg: string) => string
+  readonly searchBadSort: (value: string) => string
+  readonly searchBadDate: (option: string, value: string) => string
+  readonly searchBadIndex: (value: string, names: ReadonlyArray<string>) => string
 }
 
 const relationJa: Record<FolderRelation, string> = { same: "と同じです", inside: "の中にあります", contains: "を含んでいます" }
@@ -358,7 +398,45 @@ const ja: Catalogue = {
   logNotOpened: (detail) => `ログファイルを開けませんでした: ${detail}`,
   logNotWritten: (detail) => `ログファイルに書き込めませんでした: ${detail}`,
   unexpectedError: (detail) => `予期しないエラーです: ${detail}`,
-  workFolderFull: (detail) => `作業フォルダのディスクがいっぱいです。空きを作ってから、もう一度インデックス作成を始めると続きから取り込みます。（${detail}）`
+  workFolderFull: (detail) => `作業フォルダのディスクがいっぱいです。空きを作ってから、もう一度インデックス作成を始めると続きから取り込みます。（${detail}）`,
+  quietWithVerbose: "--quiet と --verbose は一緒に使えません。",
+  stoppingRun: "中止しています…（もう一度 Ctrl+C で今すぐ終了）",
+  askStartIngest: "取り込みを始めますか？ [y/N] ",
+  planHeading: "インデックス",
+  planLabels: ["新規", "変更", "未取り込み", "前回失敗", "前回失敗・環境（再試行）", "クラウドのみ", "変更なし", "削除"],
+  runPhase: (phase) => ({ crawl: "クロール", confirm: "確認", ingest: "取り込み", finalize: "仕上げ" })[phase],
+  statusNoRun: "まだインデックス作成をしていません。",
+  statusLastRun: (p) =>
+    `前回のインデックス作成: ${p.exitCode === undefined ? "実行中（または強制終了）" : { 0: "完了", 1: "エラー", 2: "中止" }[p.exitCode]} — ` +
+    `${ja.runPhase(p.phase)}、処理済み ${p.processed}、残り ${p.remaining}、失敗 ${p.failed}`,
+  statusFailedHint: "失敗したファイルと原因は sagasu status --failed で表示します。",
+  statusPendingHint: "未取り込みのファイルがあります。sagasu index で続きから再開します。",
+  statusNoFailed: "失敗したファイルはありません。",
+  statusFailedIndex: (name, path, count) => `${name}  ${path ?? "（設定にないインデックス）"}  失敗 ${count}`,
+  statusFailedFile: (path, failure, environment) => `  ${path}: ${failure}${environment ? "（環境の問題: 次のインデックス作成で再試行）" : ""}`,
+  guiAddress: (url) => `Sagasu の画面: ${url}`,
+  guiOpened: (opened) => `${opened ? "ブラウザで開きました。" : "このアドレスをブラウザで開いてください。"}終わるときは Ctrl+C を押します。`,
+  guiCannotListen: (port, detail) => `画面のサーバーを 127.0.0.1:${port} で始められませんでした（ほかのプログラムが使っていませんか。--port で変えられます）: ${detail}`,
+  searchNone: (q) => `「${q}」は見つかりませんでした。`,
+  searchFileHits: (n) => `${n} 件`,
+  searchTotals: (hits, files, exact) => `${hits} 件${exact ? "" : "以上"}（${files} ファイル${exact ? "" : "以上"}）`,
+  searchPage: (from, to) => `: ${from}〜${to} ファイル目`,
+  searchMore: (next) => `（続きは --offset ${next}）`,
+  searchScanned: "検索用の索引がまだ無いため、本文インデックスを順に調べました（sagasu index で作られます）。",
+  searchPartial: "検索に時間がかかったため途中で打ち切りました。ここまでに見つかった結果です。",
+  contextLabel: (which) => ({ column: "列", row: "行", title: "タイトル", previous: "前", next: "次" })[which],
+  searchWithDefaultSettings: "（設定ファイルを直すまで、既定の設定で検索します）",
+  searchBadLimit: (value) => `--limit には 1 以上の整数を指定してください（指定: ${value}）。`,
+  searchBadOffset: (value) => `--offset には 0 以上の整数を指定してください（指定: ${value}）。`,
+  searchBadType: (value, groups, types) => `--type "${value}" という種類はありません。使えるのは ${groups.join("、")} か、拡張子 ${types.join("、")} です。`,
+  searchUnknownOption: (arg) =>
+    `${arg} という search のオプションはありません（sagasu search --help）。- で始まる言葉を探すときは、-- の後に書きます（sagasu search -- ${arg} …）。`,
+  searchBadSort: (value) => `--sort には relevance（関連度順）か modified（新しい順）を指定してください（指定: ${value}）。`,
+  searchBadDate: (option, value) => `${option} には 2024-04-01 や 2024/4/1 のような日付を指定してください（指定: ${value}）。`,
+  searchBadIndex: (value, names) =>
+    names.length === 0
+      ? `インデックス「${value}」はありません。まだインデックスが登録されていません（sagasu add NAME PATH）。`
+      : `インデックス「${value}」はありません。登録されているのは${names.map((n) => `「${n}」`).join("")}です。`
 }
 
 const en: Catalogue = {
@@ -500,7 +578,44 @@ const en: Catalogue = {
   logNotOpened: (detail) => `the log file could not be opened: ${detail}`,
   logNotWritten: (detail) => `the log file could not be written: ${detail}`,
   unexpectedError: (detail) => `Unexpected error: ${detail}`,
-  workFolderFull: (detail) => `The disk of the work folder is full: free some space and start indexing again; it continues where it stopped. (${detail})`
+  workFolderFull: (detail) => `The disk of the work folder is full: free some space and start indexing again; it continues where it stopped. (${detail})`,
+  quietWithVerbose: "--quiet and --verbose cannot be used together.",
+  stoppingRun: "Stopping… (Ctrl+C again to quit at once)",
+  askStartIngest: "Start ingesting? [y/N] ",
+  planHeading: "index",
+  planLabels: ["new", "changed", "pending", "failed last time", "failed last time, environment (retried)", "cloud-only", "unchanged", "vanished"],
+  runPhase: (phase) => phase,
+  statusNoRun: "No indexing run yet.",
+  statusLastRun: (p) =>
+    `Last indexing run: ${p.exitCode === undefined ? "running (or killed)" : { 0: "completed", 1: "error", 2: "stopped" }[p.exitCode]} — ` +
+    `${en.runPhase(p.phase)}, processed ${p.processed}, remaining ${p.remaining}, failed ${p.failed}`,
+  statusFailedHint: "sagasu status --failed lists the failed files and why.",
+  statusPendingHint: "Some files are pending; sagasu index resumes where it stopped.",
+  statusNoFailed: "No file failed.",
+  statusFailedIndex: (name, path, count) => `${name}  ${path ?? "(not in the settings)"}  failed ${count}`,
+  statusFailedFile: (path, failure, environment) => `  ${path}: ${failure}${environment ? " (the environment's: retried by the next run)" : ""}`,
+  guiAddress: (url) => `Sagasu: ${url}`,
+  guiOpened: (opened) => `${opened ? "Opened in the browser." : "Open this address in a browser."} Press Ctrl+C to quit.`,
+  guiCannotListen: (port, detail) => `The GUI server could not listen on 127.0.0.1:${port} (is another program using it? --port picks another): ${detail}`,
+  searchNone: (q) => `No hits for "${q}".`,
+  searchFileHits: (n) => `${n} ${n === 1 ? "hit" : "hits"}`,
+  searchTotals: (hits, files, exact) => `${hits}${exact ? "" : "+"} hits (${files}${exact ? "" : "+"} files)`,
+  searchPage: (from, to) => `: files ${from}–${to}`,
+  searchMore: (next) => ` (more: --offset ${next})`,
+  searchScanned: "The search index is not built yet; the body index was scanned (run `sagasu index`).",
+  searchPartial: "The search took too long and stopped: these are the hits found so far.",
+  contextLabel: (which) => ({ column: "column", row: "row", title: "title", previous: "before", next: "after" })[which],
+  searchWithDefaultSettings: "(searching with the default settings until it is fixed)",
+  searchBadLimit: (value) => `--limit must be a whole number of 1 or more (got ${value}).`,
+  searchBadOffset: (value) => `--offset must be a whole number of 0 or more (got ${value}).`,
+  searchBadType: (value, groups, types) => `Unknown --type "${value}": use one of ${groups.join(", ")} or an extension: ${types.join(", ")}.`,
+  searchUnknownOption: (arg) => `Unknown option ${arg} for search (see sagasu search --help); a word starting with - goes after -- (sagasu search -- ${arg} …).`,
+  searchBadSort: (value) => `--sort must be relevance or modified (got ${value}).`,
+  searchBadDate: (option, value) => `${option} must be a date such as 2024-04-01 or 2024/4/1 (got ${value}).`,
+  searchBadIndex: (value, names) =>
+    names.length === 0
+      ? `No index "${value}": no index is registered yet (sagasu add NAME PATH).`
+      : `No index "${value}": the registered indexes are ${names.map((n) => `"${n}"`).join(", ")}.`
 }
 
 // A name as a shell argument: quoted when it holds anything but plain characters.

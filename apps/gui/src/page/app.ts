@@ -98,7 +98,7 @@ const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e)
 
 function renderTexts() {
   document.documentElement.lang = language
-  document.title = language === "ja" ? "Sagasu（さがす）" : "Sagasu"
+  document.title = t.title
   for (const e of document.querySelectorAll<HTMLElement>("[data-t]")) {
     const v = (t as unknown as Record<string, unknown>)[e.dataset["t"] ?? ""]
     if (typeof v === "string") e.textContent = v
