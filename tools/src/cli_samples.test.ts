@@ -117,7 +117,7 @@ describe("sagasu CLI on the sample documents", () => {
     expect(r.out).toContain("  見積書!C9  列: 型番 / 行: 液晶モニター 24型\n    【LCD】-24W\n")
     const doc = sagasu(work, "search", "山田", "--context")
     expect(doc.out).toContain("  ¶4\n    前: 場所：本社 3F 会議室A\n    出席者：【山田】、佐藤\n    次: 議題：新製品「サガス」の発売準備について\n")
-    expect(doc.out).toContain("  slide 3  タイトル: 価格とスケジュール\n    お問い合わせ：営業部 【山田】\n")
+    expect(doc.out).toContain("  スライド 3  タイトル: 価格とスケジュール\n    お問い合わせ：営業部 【山田】\n")
     // Without --context: the output as before (no context line).
     expect(sagasu(work, "search", "LCD").out).toMatch(/\n {2}見積書!C9\n {4}【LCD】-24W\n/)
 

@@ -186,12 +186,14 @@ export function formatSearchOutput(result: SearchOutputInput, options: SearchOut
     const meta = [t.searchFileHits(f.hits), dateOf(f.modifiedMs), sizeOf(f.size)].filter((x) => x !== undefined).join(" · ")
     out.push(`${f.index}  ${bold(f.path)}  ${dim(`(${meta})`)}`)
     f.locations.forEach((h, j) => {
+      // Where it stands in the settings' language (issue 16); --json keeps `location` as it is.
+      const where = t.searchLocation(h.locator, h.part, h.loc)
       if (contexts === undefined) {
-        out.push(`  ${h.location}\n    ${hl(h.snippet)}`)
+        out.push(`  ${where}\n    ${hl(h.snippet)}`)
         return
       }
       const ctx = contextLines(contexts[i]?.[j], options.language)
-      out.push(`  ${h.location}${ctx.after === "" ? "" : `  ${dim(ctx.after)}`}`)
+      out.push(`  ${where}${ctx.after === "" ? "" : `  ${dim(ctx.after)}`}`)
       if (ctx.before !== undefined) out.push(`    ${dim(ctx.before)}`)
       out.push(`    ${hl(h.snippet)}`)
       if (ctx.below !== undefined) out.push(`    ${dim(ctx.below)}`)

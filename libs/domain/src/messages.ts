@@ -164,6 +164,11 @@ interface Catalogue {
   /** The words before a hit's context (`--context`): a cell's column and row, a slide's title, a paragraph's neighbours. */
   readonly contextLabel: (which: "column" | "row" | "title" | "previous" | "next") => string
   readonly searchWithDefaultSettings: string
+  /**
+   * Where a hit stands, for a person (`sagasu search`'s text; `--json`'s `location` stays the
+   * store's code-like form): a cell `見積書!B3`, a paragraph `¶12`, a slide, a property, a name.
+   */
+  readonly searchLocation: (locator: "cell" | "paragraph" | "slide" | "property" | "name", part: string, loc: string) => string
   readonly searchBadLimit: (value: string) => string
   readonly searchBadOffset: (value: string) => string
   readonly searchBadType: (value: string, groups: ReadonlyArray<string>, types: ReadonlyArray<string>) => string
@@ -239,6 +244,12 @@ const skipReasonEn: Record<CrawlSkipReason, string> = {
   "not-a-file": "not a regular file (a pipe, a device, …)",
   unreadable: "it cannot be read",
   "invalid-name": "its name is not UTF-8 (a name in another encoding)"
+}
+
+// Document properties by their names in the files (S4).
+const propertyJa: Record<string, string> = {
+  title: "タイトル", subject: "件名", author: "作成者", keywords: "キーワード", description: "コメント", category: "分類",
+  company: "会社", manager: "管理者", lastModifiedBy: "最終更新者"
 }
 
 const appJa: Record<AppKind, string> = { spreadsheet: "表計算", document: "文書", presentation: "プレゼンテーション" }
@@ -426,6 +437,18 @@ const ja: Catalogue = {
   searchPartial: "検索に時間がかかったため途中で打ち切りました。ここまでに見つかった結果です。",
   contextLabel: (which) => ({ column: "列", row: "行", title: "タイトル", previous: "前", next: "次" })[which],
   searchWithDefaultSettings: "（設定ファイルを直すまで、既定の設定で検索します）",
+  searchLocation: (locator, part, loc) => {
+    switch (locator) {
+      case "cell": return `${part}!${loc}`
+      case "paragraph": return /^\d+$/.test(loc) ? `¶${loc}` : loc
+      case "slide": {
+        const [n, notes] = loc.split(" ")
+        return `スライド ${n ?? loc}${notes === "notes" ? "（ノート）" : ""}`
+      }
+      case "property": return `プロパティ: ${propertyJa[loc] ?? loc}`
+      case "name": return loc === "sheet" ? `シート名: ${part}` : "ファイル名"
+    }
+  },
   searchBadLimit: (value) => `--limit には 1 以上の整数を指定してください（指定: ${value}）。`,
   searchBadOffset: (value) => `--offset には 0 以上の整数を指定してください（指定: ${value}）。`,
   searchBadType: (value, groups, types) => `--type "${value}" という種類はありません。使えるのは ${groups.join("、")} か、拡張子 ${types.join("、")} です。`,
@@ -606,6 +629,15 @@ const en: Catalogue = {
   searchPartial: "The search took too long and stopped: these are the hits found so far.",
   contextLabel: (which) => ({ column: "column", row: "row", title: "title", previous: "before", next: "after" })[which],
   searchWithDefaultSettings: "(searching with the default settings until it is fixed)",
+  searchLocation: (locator, part, loc) => {
+    switch (locator) {
+      case "cell": return `${part}!${loc}`
+      case "paragraph": return /^\d+$/.test(loc) ? `¶${loc}` : loc
+      case "slide": return `slide ${loc}`
+      case "property": return `property:${loc}`
+      case "name": return loc === "sheet" ? `sheet:${part}` : "name"
+    }
+  },
   searchBadLimit: (value) => `--limit must be a whole number of 1 or more (got ${value}).`,
   searchBadOffset: (value) => `--offset must be a whole number of 0 or more (got ${value}).`,
   searchBadType: (value, groups, types) => `Unknown --type "${value}": use one of ${groups.join(", ")} or an extension: ${types.join(", ")}.`,
