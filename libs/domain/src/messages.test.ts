@@ -110,6 +110,13 @@ describe("the log's words (R4, issue 16: every line of indexing_log.txt from the
     expect(logTimestamp(at, 540)).toBe("2026-12-01 21:40:12 +09:00")
     expect(logTimestamp(at, -330)).toBe("2026-12-01 07:10:12 -05:30")
     expect(logTimestamp(at, 0)).toBe("2026-12-01 12:40:12 +00:00")
+    // Leap days, year ends, before 1970: the same as the platform's calendar (the domain does its own arithmetic).
+    for (const t of [Date.UTC(2024, 1, 29, 23, 59, 59), Date.UTC(2023, 11, 31, 23, 0, 0), Date.UTC(2000, 1, 29), Date.UTC(1969, 11, 31, 20), Date.UTC(2100, 2, 1)]) {
+      for (const offset of [-600, 0, 540, 345]) {
+        const iso = new Date(t + offset * 60_000).toISOString()
+        expect(logTimestamp(t + 999, offset).slice(0, 19), `${iso} ${offset}`).toBe(`${iso.slice(0, 10)} ${iso.slice(11, 19)}`)
+      }
+    }
   })
 
   it("the first and last lines say when the run started and ended", () => {

@@ -263,11 +263,23 @@ const codeAndDetail = (code: string, detail: string) => (detail === "" ? code : 
  * negation of `Date#getTimezoneOffset`).
  */
 export function logTimestamp(ms: number, utcOffsetMinutes: number): string {
-  const local = new Date(ms + utcOffsetMinutes * 60_000).toISOString()
-  const sign = utcOffsetMinutes < 0 ? "-" : "+"
-  const abs = Math.abs(utcOffsetMinutes)
+  const seconds = Math.floor(ms / 1000) + utcOffsetMinutes * 60
+  const days = Math.floor(seconds / 86_400)
+  const inDay = seconds - days * 86_400
+  // The civil date of a day count since 1970-01-01 (H. Hinnant's days_from_civil, inverted): pure arithmetic.
+  const z = days + 719_468
+  const era = Math.floor(z / 146_097)
+  const doe = z - era * 146_097
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365)
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  const mp = Math.floor((5 * doy + 2) / 153)
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1
+  const month = mp < 10 ? mp + 3 : mp - 9
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0)
   const two = (n: number) => String(n).padStart(2, "0")
-  return `${local.slice(0, 10)} ${local.slice(11, 19)} ${sign}${two(Math.floor(abs / 60))}:${two(abs % 60)}`
+  const abs = Math.abs(utcOffsetMinutes)
+  return `${year}-${two(month)}-${two(day)} ${two(Math.floor(inDay / 3600))}:${two(Math.floor((inDay % 3600) / 60))}:${two(inDay % 60)} ` +
+    `${utcOffsetMinutes < 0 ? "-" : "+"}${two(Math.floor(abs / 60))}:${two(abs % 60)}`
 }
 
 const ja: Catalogue = {
