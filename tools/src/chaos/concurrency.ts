@@ -65,7 +65,7 @@ export async function concurrencyPart(options: ConcurrencyOptions, tally: Tally)
     const winner = winners[0]
     if (winner !== undefined) {
       const logAfter = fs.readFileSync(log, "utf8")
-      tally.check("R4: the log is the one winner's", logAfter.includes(`pid ${winner.child.pid}\n`) && logAfter.includes("インデックス作成が完了しました"), () => `round ${round}: ${logAfter.slice(0, 400)}`)
+      tally.check("R4: the log is the one winner's", logAfter.includes(`プロセス番号 ${winner.child.pid}\n`) && logAfter.includes("インデックス作成が完了しました"), () => `round ${round}: ${logAfter.slice(0, 400)}`)
       tally.check("R3: the log was rotated exactly once (the others left it untouched)", fs.readFileSync(previous).equals(logBefore), () => `round ${round}: indexing_log_previous.txt is not the log from before the round`)
       // How long the losers' attempts overlapped the winner's run: the margin this round had.
       const lastLoser = Math.max(...losers.map((l) => l.started + (exits[children.indexOf(l)]?.ms ?? 0)))
