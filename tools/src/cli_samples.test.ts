@@ -3,7 +3,8 @@
  * index, search (text and JSON), and clear errors for wrong use.
  */
 import { NodeContext } from "@effect/platform-node"
-import { scanBodyIndex, workPaths } from "@sagasu/store"
+import { workPaths } from "@sagasu/store"
+import { scanBodyIndex } from "@sagasu/store/testing"
 import { Effect } from "effect"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"

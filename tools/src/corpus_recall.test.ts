@@ -4,10 +4,11 @@
  * through the 2-gram index the run builds at its end; and (W3, issue 20)
  * every one of the legacy workbook rows, read by the plain workers.
  */
-import { NodeContext } from "@effect/platform-node"
+import type { NodeContext } from "@effect/platform-node"
 import { defaultSettings } from "@sagasu/domain"
 import { makeChannel, officeVersion, runIndexer, standardRunOptions } from "@sagasu/ingest"
-import { formatSettings, initWorkFolder, openGramRound, readIngestList, searchIndex, searchIndexFiles, updateGramIndexesOfRound, writeSettings } from "@sagasu/store"
+import { formatSettings, type WorkStore } from "@sagasu/store"
+import { initWorkFolder, openGramRound, readIngestList, searchIndex, searchIndexFiles, updateGramIndexesOfRound, writeSettings, NodeWithWorkStore } from "@sagasu/store/testing"
 import { Effect, Option } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -15,8 +16,8 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { corpusDir, ooxmlKinds, plainLegacyRow, readManifest } from "./corpus.ts"
 
-const run = <A, E>(effect: Effect.Effect<A, E, NodeContext.NodeContext>) =>
-  Effect.runPromise(Effect.provide(effect, NodeContext.layer))
+const run = <A, E>(effect: Effect.Effect<A, E, NodeContext.NodeContext | WorkStore>) =>
+  Effect.runPromise(Effect.provide(effect, NodeWithWorkStore))
 
 describe("corpus recall through the indexing run and search (issue 2)", () => {
   it("indexes ../shared/corpus/files and finds ≥ 90% of the OOXML expected strings and every one of the legacy workbooks (W3)", async () => {

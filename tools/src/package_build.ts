@@ -18,6 +18,7 @@
  * dist/cli.mjs           apps/cli/src/main.ts
  * dist/search.mjs        apps/cli/src/search_fast.ts
  * dist/plain_worker.mjs  libs/ingest/src/worker/plain_worker.ts (worker_bundle.ts finds it beside cli.mjs)
+ * dist/gram_worker.mjs   libs/ingest/src/worker/gram_worker.ts (likewise)
  * dist/search_worker.mjs apps/gui/src/search_worker.ts (likewise)
  * dist/page/             index.html, page.css and app.js, the page script built (page_assets.ts)
  * ```
@@ -48,6 +49,7 @@ export const packageBundles: Readonly<Record<string, string>> = {
   cli: "apps/cli/src/main.ts",
   search: "apps/cli/src/search_fast.ts",
   plain_worker: "libs/ingest/src/worker/plain_worker.ts",
+  gram_worker: "libs/ingest/src/worker/gram_worker.ts",
   search_worker: "apps/gui/src/search_worker.ts"
 }
 

@@ -7,7 +7,6 @@
  * links or cells out of order twice). The fast path must also really be the
  * one that read them: no sheet of these files falls back.
  */
-import { NodeContext } from "@effect/platform-node"
 import { ingestPlain } from "@sagasu/ingest"
 import { Effect } from "effect"
 import * as fs from "node:fs"
@@ -18,6 +17,7 @@ import { corpusDir } from "./corpus.ts"
 import { makeFile } from "./bench/ingest_tree.ts"
 import { makeSamples } from "./make_samples.ts"
 import { makeTree } from "./make_tree.ts"
+import { NodeWithWorkStore } from "@sagasu/store/testing"
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-fast-sheet-"))
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
@@ -52,7 +52,7 @@ const stage = (file: string, reader: "fast" | "saxes", batch: number | undefined
     const files = folderOf(staging)
     fs.rmSync(staging, { recursive: true, force: true })
     return { status: result.status, failure: result.status === "failed" || result.status === "reroute" ? result.failure : undefined, lines: result.status === "done" ? result.lines : undefined, files }
-  }).pipe(Effect.provide(NodeContext.layer))
+  }).pipe(Effect.provide(NodeWithWorkStore))
 
 describe("the fast sheetData path against saxes (issue 20)", () => {
   it(

@@ -10,7 +10,7 @@
  * @module
  */
 import { type IndexEdit, type Language, defaultSettings, messages } from "@sagasu/domain"
-import { checkWorkFolder, editIndexes, formatSettings, initWorkFolder, listIndexes, readSettings } from "@sagasu/store"
+import { formatSettings, WorkStore } from "@sagasu/store"
 import { Console, Effect } from "effect"
 import * as path from "node:path"
 
@@ -23,9 +23,9 @@ const failWith = (message: string) =>
 
 /** `sagasu init`: creates the work folder. */
 export const initCommand = (work: string) =>
-  initWorkFolder(work, formatSettings(defaultSettings)).pipe(
+  WorkStore.initWorkFolder(work, formatSettings(defaultSettings)).pipe(
     Effect.flatMap((paths) =>
-      readSettings(paths).pipe(
+      WorkStore.readSettings(paths).pipe(
         Effect.map((s) => s.language),
         // A settings file that cannot be read is `sagasu index`'s to report: init says its words in Japanese.
         Effect.orElseSucceed((): Language => "ja"),
@@ -38,8 +38,8 @@ export const initCommand = (work: string) =>
 // One edit through the store; `done` words the success in the settings' language.
 const edit = (work: string, change: IndexEdit, done: (language: Language, files: number) => string) =>
   Effect.gen(function* () {
-    const paths = yield* checkWorkFolder(work)
-    const outcome = yield* editIndexes(paths, change)
+    const paths = yield* WorkStore.checkWorkFolder(work)
+    const outcome = yield* WorkStore.editIndexes(paths, change)
     yield* Console.log(done(outcome.settings.language, outcome.files))
   }).pipe(Effect.catchAll((e) => failWith(e.message)))
 
@@ -74,8 +74,8 @@ export const moveCommand = (work: string, name: string, folder: string) => {
  */
 export const listCommand = (work: string, json: boolean) =>
   Effect.gen(function* () {
-    const paths = yield* checkWorkFolder(work)
-    const { indexes, settings } = yield* listIndexes(paths)
+    const paths = yield* WorkStore.checkWorkFolder(work)
+    const { indexes, settings } = yield* WorkStore.listIndexes(paths)
     if (json) return yield* Console.log(JSON.stringify(indexes, null, 2))
     const text = messages(settings.language)
     if (indexes.length === 0) return yield* Console.log(text.noIndexes)

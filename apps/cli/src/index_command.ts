@@ -12,7 +12,7 @@ import {
 } from "@sagasu/domain"
 import { NodeContext } from "@effect/platform-node"
 import { makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
-import { readSettings, workPaths } from "@sagasu/store"
+import { workPaths, WorkStore } from "@sagasu/store"
 import { Deferred, Effect, Fiber, Option, Ref, Schedule, Stream, SubscriptionRef } from "effect"
 import * as readline from "node:readline"
 import { version } from "./version.ts"
@@ -107,7 +107,7 @@ const ask = (question: string): Promise<string | undefined> =>
  */
 export const indexCommand = (work: string, options: IndexCommandOptions) =>
   Effect.gen(function* () {
-    const read = yield* readSettings(workPaths(work)).pipe(Effect.option)
+    const read = yield* WorkStore.readSettings(workPaths(work)).pipe(Effect.option)
     const settings = Option.getOrElse(read, () => defaultSettings)
     const language = settings.language
     if (options.quiet && options.verbose) {

@@ -6,9 +6,10 @@
  * settings say so) and errors on stderr. Rename and remove are checked
  * through `sagasu search`: the files answer under the new name, or not at all.
  */
-import { NodeContext } from "@effect/platform-node"
+import type { NodeContext } from "@effect/platform-node"
 import { defaultSettings } from "@sagasu/domain"
-import { formatSettings, initWorkFolder, publishSourceFolder, rewriteIngestList, stageExtraction, updateGramIndexesOfRound } from "@sagasu/store"
+import { formatSettings } from "@sagasu/store"
+import { initWorkFolder, publishSourceFolder, rewriteIngestList, stageExtraction, updateGramIndexesOfRound, NodeWithWorkStore } from "@sagasu/store/testing"
 import { Effect } from "effect"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -22,7 +23,7 @@ const sagasu = (work: string, ...args: Array<string>) => {
   const r = spawnSync(process.execPath, [bin, ...args, "--work", work], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } })
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
-const run = <A, E>(effect: Effect.Effect<A, E, NodeContext.NodeContext>) => Effect.runPromise(Effect.provide(effect, NodeContext.layer))
+const run = <A, E>(effect: Effect.Effect<A, E, NodeContext.NodeContext>) => Effect.runPromise(Effect.provide(effect, NodeWithWorkStore))
 
 const base = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-cli-indexes-"))
 const folder = (name: string) => {

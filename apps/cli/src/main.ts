@@ -15,6 +15,7 @@ import { exampleRows, fitHelp, helpWidth } from "./help_layout.ts"
 import { searchCommand } from "./search_command.ts"
 import { defaultSearchLimit, unknownSearchOption } from "./search_options.ts"
 import { searchUsageErrors, searchUsageExitCode } from "./search_output.ts"
+import { WorkStore } from "@sagasu/store"
 import { guiCommand } from "@sagasu/gui"
 import { indexCommand } from "./index_command.ts"
 import { statusCommand } from "./status_command.ts"
@@ -306,6 +307,7 @@ cli(process.argv).pipe(
   ),
   Effect.provide(Layer.mergeAll(
     NodeContext.layer,
+    WorkStore.Default,
     CliConfig.layer({ showBuiltIns: false }),
     Logger.minimumLogLevel(LogLevel.Warning),
     // Warnings and errors logged on the way: stderr too (the default logger writes to stdout).

@@ -11,11 +11,11 @@
  * @module
  */
 import { defaultSettings, inBothLanguages } from "@sagasu/domain"
-import { checkWorkFolder, hitContexts, readSettings, searchIndexFiles } from "@sagasu/store"
+import { hitContexts, WorkStore } from "@sagasu/store"
 import { Console, Effect, Option } from "effect"
 import { cliCountBudgetMs, cliSearchBudgetMs } from "./search_fast.ts"
 import { checkSearchArgs } from "./search_options.ts"
-import { formatSearchOutput, searchUsageExitCode } from "./search_output.ts"
+import { formatSearchOutput, searchUsageExitCode, showsTotals } from "./search_output.ts"
 
 /** Options of {@link searchCommand}, as main.ts parses them. */
 export interface SearchCommandOptions {
@@ -52,9 +52,9 @@ const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefine
  */
 export const searchCommand = (work: string, query: string, options: SearchCommandOptions) =>
   Effect.gen(function* () {
-    const paths = yield* checkWorkFolder(work)
+    const paths = yield* WorkStore.checkWorkFolder(work)
     // A broken settings file does not stop a search (the index answers as it is), but is said on stderr.
-    const settings = yield* readSettings(paths).pipe(
+    const settings = yield* WorkStore.readSettings(paths).pipe(
       Effect.catchAll((e) =>
         Effect.as(
           Effect.sync(() => process.stderr.write(`${e.message}\n${inBothLanguages((t) => t.searchWithDefaultSettings)}\n`)),
@@ -76,7 +76,12 @@ export const searchCommand = (work: string, query: string, options: SearchComman
       settings.targetFolders.map((t) => t.name)
     )
     if (checked._tag === "Usage") return yield* fail(checked.message, searchUsageExitCode)
-    const result = yield* searchIndexFiles(paths, query, { ...checked.options, budgetMs: cliSearchBudgetMs, countBudgetMs: cliCountBudgetMs })
+    const result = yield* WorkStore.searchIndexFiles(paths, query, {
+      ...checked.options,
+      totals: showsTotals(options),
+      budgetMs: cliSearchBudgetMs,
+      countBudgetMs: cliCountBudgetMs
+    })
     const contexts = options.context && !options.files ? yield* Effect.sync(() => hitContexts(paths, result.files)) : undefined
     const out = formatSearchOutput(
       { ...result, ...(contexts !== undefined ? { contexts } : {}) },

@@ -85,6 +85,16 @@ function sizeOf(bytes: number | undefined): string | undefined {
 }
 
 /**
+ * Whether the output shows the totals past the page (S2, issue 13): the
+ * text does (`12 件（5 ファイル）…`); `--json` and `--files` do not, so
+ * their search stops counting at the page — counting a common word's every
+ * file cost a cold search up to its whole count budget.
+ */
+export function showsTotals(options: { readonly json: boolean; readonly files: boolean }): boolean {
+  return !options.json && !options.files
+}
+
+/**
  * One file of `--json` (README "search --json"): the fields of its best
  * location's SearchHit (index, path, part, locator, loc, location, text,
  * snippet: today's contract), then the file's `hits`, `modified` (ISO 8601

@@ -6,8 +6,8 @@
  *
  * @module
  */
+import { WorkStore } from "@sagasu/store"
 import { type FailureReason, type IngestRow, type Language, type Settings, defaultSettings, failureCause, messages } from "@sagasu/domain"
-import { checkWorkFolder, readIngestList, readProgress, readSettings } from "@sagasu/store"
 import { Console, Effect, Option } from "effect"
 import * as path from "node:path"
 
@@ -85,16 +85,16 @@ export interface StatusCommandOptions {
 export const statusCommand = (work: string, options: StatusCommandOptions) =>
   Effect.gen(function* () {
     const json = options.json
-    const paths = yield* checkWorkFolder(work)
-    const settings = yield* readSettings(paths).pipe(Effect.orElseSucceed(() => defaultSettings))
+    const paths = yield* WorkStore.checkWorkFolder(work)
+    const settings = yield* WorkStore.readSettings(paths).pipe(Effect.orElseSucceed(() => defaultSettings))
     const language = settings.language
-    const rows = yield* readIngestList(paths)
+    const rows = yield* WorkStore.readIngestList(paths)
     if (options.failed) {
       const groups = failedPerIndex(rows, settings)
       yield* Console.log(json ? JSON.stringify({ indexes: groups }, null, 2) : formatFailed(groups, language))
       return
     }
-    const progress = yield* readProgress(paths)
+    const progress = yield* WorkStore.readProgress(paths)
     const indexes = settings.targetFolders.map((t) => {
       const own = rows.filter((r) => r.index === t.name)
       return {

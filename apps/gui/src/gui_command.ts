@@ -8,7 +8,7 @@
  */
 import type { FileSystem } from "@effect/platform"
 import { type Language, messages } from "@sagasu/domain"
-import { readSettings, workPaths } from "@sagasu/store"
+import { workPaths, WorkStore } from "@sagasu/store"
 import { Console, Effect, Option } from "effect"
 import { openInBrowser } from "./opener.ts"
 import { startGuiServer } from "./server.ts"
@@ -24,14 +24,14 @@ export interface GuiCommandOptions {
 }
 
 /** Runs the GUI on the work folder `work` until interrupted; a start failure sets exit code 1. */
-export const guiCommand = (work: string, options: GuiCommandOptions): Effect.Effect<void, never, FileSystem.FileSystem> =>
+export const guiCommand = (work: string, options: GuiCommandOptions): Effect.Effect<void, never, FileSystem.FileSystem | WorkStore> =>
   Effect.scoped(
     Effect.gen(function* () {
       const server = yield* startGuiServer(work, {
         ...(Option.isSome(options.port) ? { port: options.port.value } : {}),
         version: options.version ?? "0.1.0"
       })
-      const language = yield* readSettings(workPaths(work)).pipe(Effect.map((s) => s.language), Effect.orElseSucceed((): Language => "ja"))
+      const language = yield* WorkStore.readSettings(workPaths(work)).pipe(Effect.map((s) => s.language), Effect.orElseSucceed((): Language => "ja"))
       const text = messages(language)
       yield* Console.log(text.guiAddress(server.url))
       const opened = options.open && openInBrowser(server.url)

@@ -4,9 +4,9 @@
  * folder. Screenshots of every screen go to `artifacts/gui/` at the
  * repository root (git-ignored).
  */
-import { NodeContext } from "@effect/platform-node"
 import { defaultSettings } from "@sagasu/domain"
-import { formatSettings, initWorkFolder, writeSettings } from "@sagasu/store"
+import { formatSettings } from "@sagasu/store"
+import { initWorkFolder, writeSettings, NodeWithWorkStore } from "@sagasu/store/testing"
 import { Effect, Exit, Scope } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -35,7 +35,7 @@ async function serve(work: string, opened: Array<OpenCommand> = []): Promise<Sta
     return Promise.resolve({ ok: true } as const)
   }
   const server = await Effect.runPromise(
-    startGuiServer(work, { version: "test", opener }).pipe(Scope.extend(scope), Effect.provide(NodeContext.layer))
+    startGuiServer(work, { version: "test", opener }).pipe(Scope.extend(scope), Effect.provide(NodeWithWorkStore))
   )
   return { server, close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
@@ -45,7 +45,7 @@ const prepareWork = (work: string, settings: Partial<typeof defaultSettings> = {
     Effect.gen(function* () {
       const paths = yield* initWorkFolder(work, formatSettings(defaultSettings))
       yield* writeSettings(paths, { ...defaultSettings, ...settings })
-    }).pipe(Effect.provide(NodeContext.layer))
+    }).pipe(Effect.provide(NodeWithWorkStore))
   )
 
 // The tests' only time limit is their own timeout, which ends a hang. Nothing inside waits against a

@@ -10,9 +10,8 @@
  *
  * @module
  */
-import type { FileSystem } from "@effect/platform"
 import type { IndexEdit as DomainEdit } from "@sagasu/domain"
-import { type WorkPaths, editIndexes as editIndexesInStore, listIndexes, readSettings, writeSettings } from "@sagasu/store"
+import { type WorkPaths, WorkStore } from "@sagasu/store"
 import { Data, Effect, Either } from "effect"
 import type { IndexEdit, IndexesView } from "./api.ts"
 import { type UiLanguage, uiText } from "./page/ui_text.ts"
@@ -21,10 +20,10 @@ import { type UiLanguage, uiText } from "./page/ui_text.ts"
 export class EditRefused extends Data.TaggedError("EditRefused")<{ readonly message: string }> {}
 
 /** The indexes table: every target folder with its done / failed / pending counts. */
-export const readIndexesView = (paths: WorkPaths): Effect.Effect<IndexesView, never, FileSystem.FileSystem> =>
+export const readIndexesView = (paths: WorkPaths): Effect.Effect<IndexesView, never, WorkStore> =>
   Effect.gen(function* () {
-    const listed = yield* listIndexes(paths).pipe(
-      Effect.catchTag("StoreReadError", () => Effect.map(readSettings(paths), (settings) => ({ settings, indexes: withoutCounts(settings.targetFolders) }))),
+    const listed = yield* WorkStore.listIndexes(paths).pipe(
+      Effect.catchTag("StoreReadError", () => Effect.map(WorkStore.readSettings(paths), (settings) => ({ settings, indexes: withoutCounts(settings.targetFolders) }))),
       Effect.either
     )
     if (Either.isLeft(listed)) return { language: "ja", indexes: [], settingsError: listed.left.message }
@@ -37,8 +36,8 @@ const withoutCounts = (folders: ReadonlyArray<{ readonly name: string; readonly 
 /** Writes the language setting (the page and the run's messages follow it). */
 export const setLanguage = (paths: WorkPaths, language: UiLanguage) =>
   Effect.gen(function* () {
-    const settings = yield* readSettings(paths).pipe(Effect.mapError(() => new EditRefused({ message: uiText(language).errSettings })))
-    yield* writeSettings(paths, { ...settings, language }).pipe(Effect.mapError((e) => new EditRefused({ message: e.message })))
+    const settings = yield* WorkStore.readSettings(paths).pipe(Effect.mapError(() => new EditRefused({ message: uiText(language).errSettings })))
+    yield* WorkStore.writeSettings(paths, { ...settings, language }).pipe(Effect.mapError((e) => new EditRefused({ message: e.message })))
   })
 
 /**
@@ -49,7 +48,7 @@ export const setLanguage = (paths: WorkPaths, language: UiLanguage) =>
  */
 export const editIndexes = (paths: WorkPaths, edit: IndexEdit) =>
   Effect.gen(function* () {
-    yield* editIndexesInStore(paths, trimmed(edit)).pipe(
+    yield* WorkStore.editIndexes(paths, trimmed(edit)).pipe(
       Effect.mapError((e) => new EditRefused({ message: e.reason === "settings" ? `${uiText("ja").errSettings}\n${e.message}` : e.message }))
     )
     return yield* readIndexesView(paths)

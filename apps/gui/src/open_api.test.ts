@@ -6,9 +6,9 @@
  * the folder (`..`, absolute, a symlink out), an unknown index, a missing
  * file, and a request without the token or from a foreign Origin.
  */
-import { NodeContext } from "@effect/platform-node"
 import { defaultSettings } from "@sagasu/domain"
-import { formatSettings, initWorkFolder, writeSettings } from "@sagasu/store"
+import { formatSettings } from "@sagasu/store"
+import { initWorkFolder, writeSettings, NodeWithWorkStore } from "@sagasu/store/testing"
 import { Effect, Exit, Scope } from "effect"
 import * as fs from "node:fs"
 import * as http from "node:http"
@@ -61,14 +61,14 @@ describe("POST /api/open (issue 16)", () => {
       Effect.gen(function* () {
         const paths = yield* initWorkFolder(work, formatSettings(defaultSettings))
         yield* writeSettings(paths, { ...defaultSettings, targetFolders: [{ name: "共有", path: share, enabled: true }, { name: "消えた", path: path.join(root, "gone"), enabled: true }] })
-      }).pipe(Effect.provide(NodeContext.layer))
+      }).pipe(Effect.provide(NodeWithWorkStore))
     )
     const opener = (command: OpenCommand) => {
       recorded.push(command)
       return Promise.resolve(answer)
     }
     server = await Effect.runPromise(
-      startGuiServer(work, { version: "test", opener }).pipe(Scope.extend(scope), Effect.provide(NodeContext.layer))
+      startGuiServer(work, { version: "test", opener }).pipe(Scope.extend(scope), Effect.provide(NodeWithWorkStore))
     )
     ok = { "X-Sagasu-Token": server.token, Origin: server.origin }
   }, 30_000)

@@ -5,9 +5,9 @@
  * ingested nothing says why — cancelled at the plan, or the plan left
  * unanswered — instead of 「中止しました（0 / 0）」 for both.
  */
-import { NodeContext } from "@effect/platform-node"
 import { defaultSettings } from "@sagasu/domain"
-import { formatSettings, initWorkFolder, writeSettings } from "@sagasu/store"
+import { formatSettings } from "@sagasu/store"
+import { initWorkFolder, writeSettings, NodeWithWorkStore } from "@sagasu/store/testing"
 import { type Duration, Effect, Exit, Scope } from "effect"
 import * as fs from "node:fs"
 import * as http from "node:http"
@@ -69,12 +69,12 @@ describe("GET /api/progress and /api/run-result (issue 16)", () => {
       Effect.gen(function* () {
         const paths = yield* initWorkFolder(work, formatSettings(defaultSettings))
         yield* writeSettings(paths, { ...defaultSettings, targetFolders: [{ name: "共有", path: samples, enabled: true }] })
-      }).pipe(Effect.provide(NodeContext.layer))
+      }).pipe(Effect.provide(NodeWithWorkStore))
     )
     return Effect.runPromise(
       startGuiServer(work, { version: "test", ...(answerTimeout === undefined ? {} : { answerTimeout }) }).pipe(
         Scope.extend(scope),
-        Effect.provide(NodeContext.layer)
+        Effect.provide(NodeWithWorkStore)
       )
     )
   }

@@ -12,7 +12,7 @@ import type { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { type FailedFile, failureDetail, messages } from "@sagasu/domain"
 import { type IndexerChannel, makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
-import { type StoreReadError, isLockHeld, readProgress, workPaths } from "@sagasu/store"
+import { type StoreReadError, workPaths, WorkStore } from "@sagasu/store"
 import { Deferred, Duration, Effect, Option, Queue, Ref, type Scope, SubscriptionRef } from "effect"
 import type { RunResult, RunState, RunView } from "./api.ts"
 
@@ -58,10 +58,10 @@ interface Current {
 export const makeRunSession = (
   work: string,
   options: RunSessionOptions
-): Effect.Effect<RunSession, never, Scope.Scope | FileSystem.FileSystem> =>
+): Effect.Effect<RunSession, never, Scope.Scope | FileSystem.FileSystem | WorkStore> =>
   Effect.gen(function* () {
     const paths = workPaths(work)
-    const context = yield* Effect.context<FileSystem.FileSystem>()
+    const context = yield* Effect.context<FileSystem.FileSystem | WorkStore>()
     const current = yield* Ref.make(Option.none<Current>())
     let nextId = 1
 
@@ -123,6 +123,7 @@ export const makeRunSession = (
     const runOne = (c: Current) =>
       standardRunOptions(work, options.version).pipe(
         Effect.provide(NodeContext.layer),
+        Effect.provide(context),
         Effect.flatMap((runOptions) => runIndexer(c.channel, { ...runOptions, answerTimeout })),
         Effect.provide(context)
       )
@@ -172,8 +173,8 @@ export const makeRunSession = (
       view: Effect.gen(function* () {
         const run = yield* withCurrent((c) => Effect.map(stateOf(c), (s): RunState | null => s), null)
         const ours = run !== null && run.exitCode === null
-        const elsewhere = ours ? false : yield* isLockHeld(paths)
-        const last = run === null || elsewhere ? Option.getOrNull(yield* readProgress(paths).pipe(Effect.provide(context))) : null
+        const elsewhere = ours ? false : yield* WorkStore.isLockHeld(paths).pipe(Effect.provide(context))
+        const last = run === null || elsewhere ? Option.getOrNull(yield* WorkStore.readProgress(paths).pipe(Effect.provide(context))) : null
         return { run, last, elsewhere }
       }),
       result: withCurrent(resultOf, undefined),

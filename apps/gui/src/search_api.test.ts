@@ -5,9 +5,9 @@
  * text as it stands, a name fragment, a document title, a yen amount and a
  * date as people type them, and pages that split the result.
  */
-import { NodeContext } from "@effect/platform-node"
 import { defaultSettings } from "@sagasu/domain"
-import { formatSettings, initWorkFolder, writeSettings } from "@sagasu/store"
+import { formatSettings } from "@sagasu/store"
+import { initWorkFolder, writeSettings, NodeWithWorkStore } from "@sagasu/store/testing"
 import { Effect, Exit, Scope } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -47,9 +47,9 @@ describe("GET /api/search: files, words anywhere, names, properties, typed forms
       Effect.gen(function* () {
         const paths = yield* initWorkFolder(work, formatSettings(defaultSettings))
         yield* writeSettings(paths, { ...defaultSettings, targetFolders: [{ name: "共有", path: samples, enabled: true }] })
-      }).pipe(Effect.provide(NodeContext.layer))
+      }).pipe(Effect.provide(NodeWithWorkStore))
     )
-    server = await Effect.runPromise(startGuiServer(work, { version: "test" }).pipe(Scope.extend(scope), Effect.provide(NodeContext.layer)))
+    server = await Effect.runPromise(startGuiServer(work, { version: "test" }).pipe(Scope.extend(scope), Effect.provide(NodeWithWorkStore)))
     expect((await call("/api/run", { method: "POST", body: { onlyNames: [] } })).status).toBe(200)
     // The run asks first (R10); the page answers ［開始］.
     while ((await call<RunView>("/api/progress")).body.run?.plan == null) await pause()

@@ -4,8 +4,8 @@
  * frozen on a body-index TSV that is a FIFO nobody has opened for writing
  * yet; the test, not a clock, decides when it goes on.
  */
-import { NodeContext } from "@effect/platform-node"
-import { noteFresh, workPaths } from "@sagasu/store"
+import { workPaths } from "@sagasu/store"
+import { noteFresh, NodeWithWorkStore } from "@sagasu/store/testing"
 import { Effect, Exit, Scope } from "effect"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
@@ -35,7 +35,7 @@ describe("S2: the GUI server answers while a search runs", () => {
   let server: GuiServer
 
   beforeAll(async () => {
-    server = await Effect.runPromise(startGuiServer(work, { version: "test" }).pipe(Scope.extend(scope), Effect.provide(NodeContext.layer)))
+    server = await Effect.runPromise(startGuiServer(work, { version: "test" }).pipe(Scope.extend(scope), Effect.provide(NodeWithWorkStore)))
   }, 60_000)
 
   afterAll(async () => {

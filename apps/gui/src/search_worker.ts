@@ -14,9 +14,8 @@
  *
  * @module
  */
-import { NodeContext } from "@effect/platform-node"
 import type { HitContext } from "@sagasu/domain"
-import { type FileHit, type FileSearchResult, GramSearcher, hitContexts, searchIndexFiles, workPaths } from "@sagasu/store"
+import { type FileHit, type FileSearchResult, GramSearcher, hitContexts, workPaths, WorkStore } from "@sagasu/store"
 import { Effect } from "effect"
 import { parentPort, workerData } from "node:worker_threads"
 import type { SearchJob, SearchReply } from "./search_thread.ts"
@@ -55,11 +54,11 @@ port.on("message", (job: SearchJob) => {
     searcher = undefined
   }
   void Effect.runPromise(
-    searchIndexFiles(workPaths(job.work), job.query, { ...job.options, budgetMs: job.budgetMs, countBudgetMs, cancelled }).pipe(
+    WorkStore.searchIndexFiles(workPaths(job.work), job.query, { ...job.options, budgetMs: job.budgetMs, countBudgetMs, cancelled }).pipe(
       Effect.map((result): SearchReply => ({ id: job.id, result, contexts: contextsOf(paths, result.files), superseded: cancelled() })),
       Effect.catchAll((e) => Effect.succeed<SearchReply>({ id: job.id, error: e.message })),
       Effect.catchAllDefect((d) => Effect.succeed<SearchReply>({ id: job.id, error: String(d) })),
-      Effect.provide(NodeContext.layer)
+      Effect.provide(WorkStore.Default)
     )
   ).then((reply) => port.postMessage(reply))
 })

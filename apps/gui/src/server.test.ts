@@ -4,7 +4,6 @@
  * wrong token are refused before anything runs; bodies are decoded with
  * Schema; no request path reaches the file system.
  */
-import { NodeContext } from "@effect/platform-node"
 import { Effect, Exit, Scope } from "effect"
 import * as fs from "node:fs"
 import * as http from "node:http"
@@ -12,7 +11,8 @@ import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { acquireLock, workPaths } from "@sagasu/store"
+import { workPaths } from "@sagasu/store"
+import { acquireLock, NodeWithWorkStore } from "@sagasu/store/testing"
 import type { RunView } from "./api.ts"
 import { type GuiServer, type GuiServerLimits, defaultGuiServerLimits, startGuiServer } from "./server.ts"
 
@@ -49,7 +49,7 @@ describe("GUI server guard", () => {
 
   beforeAll(async () => {
     server = await Effect.runPromise(
-      startGuiServer(path.join(root, "work"), { version: "test" }).pipe(Scope.extend(scope), Effect.provide(NodeContext.layer))
+      startGuiServer(path.join(root, "work"), { version: "test" }).pipe(Scope.extend(scope), Effect.provide(NodeWithWorkStore))
     )
     ok = { "X-Sagasu-Token": server.token }
   }, 30_000)
@@ -119,7 +119,7 @@ describe("GUI server guard", () => {
     expect((await progress()).elsewhere).toBe(false)
     // Another process's run, as the lock sees it: the lock taken here, outside the server's runs.
     const held = Effect.runSync(Scope.make())
-    await Effect.runPromise(acquireLock(workPaths(path.join(root, "work"))).pipe(Scope.extend(held)))
+    await Effect.runPromise(acquireLock(workPaths(path.join(root, "work"))).pipe(Scope.extend(held), Effect.provide(NodeWithWorkStore)))
     expect((await progress()).elsewhere).toBe(true)
     await Effect.runPromise(Scope.close(held, Exit.void))
     expect((await progress()).elsewhere).toBe(false)
@@ -188,7 +188,7 @@ describe("GUI server limits: body size, header and request time, one Host (issue
 
   beforeAll(async () => {
     const start = (name: string, l: GuiServerLimits) =>
-      Effect.runPromise(startGuiServer(path.join(root, name), { version: "test", limits: l }).pipe(Scope.extend(scope), Effect.provide(NodeContext.layer)))
+      Effect.runPromise(startGuiServer(path.join(root, name), { version: "test", limits: l }).pipe(Scope.extend(scope), Effect.provide(NodeWithWorkStore)))
     server = await start("timed", limits)
     sized = await start("sized", untimed)
   }, 30_000)

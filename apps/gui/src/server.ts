@@ -13,7 +13,7 @@
 import { type FileSystem, HttpIncomingMessage, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
 import { defaultSettings, fileTypeGroups, inBothLanguages, resolveFileType } from "@sagasu/domain"
-import { type FileSearchOptions, formatSettings, initWorkFolder, readSettings } from "@sagasu/store"
+import { type FileSearchOptions, formatSettings, WorkStore } from "@sagasu/store"
 import { Cause, Data, type Duration, Effect, Option, ParseResult, Schema, type Scope } from "effect"
 import * as http from "node:http"
 import { IndexEdit, LanguageBody, OpenBody, PlanAnswerBody, RunBody, SearchParams } from "./api.ts"
@@ -91,9 +91,9 @@ export class GuiStartError extends Data.TaggedError("GuiStartError")<{ readonly 
 export const startGuiServer = (
   work: string,
   options: StartGuiServerOptions
-): Effect.Effect<GuiServer, GuiStartError, Scope.Scope | FileSystem.FileSystem> =>
+): Effect.Effect<GuiServer, GuiStartError, Scope.Scope | FileSystem.FileSystem | WorkStore> =>
   Effect.gen(function* () {
-    const paths = yield* initWorkFolder(work, formatSettings(defaultSettings)).pipe(
+    const paths = yield* WorkStore.initWorkFolder(work, formatSettings(defaultSettings)).pipe(
       Effect.mapError((e) => new GuiStartError({ message: e.message }))
     )
     const assets = yield* buildPageAssets.pipe(Effect.mapError((e) => new GuiStartError({ message: e.message })))
@@ -120,14 +120,14 @@ export const startGuiServer = (
     const address = server.address
     const port = address._tag === "TcpAddress" ? address.port : 0
     const token = makeToken()
-    const context = yield* Effect.context<FileSystem.FileSystem>()
+    const context = yield* Effect.context<FileSystem.FileSystem | WorkStore>()
 
-    const language = readSettings(paths).pipe(
+    const language = WorkStore.readSettings(paths).pipe(
       Effect.map((s) => s.language),
       Effect.orElseSucceed(() => "ja" as const)
     )
 
-    const api = (method: string, route: string, url: URL): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest | FileSystem.FileSystem> =>
+    const api = (method: string, route: string, url: URL): Effect.Effect<HttpServerResponse.HttpServerResponse, unknown, HttpServerRequest.HttpServerRequest | FileSystem.FileSystem | WorkStore> =>
       Effect.gen(function* () {
         switch (`${method} ${route}`) {
           case "GET /api/indexes":
@@ -167,7 +167,7 @@ export const startGuiServer = (
             return json({ ok: true })
           case "GET /api/search": {
             const params = yield* Schema.decodeUnknown(SearchParams)(Object.fromEntries(url.searchParams)).pipe(Effect.mapError(badRequest))
-            const settings = yield* readSettings(paths).pipe(Effect.orElseSucceed(() => defaultSettings))
+            const settings = yield* WorkStore.readSettings(paths).pipe(Effect.orElseSucceed(() => defaultSettings))
             // An unknown type is a mistake told apart from "nothing found" (issue 14).
             const type = params.type === undefined || params.type === "" ? undefined : resolveFileType(params.type)
             if (params.type !== undefined && params.type !== "" && type === undefined) {
@@ -183,7 +183,7 @@ export const startGuiServer = (
             return json(yield* readLogTail(paths))
           case "POST /api/open": {
             const open = yield* body(limits, OpenBody)
-            const settings = yield* readSettings(paths).pipe(Effect.orElseSucceed(() => defaultSettings))
+            const settings = yield* WorkStore.readSettings(paths).pipe(Effect.orElseSucceed(() => defaultSettings))
             const t = uiText(settings.language)
             return yield* resolveOpenTarget(settings.targetFolders, open.index, open.path, settings.language).pipe(
               Effect.flatMap((target) => Effect.promise(() => opener(openPathCommand(target.file, open.folder)))),

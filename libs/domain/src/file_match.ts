@@ -100,7 +100,11 @@ export class FileMatch<R> {
   private lines = 0
   private nearSeen: boolean
   private excludedSeen: boolean
-  private readonly window: Array<{ readonly mask: number; readonly order: number; readonly ref: R }> = []
+  // The first locations, in document order (their position here is their order): masks and refs side by side.
+  private readonly masks: Array<number> = []
+  private readonly refs: Array<R> = []
+  // Whether every location kept holds the same terms (one word: always), so that document order is the picks' order.
+  private oneMask = true
   private readonly keep: number
 
   /** `keep`: how many of the first locations to keep for {@link picks} (default {@link pickWindow}; 0 when only counting). */
@@ -119,7 +123,11 @@ export class FileMatch<R> {
     if (mask === 0) return
     this.covered |= mask
     if (((mask | this.nameMask) & this.all) === this.all) this.nearSeen = true
-    if (this.window.length < this.keep) this.window.push({ mask, order: this.lines, ref })
+    if (this.masks.length < this.keep) {
+      if (this.masks.length > 0 && this.masks[0] !== mask) this.oneMask = false
+      this.masks.push(mask)
+      this.refs.push(ref)
+    }
     this.lines++
   }
 
@@ -160,8 +168,18 @@ export class FileMatch<R> {
    * they hold and document order.
    */
   picks(k: number): Array<R> {
-    if (k <= 0 || this.window.length === 0) return []
-    const sorted = [...this.window].sort((a, b) => termCount(b.mask) - termCount(a.mask) || a.order - b.order)
+    const n = this.masks.length
+    if (k <= 0 || n === 0) return []
+    // Every location holds the same terms: document order (a cold search's page, S2: no sort of 1,000 locations per file).
+    if (this.oneMask) return this.refs.slice(0, k)
+    // By the number of terms held, most first, document order within: a stable bucket sort.
+    const buckets: Array<Array<number>> = []
+    for (let i = 0; i < n; i++) {
+      const c = termCount(this.masks[i]!)
+      ;(buckets[c] ??= []).push(i)
+    }
+    const sorted: Array<number> = []
+    for (let c = buckets.length - 1; c >= 0; c--) for (const i of buckets[c] ?? []) sorted.push(i)
     const chosen = new Set<number>()
     const order: Array<number> = []
     let shown = 0
@@ -171,7 +189,7 @@ export class FileMatch<R> {
       let gain = 0
       for (let i = 0; i < sorted.length; i++) {
         if (chosen.has(i)) continue
-        const g = termCount(sorted[i]!.mask & ~shown)
+        const g = termCount(this.masks[sorted[i]!]! & ~shown)
         if (g > gain) {
           gain = g
           best = i
@@ -180,13 +198,13 @@ export class FileMatch<R> {
       if (best < 0) break
       chosen.add(best)
       order.push(best)
-      shown |= sorted[best]!.mask
+      shown |= this.masks[sorted[best]!]!
     }
     for (let i = 0; i < sorted.length && chosen.size < k; i++) {
       if (chosen.has(i)) continue
       chosen.add(i)
       order.push(i)
     }
-    return order.map((i) => sorted[i]!.ref)
+    return order.map((i) => this.refs[sorted[i]!]!)
   }
 }

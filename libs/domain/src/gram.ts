@@ -1,6 +1,7 @@
 /**
  * The 2-gram tokenizer of the gram index (SPEC: "2-gram index", issue 6) and
- * the compact encoding of its posting lists.
+ * the position tags that say where a gram stands in a line. How postings are
+ * laid out in bytes on disk is the store's (`libs/store/src/gram/format.ts`).
  *
  * A gram is two consecutive *code points* of normalised text (never UTF-16
  * units: an emoji or a rare kanji outside the BMP is one character). Every
@@ -101,29 +102,6 @@ export function lookupOfTerm(term: string): TermLookup {
 }
 
 /**
- * Appends the unsigned LEB128 varint of `value` (an integer in
- * `[0, 2^32)`) to `out` at `at`; returns the position after it.
- * `out` must have 5 bytes free.
- */
-export function writeVarint(out: Uint8Array, at: number, value: number): number {
-  let v = value >>> 0
-  while (v >= 0x80) {
-    out[at++] = (v & 0x7f) | 0x80
-    v >>>= 7
-  }
-  out[at++] = v
-  return at
-}
-
-/** The number of bytes {@link writeVarint} uses for `value`. */
-export function varintLength(value: number): number {
-  return value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5
-}
-
-/** Ids per block of a posting list; lists longer than one block carry a skip table. */
-export const POSTING_BLOCK = 128
-
-/**
  * The position tag of a posting meaning "the gram occurs more than once in
  * the line, or at position 255 or later": the line must be verified.
  */
@@ -132,114 +110,6 @@ export const POSITION_UNKNOWN = 255
 /** The position tag of a gram seen at `position` for the first time in a line. */
 export function positionTag(position: number): number {
   return position < POSITION_UNKNOWN ? position : POSITION_UNKNOWN
-}
-
-/**
- * The bytes a posting list of `count` ids may take at most (for sizing a
- * buffer before {@link encodePostingsInto}).
- */
-export function maxPostingsBytes(count: number): number {
-  return count * 6 + (count > POSTING_BLOCK ? 5 + Math.ceil(count / POSTING_BLOCK) * 10 : 0)
-}
-
-/**
- * Encodes the strictly increasing ids `ids[start … start + count)` and their
- * position tags `tags[…]` into `out` at `at`; returns the position after
- * them. Layout:
- *
- * - when `count > POSTING_BLOCK`, a skip table first: `varint(k)` with
- *   k = ⌈count / 128⌉ − 1, then per block b < k: `varint(last id of b − last
- *   id of b−1)` and `varint(bytes of block b)` — so a reader can jump over
- *   whole blocks of a long list when intersecting;
- * - per id: its varint delta (the first id as is), then one byte: the
- *   position of the gram in the line (code points) when it occurs once there
- *   below 255, else {@link POSITION_UNKNOWN}. With the positions, the grams
- *   of a query term must line up (`ri` at p, `ip` at p+1 for `rip`), which
- *   rules out most lines that merely hold all the grams, without reading them.
- *
- * The length is not stored: the dictionary holds the count and the offsets.
- */
-export function encodePostingsInto(
-  out: Uint8Array,
-  at: number,
-  ids: ArrayLike<number>,
-  tags: ArrayLike<number>,
-  start: number,
-  count: number
-): number {
-  let pos = at
-  if (count > POSTING_BLOCK) {
-    const blocks = Math.ceil(count / POSTING_BLOCK) - 1
-    pos = writeVarint(out, pos, blocks)
-    let prevLast = 0
-    let prev = 0
-    for (let b = 0; b < blocks; b++) {
-      let bytes = 0
-      const from = b * POSTING_BLOCK
-      for (let i = from; i < from + POSTING_BLOCK; i++) {
-        const id = ids[start + i] ?? 0
-        bytes += varintLength(i === 0 ? id : id - prev) + 1
-        prev = id
-      }
-      const last = ids[start + from + POSTING_BLOCK - 1] ?? 0
-      pos = writeVarint(out, pos, last - prevLast)
-      pos = writeVarint(out, pos, bytes)
-      prevLast = last
-    }
-  }
-  let prev = 0
-  for (let i = 0; i < count; i++) {
-    const id = ids[start + i] ?? 0
-    pos = writeVarint(out, pos, i === 0 ? id : id - prev)
-    out[pos++] = tags[start + i] ?? POSITION_UNKNOWN
-    prev = id
-  }
-  return pos
-}
-
-/** Encodes ids with their position tags (all unknown when not given); layout: {@link encodePostingsInto}. */
-export function encodePostings(ids: ArrayLike<number>, tags?: ArrayLike<number>): Uint8Array {
-  const out = new Uint8Array(maxPostingsBytes(ids.length))
-  const t = tags ?? new Uint8Array(ids.length).fill(POSITION_UNKNOWN)
-  return out.slice(0, encodePostingsInto(out, 0, ids, t, 0, ids.length))
-}
-
-/** Reads one varint at `at`; returns the value and the position after it. */
-export function readVarint(bytes: Uint8Array, at: number): readonly [value: number, next: number] {
-  let pos = at
-  let b = bytes[pos++] ?? 0
-  let v = b & 0x7f
-  let shift = 7
-  while (b & 0x80) {
-    b = bytes[pos++] ?? 0
-    v += (b & 0x7f) * 2 ** shift
-    shift += 7
-  }
-  return [v, pos]
-}
-
-/** Where the entries of a list of `count` ids at `at` begin (after its skip table). */
-export function postingStreamStart(bytes: Uint8Array, at: number, count: number): number {
-  if (count <= POSTING_BLOCK) return at
-  let [blocks, pos] = readVarint(bytes, at)
-  for (let i = 0; i < 2 * blocks; i++) pos = readVarint(bytes, pos)[1]
-  return pos
-}
-
-/** Decodes `count` ids and their position tags written by {@link encodePostingsInto} from `bytes` (from `at`). */
-export function decodePostings(bytes: Uint8Array, count: number, at = 0): { ids: Array<number>; tags: Array<number> } {
-  const ids: Array<number> = []
-  const tags: Array<number> = []
-  let prev = 0
-  let pos = postingStreamStart(bytes, at, count)
-  for (let i = 0; i < count; i++) {
-    const [v, next] = readVarint(bytes, pos)
-    pos = next
-    prev = i === 0 ? v : prev + v
-    ids.push(prev)
-    tags.push(bytes[pos++] ?? POSITION_UNKNOWN)
-  }
-  return { ids, tags }
 }
 
 /**

@@ -76,6 +76,8 @@ interface Catalogue {
   readonly workFolderUnusable: (problem: WorkFolderProblem, path: string) => string
   readonly settingsUnusable: (problem: SettingsProblem, path: string) => string
   readonly storeFileUnreadable: (name: string, detail: string, file: string) => string
+  /** A write of the work folder failed (the store's WorkStoreError, R18): a full disk, or not writable. */
+  readonly workStoreFailed: (problem: "disk-full" | "not-writable", path: string) => string
   readonly lockNotTaken: (detail: string) => string
   readonly lockHeldShort: string
   readonly folderUnreadable: (index: string, path: string, detail: string) => string
@@ -327,6 +329,10 @@ const ja: Catalogue = {
     }[problem],
   storeFileUnreadable: (name, detail, file) =>
     `作業フォルダのファイル ${name} を読めませんでした（${detail}）。何も変更・削除していません。ディスクとファイルの権限を確かめてから、もう一度実行してください（${file}）`,
+  workStoreFailed: (problem, path) =>
+    problem === "disk-full"
+      ? `作業フォルダのディスクがいっぱいです（${path}）。空きを作ってから、もう一度インデックス作成を始めてください。止まったところから続きます`
+      : `作業フォルダに書き込めませんでした（${path}）。ディスクとフォルダの権限を確かめてから、もう一度実行してください`,
   lockNotTaken: (detail) => `インデックス作成の鍵（二重起動を防ぐしくみ）を取れませんでした: ${detail}`,
   lockHeldShort: "ほかのインデックス作成が鍵を持っています",
   folderUnreadable: (index, path, detail) => `インデックス「${index}」のフォルダを読めません（${path}）: ${detail}`,
@@ -519,6 +525,10 @@ const en: Catalogue = {
     }[problem],
   storeFileUnreadable: (name, detail, file) =>
     `The work folder's file ${name} could not be read (${detail}); nothing was changed or deleted: check the disk and the file's permissions, then start again (${file})`,
+  workStoreFailed: (problem, path) =>
+    problem === "disk-full"
+      ? `The disk of the work folder is full (${path}): free some space and start indexing again; it continues where it stopped`
+      : `The work folder could not be written (${path}): check the disk and the folder's permissions, then start again`,
   lockNotTaken: (detail) => `the lock could not be taken: ${detail}`,
   lockHeldShort: "another indexing run holds the lock",
   folderUnreadable: (index, path, detail) => `The folder of index "${index}" cannot be read (${path}): ${detail}`,

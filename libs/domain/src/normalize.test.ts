@@ -53,6 +53,41 @@ describe("normalizeForSearch() (SPEC §5: NFKC, case fold, width; issue 6: kana,
     }
   })
 
+  // The map without marks is the identity (issue 13: a snippet's fast path); it must be the segment-wise map.
+  it("maps units exactly as segment by segment, with or without marks, on random mixed text", () => {
+    const segment = /[\s\S][\p{M}\u309B\u309C\uFF9E\uFF9F\u1160-\u11FF\uD7B0-\uD7FF]*/gu
+    const bySegment = (s: string) => {
+      let text = ""
+      const from: Array<number> = []
+      const to: Array<number> = []
+      for (const m of s.matchAll(segment)) {
+        const n = normalizeForSearch(m[0])
+        for (let i = 0; i < n.length; i++) {
+          from.push(m.index)
+          to.push(m.index + m[0].length)
+        }
+        text += n
+      }
+      return { text, from, to }
+    }
+    const plain = [..."aAZ09 -_.,/:()（）「」、。かなカナ漢字株式会社ＡＢｃ１２３ｱｲｳ・ーｰ－−‐〜～ΣσςİŉßẞÅﬁ㈱㍻①\t"]
+    const marked = [..."ｶﾞﾟ゛゜\u3099\u309A😀𠮷\u1100\u1161\u11A8é\u0301"]
+    const random = mulberry32(13)
+    let fast = 0
+    for (let n = 0; n < 4000; n++) {
+      let s = ""
+      const len = 1 + Math.floor(random() * 16)
+      const alphabet = random() < 0.7 ? plain : [...plain, ...marked]
+      for (let i = 0; i < len; i++) s += alphabet[Math.floor(random() * alphabet.length)]
+      const got = normalizeWithMap(s)
+      expect(got, JSON.stringify(s)).toEqual(bySegment(s))
+      if (normalizeForSearch(s).length === s.length && !/[\p{M}\uFF9E\uFF9F\u309B\u309C\u1160-\u11FF]/u.test(s) && !/[\uD800-\uDFFF]/.test(s)) fast++
+    }
+    // Both paths were taken many times.
+    expect(fast).toBeGreaterThan(1000)
+    expect(fast).toBeLessThan(3800)
+  })
+
   // The gram index normalises a block of TSV rows at once (issue 9): that must be the rows normalised one by one.
   it("never joins or makes characters across a tab or a line feed: a block of rows normalises row by row", () => {
     const alphabet = [..."aAｱｶﾞﾞﾟ゛゜\u3099\u309Aかカ・ーｰ－−‐〜～ΣσςﾊﾟパＡ１😀𠮷 漢字㈱㍻ﬁ\u1100\u1161\u11A8가é\u0301ŉİ\u2028\uFEFF＼\uD800\uDC00"]

@@ -58,6 +58,11 @@ export interface NormalizedText {
 // Korean syllable is three \p{L} jamo).
 const segmentPattern = /[\s\S][\p{M}\u309B\u309C\uFF9E\uFF9F\u1160-\u11FF\uD7B0-\uD7FF]*/gu
 
+// What makes a segment longer than one UTF-16 unit (the segment pattern's tail, and surrogate pairs).
+// (Surrogates apart: in a /u pattern a class sees a pair as one code point, not as its two units.)
+const composing = /[\p{M}\u309B\u309C\uFF9E\uFF9F\u1160-\u11FF\uD7B0-\uD7FF]/u
+const surrogate = /[\uD800-\uDFFF]/
+
 const spacingMarks = /[\u309B\u309C]/g
 const foldSpacingMark = (c: string) => (c === "\u309B" ? "\u3099" : "\u309A")
 
@@ -102,6 +107,21 @@ function normalizeSegment(segment: string, kana: boolean, dashes: boolean): stri
 export function normalizeWithMap(text: string, options: NormalizeOptions = {}): NormalizedText {
   const kana = options.kana ?? true
   const dashes = options.dashes ?? true
+  // Most lines have no mark, jamo or surrogate: each character is a segment of its own, and when
+  // the whole normalises to as many units as it has, each unit maps to itself (a snippet of a cold
+  // search, S2: a regular expression and an NFKC call per character cost a page tens of ms).
+  if (!composing.test(text) && !surrogate.test(text)) {
+    const whole = normalizeForSearch(text, options)
+    if (whole.length === text.length) {
+      const from = new Array<number>(text.length)
+      const to = new Array<number>(text.length)
+      for (let i = 0; i < text.length; i++) {
+        from[i] = i
+        to[i] = i + 1
+      }
+      return { text: whole, from, to }
+    }
+  }
   let out = ""
   const from: Array<number> = []
   const to: Array<number> = []

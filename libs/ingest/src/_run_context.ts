@@ -7,12 +7,11 @@
  *
  * @module
  */
-import type { FileSystem } from "@effect/platform"
 import {
   type CrawledFile, type FailedFile, type Language, type ProgressEvent, type Settings, type StagedFile, type WorkerKind,
   describeWorkFolderError, logTimestamp, type messages
 } from "@sagasu/domain"
-import type { GramUpdateSummary, RunLog, WorkPaths } from "@sagasu/store"
+import type { GramUpdateSummary, RunLog, WorkPaths, WorkStore } from "@sagasu/store"
 import { Data, Duration, type Effect, type Fiber, type Layer, Option, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -40,6 +39,13 @@ export interface GramRoundHook {
   /** Its result, when a {@link GramUpdateSummary}, goes to the log. */
   readonly finish: (changes: RoundChanges) => Effect.Effect<unknown, unknown>
   readonly close: Effect.Effect<void>
+  /**
+   * Completes when the round's fresh tail is short enough for another file
+   * to be handed over (issue 13, S1, S2: a round that falls behind — a busy
+   * machine, a long merge — would let the tail, which every search reads
+   * whole, grow without bound). Absent: no pacing.
+   */
+  readonly pace?: Effect.Effect<void>
 }
 
 /** Options of `runIndexer`. */
@@ -88,16 +94,18 @@ export const runFailureMessage = (failure: RunFailure, language: Language) =>
 /** The message catalogue of the run's language. */
 export type Text = ReturnType<typeof messages>
 
-/** What every step of a run is given: the channel, the options, the work folder, the log, the language and the progress writer. */
+/** What every step of a run is given: the channel, the options, the store and the work folder, the log, the language and the progress writer. */
 export interface RunContext {
   readonly channel: IndexerChannel
   readonly options: RunIndexerOptions
+  /** The work folder's store (every read and write of it). */
+  readonly store: WorkStore
   readonly paths: WorkPaths
   readonly log: RunLog
   readonly language: Language
   readonly text: Text
   /** P1, P2: the next progress, into the channel and `progress.json` (a failure to write it is ignored). */
-  readonly progress: (event: ProgressEvent) => Effect.Effect<void, never, FileSystem.FileSystem>
+  readonly progress: (event: ProgressEvent) => Effect.Effect<void>
 }
 
 /** A dispatched file: its target number (1-based), worker kind and number, staging folder (relative to the work folder), fiber. */

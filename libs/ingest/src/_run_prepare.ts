@@ -6,21 +6,14 @@
  *
  * @module
  */
-import type { FileSystem } from "@effect/platform"
 import {
   type CancelReason, type Confirmation, type CrawledFile, type IngestRow, type PlanAnswer, type Settings, type TargetFolder, type TargetList,
   describeWorkFolderError, fileKey, findMissingTargetFolder, makePlan, recoverFromJournal, rowsKeptOnCancel, selectIndexes
 } from "@sagasu/domain"
-import {
-  endLeftoverProcesses, ensureFreshLog, hasLegacyLayoutMarks, publishSourceFolder, readIngestList, readJournal,
-  readPendingRemove, removeBodyFolders, removeOldSystemIndex, resetJournal, rewriteIngestList
-} from "@sagasu/store"
 import { Deferred, Duration, Effect, Option, Ref, Stream, SubscriptionRef } from "effect"
-import * as fs from "node:fs"
 import * as path from "node:path"
 import { type RunContext, RunFailure, ioFailure, isFolder } from "./_run_context.ts"
 import { crawlFolder } from "./crawl.ts"
-import { stagingCompleteMark } from "./ingest_one.ts"
 
 /** R5: the selected indexes (`selectIndexes`), each skipped name logged; a missing folder names the way on (issue 16). */
 export const selectTargetFolders = (ctx: RunContext, settings: Settings) =>
@@ -47,30 +40,30 @@ export const selectTargetFolders = (ctx: RunContext, settings: Settings) =>
  */
 export const prepareWorkArea = (ctx: RunContext) =>
   Effect.gen(function* () {
-    const { paths, log, text } = ctx
+    const { store, paths, log, text } = ctx
     // R6: older layouts.
-    if (yield* hasLegacyLayoutMarks(paths)) yield* log.write(text.legacyIndexNotice, "warn")
-    const notRemoved = yield* removeOldSystemIndex(paths)
+    if (yield* store.hasLegacyLayoutMarks(paths)) yield* log.write(text.legacyIndexNotice, "warn")
+    const notRemoved = yield* store.removeOldSystemIndex(paths)
     if (notRemoved !== undefined) yield* log.write(text.oldSystemIndexNotRemoved(notRemoved), "warn")
 
     // S1: the fresh log every publish and removal is noted in (made now, before the first run, or
     // after an older version: then it names the whole body index until the round has built it).
-    const freshLog = yield* ensureFreshLog(paths).pipe(Effect.either)
+    const freshLog = yield* store.ensureFreshLog(paths).pipe(Effect.either)
     if (freshLog._tag === "Left") yield* log.write(text.gramFailed(freshLog.left.message), "warn")
 
     // C1, W3: a killed run's LibreOffice keeps running and would capture this run's (same profile).
-    for (const p of yield* endLeftoverProcesses(paths)) yield* log.write(text.logLeftoverEnded(p.pid, p.command.slice(0, 160)), "warn")
+    for (const p of yield* store.endLeftoverProcesses(paths)) yield* log.write(text.logLeftoverEnded(p.pid, p.command.slice(0, 160)), "warn")
     // R7: finish what the previous run left: removals, then unpublished staged folders. A record
     // that exists but cannot be read ends the run here (R18), before anything is reset or deleted.
-    yield* readPendingRemove(paths).pipe(Effect.flatMap((removals) => removeBodyFolders(paths, removals)), Effect.mapError(ioFailure))
-    const previousRows = yield* readIngestList(paths).pipe(Effect.mapError(ioFailure))
-    const recovery = recoverFromJournal(yield* readJournal(paths).pipe(Effect.mapError(ioFailure)), previousRows)
+    yield* store.readPendingRemove(paths).pipe(Effect.flatMap((removals) => store.removeBodyFolders(paths, removals)), Effect.mapError(ioFailure))
+    const previousRows = yield* store.readIngestList(paths).pipe(Effect.mapError(ioFailure))
+    const recovery = recoverFromJournal(yield* store.readJournal(paths).pipe(Effect.mapError(ioFailure)), previousRows)
     // R7: a folder that cannot be published is carried over: ingested again in this run, last (C1).
     const inFlight = new Set(recovery.inFlight)
     for (const s of recovery.publish) {
       const staged = path.join(paths.root, s.staging)
-      if (!fs.existsSync(path.join(staged, stagingCompleteMark))) continue
-      const published = yield* publishSourceFolder(paths, s.index, s.path, staged).pipe(Effect.either)
+      if (!(yield* store.isStagingComplete(staged))) continue
+      const published = yield* store.publishSourceFolder(paths, s.index, s.path, staged).pipe(Effect.either)
       if (published._tag === "Left") {
         inFlight.add(fileKey(s.index, s.path))
         yield* log.write(text.logNotRecovered(`${s.index}/${s.path}`, describeWorkFolderError(published.left.message, ctx.language)), "warn", "file")
@@ -78,8 +71,8 @@ export const prepareWorkArea = (ctx: RunContext) =>
         yield* log.write(text.logRecovered(`${s.index}/${s.path}`), "info", "file")
       }
     }
-    yield* resetJournal(paths).pipe(Effect.mapError(ioFailure))
-    yield* Effect.sync(() => fs.rmSync(paths.publish, { recursive: true, force: true }))
+    yield* store.resetJournal(paths).pipe(Effect.mapError(ioFailure))
+    yield* store.clearStagingArea(paths).pipe(Effect.mapError(ioFailure))
     return { previousRows, inFlight: inFlight as ReadonlySet<string> }
   })
 
@@ -145,7 +138,7 @@ export const askForAnswer = (ctx: RunContext, counted: TargetList) =>
  * R8, R10: the answer as `decideConfirmation` said to get it: cancelled
  * (with the list `counted` gives), asked for ({@link askForAnswer}), or given.
  */
-export const obtainAnswer = (ctx: RunContext, confirmation: Confirmation, counted: () => TargetList): Effect.Effect<Reply, never, FileSystem.FileSystem> => {
+export const obtainAnswer = (ctx: RunContext, confirmation: Confirmation, counted: () => TargetList): Effect.Effect<Reply> => {
   switch (confirmation._tag) {
     case "Cancel":
       return Effect.succeed({ _tag: "Cancelled", counted: counted(), why: { _tag: "stopped" } })
@@ -159,7 +152,7 @@ export const obtainAnswer = (ctx: RunContext, confirmation: Confirmation, counte
 /** R8, R12: the files `list` found vanished leave the body index (logged one by one). */
 export const removeVanished = (ctx: RunContext, list: TargetList) =>
   Effect.gen(function* () {
-    yield* removeBodyFolders(ctx.paths, list.vanished).pipe(Effect.mapError(ioFailure))
+    yield* ctx.store.removeBodyFolders(ctx.paths, list.vanished).pipe(Effect.mapError(ioFailure))
     for (const r of list.vanished) yield* ctx.log.write(ctx.text.logRemovedVanished(`${r.index}/${r.path}`), "info", "file")
   })
 
@@ -167,7 +160,7 @@ export const removeVanished = (ctx: RunContext, list: TargetList) =>
 export const keepPreviousRows = (ctx: RunContext, previousRows: ReadonlyArray<IngestRow>, list: TargetList) =>
   Effect.gen(function* () {
     yield* removeVanished(ctx, list)
-    yield* rewriteIngestList(ctx.paths, rowsKeptOnCancel(previousRows, list)).pipe(Effect.mapError(ioFailure))
+    yield* ctx.store.rewriteIngestList(ctx.paths, rowsKeptOnCancel(previousRows, list)).pipe(Effect.mapError(ioFailure))
   })
 
 /** R9: the cloud-only files left alone, into the channel and the log, counted per index. */

@@ -6,25 +6,14 @@
  * @module
  */
 import { type StagedFile, describeWorkFolderError, fileKey } from "@sagasu/domain"
-import {
-  type GramUpdateSummary, type WorkPaths, appendJournal, bodyFolderOf, crashPoint, longestPathBytes, publishSourceFolder,
-  readIngestList, rewriteIngestList
-} from "@sagasu/store"
+import { type GramUpdateSummary, crashPoint } from "@sagasu/store"
 import { Cause, Clock, Effect } from "effect"
-import * as fs from "node:fs"
 import * as path from "node:path"
 import { type GramRoundHook, type InFlight, type RoundChanges, type RunContext, type RunState, ioFailure } from "./_run_context.ts"
 
 /** C2: the longest body-index path, in bytes, the staged TSVs of `flight` would take; `undefined` when its staging folder cannot be read. */
-export const bodyPathBytes = (paths: WorkPaths, flight: InFlight): number | undefined => {
-  let names: Array<string>
-  try {
-    names = fs.readdirSync(path.join(paths.root, flight.staging))
-  } catch {
-    return undefined
-  }
-  return longestPathBytes(bodyFolderOf(paths, flight.target.index, flight.target.path), names)
-}
+export const bodyPathBytes = (ctx: RunContext, flight: InFlight): number | undefined =>
+  ctx.store.stagedPathBytes(ctx.paths, flight.target.index, flight.target.path, path.join(ctx.paths.root, flight.staging))
 
 /** Tells the 2-gram round, when one is under way, that the fresh log has a new entry (S1). */
 export const noteRound = (state: RunState) => state.round?.noted ?? Effect.void
@@ -36,9 +25,9 @@ export const publishStaged = (ctx: RunContext, staged: ReadonlyArray<StagedFile>
     (s) =>
       Effect.gen(function* () {
         // S1: noted in the fresh log first, so it is found at once whatever happens next.
-        yield* publishSourceFolder(ctx.paths, s.index, s.path, path.join(ctx.paths.root, s.staging)).pipe(Effect.mapError(ioFailure))
+        yield* ctx.store.publishSourceFolder(ctx.paths, s.index, s.path, path.join(ctx.paths.root, s.staging)).pipe(Effect.mapError(ioFailure))
         crashPoint("publish.before-journal")
-        yield* appendJournal(ctx.paths, [{ _tag: "published", index: s.index, path: s.path }]).pipe(Effect.mapError(ioFailure))
+        yield* ctx.store.appendJournal(ctx.paths, [{ _tag: "published", index: s.index, path: s.path }]).pipe(Effect.mapError(ioFailure))
         state.published.push({ index: s.index, path: s.path })
         yield* noteRound(state)
       }),
@@ -53,20 +42,16 @@ export const publishStaged = (ctx: RunContext, staged: ReadonlyArray<StagedFile>
  */
 export const finallyStep = (ctx: RunContext, state: RunState) =>
   Effect.gen(function* () {
-    const { paths, text } = ctx
+    const { store, paths, text } = ctx
     yield* ctx.progress({ _tag: "phase", phase: "finalize", current: text.publishing })
     yield* publishStaged(ctx, state.staged, state)
     state.staged = []
-    yield* Effect.sync(() => {
-      fs.rmSync(path.join(paths.publish, String(process.pid)), { recursive: true, force: true })
-      fs.rmSync(paths.tmp, { recursive: true, force: true })
-      fs.mkdirSync(paths.tmp, { recursive: true })
-    })
+    yield* store.emptyWorkArea(paths)
     yield* ctx.progress({ _tag: "current", current: text.rewritingIngestList })
     crashPoint("finally.before-rewrite")
-    const rows = yield* readIngestList(paths)
-    yield* rewriteIngestList(paths, rows.filter((r) => !state.removedKeys.has(fileKey(r.index, r.path))))
-    yield* appendJournal(paths, [{ _tag: "end" }])
+    const rows = yield* store.readIngestList(paths)
+    yield* store.rewriteIngestList(paths, rows.filter((r) => !state.removedKeys.has(fileKey(r.index, r.path))))
+    yield* store.appendJournal(paths, [{ _tag: "end" }])
   }).pipe(
     Effect.catchAllCause((cause) => {
       // One line a person reads (the system's words, a full disk said so, R18); not a stack trace.

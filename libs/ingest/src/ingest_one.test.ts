@@ -4,10 +4,10 @@
  * fails leaves no staging folder; a worker killed halfway leaves a folder
  * without `.complete`, which no run publishes.
  */
-import { NodeContext } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { type IngestResult, defaultSettings } from "@sagasu/domain"
-import { appendJournal, bodyFolderOf, formatSettings, initWorkFolder, readIngestList, stageExtraction, writeSettings } from "@sagasu/store"
+import { bodyFolderOf, formatSettings } from "@sagasu/store"
+import { appendJournal, initWorkFolder, readIngestList, stageExtraction, writeSettings, NodeWithWorkStore } from "@sagasu/store/testing"
 import { Effect, Fiber, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -62,7 +62,7 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
       // The mark is the newest file of the folder.
       const mtimes = fs.readdirSync(staging).map((n) => [n, fs.statSync(path.join(staging, n)).mtimeMs] as const)
       expect(Math.max(...mtimes.map(([, t]) => t))).toBe(mtimes.find(([n]) => n === stagingCompleteMark)?.[1])
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeWithWorkStore)))
 
   it.scoped("a failure in the middle of sheet 3 fails the file with its reason and leaves no staging folder", () =>
     Effect.gen(function* () {
@@ -74,7 +74,7 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
       expect(result.status).toBe("failed")
       expect(result.failure).toMatchObject({ reason: "corrupt", detail: expect.stringMatching(/^xl\/worksheets\/sheet3\.xml: /) })
       expect(fs.existsSync(staging)).toBe(false)
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeWithWorkStore)))
 
   it.scoped("a sheet over maxLines fails too-large naming it; sheets each under it are all staged (maxLines per sheet)", () =>
     Effect.gen(function* () {
@@ -88,7 +88,7 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
       const under = yield* ingestPlain(file, staging, { extract: { maxLines: 6_000, sheetBatchLines: 3 } })
       expect(under).toMatchObject({ status: "done", tsvCount: 3 })
       expect(fs.readdirSync(staging).sort()).toEqual([".complete", "1_一.tsv", "2_二.tsv", "3_三.tsv"])
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeWithWorkStore)))
 
   it.scoped("BUG-10: the staged TSVs of one file are bounded: past maxStagedBytes it fails too-large with the bound, nothing staged", () =>
     Effect.gen(function* () {
@@ -100,7 +100,7 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
       // The failure is its block's first line in the log (R4), said once: no note repeats it.
       expect(result.log).toEqual([])
       expect(fs.existsSync(staging)).toBe(false)
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeWithWorkStore)))
 
   it.scoped("R18: a staging folder that cannot be written fails with the work-folder reason, not the file's", () =>
     Effect.gen(function* () {
@@ -111,7 +111,7 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
       expect(result.status).toBe("failed")
       expect(result.failure?.reason).toBe("work-folder")
       expect(result.failure?.detail).toMatch(/^the TSVs could not be written to the work folder \(/)
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeWithWorkStore)))
 
   it.scopedLive("issue 15 item 10: a file done with no text at all says so in its log, and its block is a warning; one with text is not", () =>
     Effect.gen(function* () {
@@ -128,7 +128,7 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
         ingest: (_kind, request) =>
           ingestPlain(request.source, request.staging).pipe(
             Effect.tap((r: IngestResult) => results.set(request.path, r)),
-            Effect.provide(NodeContext.layer)
+            Effect.provide(NodeWithWorkStore)
           )
       })
       const channel = yield* makeChannel({})
@@ -141,7 +141,7 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
       expect(log.find((l) => l.includes("A/空.docx: "))).toMatch(/^\[警告\] \[\d\/2\] A\/空\.docx: 取り込みました$/)
       expect(log).toContain("    注意: 文字が見つかりません。エラーなく読めましたが、Sagasu が読む文字が何もありません")
       expect(log.find((l) => l.includes("A/有.docx: "))).toMatch(/^\[\d\/2\] A\/有\.docx: 取り込みました$/)
-    }).pipe(Effect.provide(NodeContext.layer)), 600_000)
+    }).pipe(Effect.provide(NodeWithWorkStore)), 600_000)
 
   it.scopedLive("C2, R7: a worker stopped in the middle of sheet 3 leaves no .complete; the next run does not publish it and ingests the file again", () =>
     Effect.gen(function* () {
@@ -167,7 +167,7 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
         ingest: (_kind, request) =>
           ingestPlain(request.source, request.staging, small).pipe(
             Effect.tap((r: IngestResult) => dispatched.push(`${r.status}:${request.path}`)),
-            Effect.provide(NodeContext.layer)
+            Effect.provide(NodeWithWorkStore)
           )
       })
       const dispatched: Array<string> = []
@@ -182,5 +182,5 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
       expect(Object.keys(filesOf(published))).toEqual([".complete", "1_一.tsv", "2_二.tsv", "3_三.tsv"])
       expect(filesOf(published)["3_三.tsv"]?.trimEnd().split("\n")).toHaveLength(1 + 60_000)
       expect(fs.existsSync(path.join(paths.root, "publish", "99999"))).toBe(false)
-    }).pipe(Effect.provide(NodeContext.layer)), 600_000)
+    }).pipe(Effect.provide(NodeWithWorkStore)), 600_000)
 })

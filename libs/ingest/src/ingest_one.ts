@@ -7,9 +7,7 @@
  * @module
  */
 import { type FileNote, type IngestResult, fileFormatOf } from "@sagasu/domain"
-import { completeMarkOf, openStagingFolder, stagingCompleteMark, stagingWriteFailure } from "@sagasu/store"
-import { FileSystem } from "@effect/platform"
-import type { PlatformError } from "@effect/platform/Error"
+import { WorkStore, type WorkStoreError, stagingWriteFailure } from "@sagasu/store"
 import { Effect } from "effect"
 import * as path from "node:path"
 import { ExtractError, extractFileTo, type ExtractFileOptions, type ExtractionSink } from "./extract.ts"
@@ -48,14 +46,14 @@ export interface IngestPlainOptions {
  * Never fails.
  */
 export const ingestPlain = Effect.fn("Ingest.ingestPlain")(function* (source: string, staging: string, options?: IngestPlainOptions) {
-  const fs = yield* FileSystem.FileSystem
+  const store = yield* WorkStore
   const started = Date.now()
   const maxStagedBytes = options?.maxStagedBytes ?? defaultMaxStagedBytes
   let lines = 0
   let partLines = 0
   const staged = yield* Effect.scoped(
     Effect.gen(function* () {
-      const folder = yield* openStagingFolder(staging)
+      const folder = yield* store.openStagingFolder(staging)
       const counted = (count: number) => {
         lines += count
         partLines += count
@@ -63,7 +61,7 @@ export const ingestPlain = Effect.fn("Ingest.ingestPlain")(function* (source: st
           ? Effect.fail(new ExtractError({ reason: "too-large", detail: `staged TSVs: more than ${maxStagedBytes} bytes of text` }))
           : Effect.void
       }
-      const sink: ExtractionSink<PlatformError> = {
+      const sink: ExtractionSink<WorkStoreError> = {
         keepsLines: false,
         beginPart: (head) => {
           partLines = 0
@@ -83,7 +81,7 @@ export const ingestPlain = Effect.fn("Ingest.ingestPlain")(function* (source: st
     })
   ).pipe(
     // C2, R7: the TSVs are closed; the mark goes last, with the source's size and date (issue 14).
-    Effect.tap(() => Effect.flatMap(completeMarkOf(source), (mark) => fs.writeFileString(path.join(staging, stagingCompleteMark), mark))),
+    Effect.tap(() => store.completeStaging(staging, source)),
     Effect.either
   )
   if (staged._tag === "Right") {
@@ -93,10 +91,10 @@ export const ingestPlain = Effect.fn("Ingest.ingestPlain")(function* (source: st
     return { status: "done", tsvCount: staged.right, log, lines } satisfies IngestResult
   }
   // Nothing of a file that is not done may stay where it could be taken for its TSVs.
-  yield* fs.remove(staging, { recursive: true, force: true }).pipe(Effect.ignore)
+  yield* store.discardStaging(staging).pipe(Effect.ignore)
   const e = staged.left
   if (!(e instanceof ExtractError)) {
-    const failure = stagingWriteFailure(e.message)
+    const failure = stagingWriteFailure(e.detail)
     return { status: "failed", failure, log: [] } satisfies IngestResult
   }
   const failure = { reason: e.reason, detail: e.detail }

@@ -1,3 +1,4 @@
+import { NodeContext } from "@effect/platform-node"
 /**
  * The seed's flowcharts, branch by branch, through the channel (SPEC §1–§4).
  * Workers are fakes with scripted behaviour per file name, so each test
@@ -5,7 +6,6 @@
  */
 import { FileSystem } from "@effect/platform"
 import { SystemError } from "@effect/platform/Error"
-import { NodeContext } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import {
   type IngestResult,
@@ -16,28 +16,17 @@ import {
   defaultSettings,
   formatBodyTsv
 } from "@sagasu/domain"
-import {
-  type RoundChanges,
-  type WorkPaths,
-  acquireLock,
-  bodyFolderOf,
-  formatSettings,
-  initWorkFolder,
-  openGramRound,
-  readIngestList,
-  readJournal,
-  searchIndex,
-  updateGramIndexesOfRound,
-  writeSettings
-} from "@sagasu/store"
+import { type RoundChanges, type WorkPaths, bodyFolderOf, formatSettings, WorkStore } from "@sagasu/store"
+import { acquireLock, initWorkFolder, openGramRound, readIngestList, readJournal, searchIndex, updateGramIndexesOfRound, writeSettings, NodeWithWorkStore } from "@sagasu/store/testing"
 import { Deferred, Effect, Fiber, Layer, Option, Ref, Stream, SubscriptionRef, TestClock } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { type IndexerChannel, type MakeChannelOptions, makeChannel, requestStop } from "./channel.ts"
+import { gramRoundThread } from "./gram_thread.ts"
 import { stagingCompleteMark } from "./ingest_one.ts"
 import type { IngestFile } from "./ingest_request.ts"
-import { runIndexer } from "./run_indexer.ts"
+import { type RunIndexerOptions, runIndexer } from "./run_indexer.ts"
 import { IngestWorkers } from "./workers.ts"
 
 // ---------------------------------------------------------------------------
@@ -158,7 +147,7 @@ const tsvText = (paths: WorkPaths, index: string, rel: string) => {
   return fs.existsSync(folder) ? fs.readFileSync(path.join(folder, "1_Sheet1.tsv"), "utf8").split("\n")[1] : undefined
 }
 
-const provide = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, NodeContext.layer)
+const provide = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, NodeWithWorkStore)
 
 // runIndexer alone in `layer` (the fixture's rows are read by the caller, outside it).
 const runOnly = (fixture: Fixture, layer: Layer.Layer<FileSystem.FileSystem>) =>
@@ -166,7 +155,7 @@ const runOnly = (fixture: Fixture, layer: Layer.Layer<FileSystem.FileSystem>) =>
     const dispatched: Array<string> = []
     const channel = yield* makeChannel()
     const code = yield* runIndexer(channel, { work: fixture.paths.root, version: "test", workers: () => fakeWorkers(dispatched) }).pipe(
-      Effect.provide(layer)
+      Effect.provide(WorkStore.DefaultWithoutDependencies.pipe(Layer.provide(layer)))
     )
     return { code, error: yield* Ref.get(channel.error), dispatched }
   })
@@ -675,7 +664,7 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
                   return undefined
                 }),
                 Effect.orDie,
-                Effect.provide(NodeContext.layer)
+                Effect.provide(NodeWithWorkStore)
               )
             : Effect.succeed(undefined)
       })
@@ -763,7 +752,69 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       expect(fs.readFileSync(f.paths.log, "utf8")).toMatch(/gram 索引を更新しました: \d+\.\d 秒/)
     })))
 
-  it.live("R16/S1: a stopped run hides nothing: every done file is found in its new version at once; the next run merges", () =>
+  it.effect("S1/S2: while the 2-gram round's pace holds, no file is handed over; once it lets go, the run goes on (issue 13)", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "x/a.xlsx": "x", "y/b.xlsx": "y", "z/c.xlsx": "z" } })
+      const handed: Array<string> = []
+      const gate = yield* Deferred.make<void>()
+      const held = yield* Deferred.make<void>()
+      let paces = 0
+      const run = yield* Effect.fork(runIndexer(yield* makeChannel(), {
+        work: f.paths.root, version: "test",
+        workers: () => fakeWorkers(handed),
+        gramRound: () =>
+          Effect.succeed({
+            noted: Effect.void,
+            finish: () => Effect.void,
+            close: Effect.void,
+            // The first file goes at once; the round then falls behind until the gate opens.
+            pace: Effect.suspend(() => (++paces === 1 ? Effect.void : Effect.zipRight(Deferred.succeed(held, undefined), Deferred.await(gate))))
+          })
+      }))
+      // A commander that did not ask the pace would end the run here instead.
+      expect(yield* Effect.raceFirst(Deferred.await(held).pipe(Effect.as("held")), Fiber.await(run).pipe(Effect.as("ended")))).toBe("held")
+      expect(handed).toEqual(["plain:x/a.xlsx"])
+      yield* Deferred.succeed(gate, undefined)
+      expect(yield* Fiber.join(run)).toBe(0)
+      expect(handed).toEqual(["plain:x/a.xlsx", "plain:y/b.xlsx", "plain:z/c.xlsx"])
+    })))
+
+  it.live("R16: when the round's thread dies mid-run, the update brings the index in line all the same (issue 20)", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "x/0.xlsx": "見積 零", "y/1.xlsx": "見積 壱", "z/2.xlsx": "見積 弐" } })
+      let thread: { terminate: () => Promise<number> } | undefined
+      const ended = yield* Deferred.make<void>()
+      // The thread is ended while y/1.xlsx is read, after x/0.xlsx was published and noted.
+      const script: Script = (_kind, request) =>
+        request.path === "y/1.xlsx"
+          ? Effect.gen(function* () {
+              yield* Effect.promise(() => thread?.terminate() ?? Promise.resolve(0))
+              yield* Deferred.succeed(ended, undefined)
+              return undefined
+            })
+          : Effect.succeed(undefined)
+      const code = yield* runIndexer(yield* makeChannel(), {
+        work: f.paths.root, version: "test",
+        workers: () => fakeWorkers([], script),
+        gramRound: (p) => gramRoundThread(p, { round: { builderMemoryBytes: 1 }, onThread: (t) => (thread = t) }).pipe(Effect.provide(WorkStore.Default))
+      })
+      expect(code).toBe(0)
+      expect(yield* Deferred.isDone(ended)).toBe(true)
+      const found = yield* searchIndex(f.paths, "見積")
+      expect([found.engine, ...found.hits.map((h) => h.text).sort()]).toEqual(["gram", "見積 壱", "見積 弐", "見積 零"])
+      expect(fs.readFileSync(f.paths.log, "utf8")).toMatch(/gram 索引を更新しました: 3 ファイル（うち取り込み中に 0）/)
+    })), 600_000)
+
+  // The round in the commander's thread, and on a thread of its own as the product runs it (issue 20).
+  const rounds: ReadonlyArray<{ readonly name: string; readonly round: NonNullable<RunIndexerOptions["gramRound"]> }> = [
+    { name: "in the commander's thread", round: (p) => openGramRound(p, { builderMemoryBytes: 1 }) },
+    { name: "on its own thread", round: (p) => gramRoundThread(p, { round: { builderMemoryBytes: 1 } }).pipe(Effect.provide(WorkStore.Default)) },
+    {
+      name: "on its own thread, the hand-over paced every 2 changes",
+      round: (p) => gramRoundThread(p, { round: { builderMemoryBytes: 1 }, tailChanges: 2 }).pipe(Effect.provide(WorkStore.Default))
+    }
+  ]
+  it.live.each(rounds)("R16/S1: a stopped run hides nothing: every done file is found in its new version at once; the next run merges (round $name)", ({ round }) =>
     provide(Effect.gen(function* () {
       const f = yield* makeFixture({ A: { "x/0.xlsx": "見積 旧0", "y/1.xlsx": "見積 旧1", "z/2.xlsx": "見積 旧2" } })
       const options = (workers: Layer.Layer<IngestWorkers>) => ({
@@ -771,7 +822,7 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
         workers: () => workers,
         updateGram: (p: WorkPaths, changes: RoundChanges) => updateGramIndexesOfRound(p, changes),
         // A tiny budget: every source file is written to a segment at once.
-        gramRound: (p: WorkPaths) => openGramRound(p, { builderMemoryBytes: 1 })
+        gramRound: round
       })
       const search = (q: string) => searchIndex(f.paths, q).pipe(Effect.map((r) => [r.engine, ...r.hits.map((h) => h.text).sort()]))
       expect(yield* runIndexer(yield* makeChannel(), options(fakeWorkers([])))).toBe(0)

@@ -8,15 +8,12 @@
  *
  * @module
  */
-import type { FileSystem } from "@effect/platform"
 import {
   type ExitCode, type Failure, type IngestResult, type IngestRow, type Language, type PlanAnswer, type ProgressEvent, type RunOutcome,
   computeTargetList, decideAfterTargets, decideBeforeDispatch, decideConfirmation, decideResult, describeWorkFolderError, dispatchHalted, fileKey,
   foldersReadyToPublish, logTimestamp, messages, nextProgress, pickNextDispatch, settleRun
 } from "@sagasu/domain"
-import {acquireLock, appendIngestRows, appendJournal, checkWorkFolder, crashPoint, describeOrigin, maxPathBytes,
-  noteFresh, openRunLog, readSettings, removeBodyFolders, rewriteIngestList, writeOrigins, writeProgress
-} from "@sagasu/store"
+import { WorkStore, crashPoint, maxPathBytes } from "@sagasu/store"
 import { Clock, Context, Deferred, Effect, Fiber, Layer, Option, Queue, Ref, type Scope, Stream, SubscriptionRef } from "effect"
 import * as path from "node:path"
 import { DispatchBook } from "./_dispatch_book.ts"
@@ -50,7 +47,7 @@ type MainOutcome =
 export const runIndexer = (
   channel: IndexerChannel,
   options: RunIndexerOptions
-): Effect.Effect<ExitCode, never, FileSystem.FileSystem> =>
+): Effect.Effect<ExitCode, never, WorkStore> =>
   Effect.gen(function* () {
     // R18: an unhandled error is the run's error, exit 1.
     // Before the settings are read (the work folder, the lock) the language is Japanese (the default).
@@ -67,25 +64,26 @@ export const runIndexer = (
 const runGuarded = (channel: IndexerChannel, options: RunIndexerOptions) =>
   Effect.scoped(
     Effect.gen(function* () {
+      const store = yield* WorkStore
       // R2: the work folder must be usable; nothing is written otherwise.
-      const paths = yield* checkWorkFolder(options.work).pipe(Effect.mapError((e) => new RunFailure({ message: e.message })))
-      const settingsForMessages = yield* readSettings(paths).pipe(Effect.option)
+      const paths = yield* store.checkWorkFolder(options.work).pipe(Effect.mapError((e) => new RunFailure({ message: e.message })))
+      const settingsForMessages = yield* store.readSettings(paths).pipe(Effect.option)
       const language: Language = Option.match(settingsForMessages, { onNone: () => "ja", onSome: (s) => s.language })
       const text = messages(language)
       // R3: one run per work folder; when held, nothing is touched (not even the log).
-      yield* acquireLock(paths).pipe(
+      yield* store.acquireLock(paths).pipe(
         Effect.mapError((e) => new RunFailure({ message: e.reason === "held" ? text.lockHeld : e.message }))
       )
       // R4: the log, only after the lock; its first line says when the run started, its last when it ended.
       const startedMs = yield* Clock.currentTimeMillis
       const header = logHeader(paths, options, settingsForMessages, text, { nowMs: startedMs, utcOffsetMinutes: utcOffsetAt(startedMs) })
-      const log = yield* openRunLog(paths, header, channel.echo, language)
+      const log = yield* store.openRunLog(paths, header, channel.echo, language)
       const progress = (event: ProgressEvent) =>
         SubscriptionRef.updateAndGet(channel.progress, (p) => nextProgress(p, event)).pipe(
-          Effect.flatMap((p) => writeProgress(paths, p)),
+          Effect.flatMap((p) => store.writeProgress(paths, p)),
           Effect.ignore
         )
-      const ctx: RunContext = { channel, options, paths, log, language, text, progress }
+      const ctx: RunContext = { channel, options, store, paths, log, language, text, progress }
 
       const outcome: MainOutcome = yield* runMain(ctx).pipe(
         Effect.catchAll((failure) => {
@@ -140,11 +138,11 @@ const gramChangesOf = (outcome: MainOutcome): RoundChanges =>
     : outcome._tag === "NoTargets" ? outcome.changes : { published: [], removed: [] }
 const roundOf = (outcome: MainOutcome) => (outcome._tag === "Ingested" ? outcome.state.round : undefined)
 
-const runMain = (run: RunContext): Effect.Effect<MainOutcome, RunFailure, FileSystem.FileSystem | Scope.Scope> =>
+const runMain = (run: RunContext): Effect.Effect<MainOutcome, RunFailure, Scope.Scope> =>
   Effect.gen(function* () {
-    const { channel, options, paths, log } = run
+    const { channel, options, store, paths, log } = run
     // R5: settings and the selected indexes.
-    const settings = yield* readSettings(paths).pipe(Effect.mapError((e) => new RunFailure({ message: e.message })))
+    const settings = yield* store.readSettings(paths).pipe(Effect.mapError((e) => new RunFailure({ message: e.message })))
     const ctx: RunContext = { ...run, text: messages(settings.language) }
     const text = ctx.text
     const selected = yield* selectTargetFolders(ctx, settings)
@@ -172,8 +170,8 @@ const runMain = (run: RunContext): Effect.Effect<MainOutcome, RunFailure, FileSy
     yield* reportCloudSkipped(ctx, list) // R9
 
     // R11: the target list into the ingest list, and each index's origin.
-    yield* rewriteIngestList(paths, list.rows).pipe(Effect.mapError(ioFailure))
-    yield* writeOrigins(paths, yield* Effect.forEach(selected, (t) => describeOrigin(t.name, t.path))).pipe(Effect.mapError(ioFailure))
+    yield* store.rewriteIngestList(paths, list.rows).pipe(Effect.mapError(ioFailure))
+    yield* store.writeOrigins(paths, yield* Effect.forEach(selected, (t) => store.describeOrigin(t.name, t.path))).pipe(Effect.mapError(ioFailure))
     yield* removeVanished(ctx, list)
 
     // R12: nothing to ingest.
@@ -213,7 +211,7 @@ const stoppedResult: IngestResult = { status: "stopped", log: [] }
 // R13, R14: dispatch within the 200-file window, take results one at a time, publish finished folders.
 const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["Type"]) =>
   Effect.gen(function* () {
-    const { channel, paths, log, text, progress } = ctx
+    const { channel, store, paths, log, text, progress } = ctx
     const total = state.targets.length
     // A file's notes in the run's words (R4).
     const notes = (result: IngestResult) => result.log.map((n) => text.logNote(n))
@@ -242,7 +240,7 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
       Effect.gen(function* () {
         const key = fileKey(flight.target.index, flight.target.path)
         flight.staging = path.join("publish", String(process.pid), `w${flight.worker}`, String(flight.n))
-        yield* appendJournal(paths, [{ _tag: "start", index: flight.target.index, path: flight.target.path, staging: flight.staging }]).pipe(
+        yield* store.appendJournal(paths, [{ _tag: "start", index: flight.target.index, path: flight.target.path, staging: flight.staging }]).pipe(
           Effect.mapError(ioFailure)
         )
         crashPoint("journal.after-start")
@@ -260,6 +258,7 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
         book.inFlight.set(key, flight)
       })
 
+    const stopRaised = channel.stop.changes.pipe(Stream.filter((s) => s), Stream.take(1), Stream.runDrain)
     for (;;) {
       // W5: when a stop arrives, Office conversions end at once (stoppedAtOnce); plain files may finish.
       if (!officeInterrupted && (yield* SubscriptionRef.get(channel.stop))) {
@@ -285,13 +284,22 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
             yield* folderLost(next.target.index, root)
             break
           case "SourceGone": // R13: the source file is gone but its folder exists.
-            yield* removeBodyFolders(paths, [next.target]).pipe(Effect.mapError(ioFailure))
+            yield* store.removeBodyFolders(paths, [next.target]).pipe(Effect.mapError(ioFailure))
             state.removedKeys.add(fileKey(next.target.index, next.target.path))
             state.removed.push({ index: next.target.index, path: next.target.path })
             yield* log.block(next.n, total, text.logFile(name, { _tag: "sourceVanished" }), [])
             yield* progress({ _tag: "result", failed: false, current: name })
             break
           case "Submit": {
+            // Issue 13 (S1, S2): a 2-gram round that fell behind holds the hand-over until it has read
+            // what was noted; a stop meanwhile leaves the file where it was.
+            if (state.round?.pace !== undefined) {
+              yield* state.round.pace.pipe(Effect.raceFirst(stopRaised))
+              if (yield* SubscriptionRef.get(channel.stop)) {
+                book.putBack(next)
+                break
+              }
+            }
             const worker = book.assign(next, pick.worker)
             yield* submit({ n: next.n, target: next.target, kind: next.kind, worker, staging: "", fiber: undefined as never })
             yield* progress({ _tag: "dispatched", current: name })
@@ -302,10 +310,9 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
       if (book.inFlight.size === 0) break
 
       // R14: one result at a time (or wake up when a stop arrives).
-      const stopSignal = channel.stop.changes.pipe(Stream.filter((s) => s), Stream.take(1), Stream.runDrain)
       const arrival = officeInterrupted
         ? yield* Queue.take(results)
-        : yield* Queue.take(results).pipe(Effect.raceFirst(stopSignal.pipe(Effect.as(undefined))))
+        : yield* Queue.take(results).pipe(Effect.raceFirst(stopRaised.pipe(Effect.as(undefined))))
       const flight = arrival === undefined ? undefined : book.land(arrival.key)
       if (arrival === undefined || flight === undefined) continue
       crashPoint("result.before-append")
@@ -318,7 +325,7 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
         stopRequested: yield* SubscriptionRef.get(channel.stop),
         fromOwner: flight.kind !== "plain",
         targetGone: () => !isFolder(targetRoot(flight)),
-        bodyPathBytes: () => bodyPathBytes(paths, flight),
+        bodyPathBytes: () => bodyPathBytes(ctx, flight),
         maxPathBytes
       })
       switch (step._tag) {
@@ -328,7 +335,7 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
           continue
         case "KeepPending":
           state.stopped = true
-          yield* appendIngestRows(paths, [row("pending")]).pipe(Effect.mapError(ioFailure))
+          yield* store.appendIngestRows(paths, [row("pending")]).pipe(Effect.mapError(ioFailure))
           yield* log.block(flight.n, total, text.logFile(name, { _tag: "stopped" }), notes(arrival.result))
           break
         case "TargetLost":
@@ -349,9 +356,9 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
           // S1: a done file is findable at once, from its staging folder while it waits for the rest
           // of its source folder to be published (R14); noted before its row says done.
           const staging = flight.staging.split(path.sep).join("/")
-          yield* noteFresh(paths, [{ op: "~", index: flight.target.index, path: flight.target.path, staging }]).pipe(Effect.mapError(ioFailure))
+          yield* store.noteFresh(paths, [{ op: "~", index: flight.target.index, path: flight.target.path, staging }]).pipe(Effect.mapError(ioFailure))
           yield* noteRound(state)
-          yield* appendIngestRows(paths, [row("done")]).pipe(Effect.mapError(ioFailure))
+          yield* store.appendIngestRows(paths, [row("done")]).pipe(Effect.mapError(ioFailure))
           state.done++
           state.staged.push({ index: flight.target.index, path: flight.target.path, staging: flight.staging })
           yield* progress({ _tag: "result", failed: false, current: name })
@@ -359,10 +366,10 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
         }
         case "Failed":
           yield* log.block(flight.n, total, text.logFile(name, { _tag: "failed", failure: step.failure }), notes(arrival.result), "warn")
-          yield* appendIngestRows(paths, [row("failed", step.failure)]).pipe(Effect.mapError(ioFailure))
+          yield* store.appendIngestRows(paths, [row("failed", step.failure)]).pipe(Effect.mapError(ioFailure))
           state.failed.push({ index: flight.target.index, path: flight.target.path, failure: step.failure })
           // The text of an earlier version must not stay searchable (a path too long has none).
-          if (step.removeBody) yield* removeBodyFolders(paths, [flight.target]).pipe(Effect.mapError(ioFailure))
+          if (step.removeBody) yield* store.removeBodyFolders(paths, [flight.target]).pipe(Effect.mapError(ioFailure))
           state.removed.push({ index: flight.target.index, path: flight.target.path })
           yield* progress({ _tag: "result", failed: true, current: name })
       }

@@ -11,19 +11,10 @@
  * - with the work folder's disk full, LibreOffice's failures were recorded as the files' for good (R18, issue 15);
  * - a file that failed for the environment (unreadable) stayed failed once it was readable (issue 15).
  */
-import { NodeContext } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { type IngestResult, type IngestRow, type Settings, defaultSettings, formatBodyTsv, formatFailureText } from "@sagasu/domain"
-import {
-  type WorkPaths,
-  appendJournal,
-  bodyFolderOf,
-  formatSettings,
-  initWorkFolder,
-  readIngestList,
-  stagingWriteFailure,
-  writeSettings
-} from "@sagasu/store"
+import { type WorkPaths, bodyFolderOf, formatSettings, stagingWriteFailure } from "@sagasu/store"
+import { appendJournal, initWorkFolder, readIngestList, writeSettings, NodeWithWorkStore } from "@sagasu/store/testing"
 import { Chunk, Deferred, Effect, Fiber, Layer, Option, Ref, Stream } from "effect"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -95,14 +86,14 @@ const run = (
       work: f.paths.root,
       version: "test",
       workers: (settings, paths) =>
-        real === undefined ? workers(dispatched, hooks) : standardWorkersLayer(paths, settings).pipe(Layer.provide(NodeContext.layer))
+        real === undefined ? workers(dispatched, hooks) : standardWorkersLayer(paths, settings).pipe(Layer.provide(NodeWithWorkStore))
     }))
     const code = yield* Fiber.join(fiber)
     return { code, echoed, error: yield* Ref.get(channel.error), rows: yield* readIngestList(f.paths), dispatched }
   })
 
 const statuses = (rows: ReadonlyArray<IngestRow>) => Object.fromEntries(rows.map((r) => [r.path, r.status]))
-const provide = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, NodeContext.layer)
+const provide = <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.provide(effect, NodeWithWorkStore)
 
 // Real runs, processes and files: seconds on a loaded 2-core CI machine (5 s, the default, was once too little).
 describe("runIndexer(): faults found by the chaos campaign", { timeout: 600_000 }, () => {

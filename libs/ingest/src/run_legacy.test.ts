@@ -5,10 +5,10 @@
  * run hands it to the document owner, whose LibreOffice reads it. Needs the
  * corpus (../shared/corpus) and LibreOffice.
  */
-import { NodeContext } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { defaultSettings } from "@sagasu/domain"
-import { formatSettings, initWorkFolder, readIngestList, searchIndex, writeSettings } from "@sagasu/store"
+import { formatSettings } from "@sagasu/store"
+import { initWorkFolder, readIngestList, searchIndex, writeSettings, NodeWithWorkStore } from "@sagasu/store/testing"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -48,7 +48,7 @@ describe.skipIf(!haveCorpus)("legacy Word and PowerPoint: plain first, Office wh
         expect(result, name).toMatchObject({ status: "reroute", app: "document", failure: { reason: "needs-office" } })
         expect(fs.existsSync(path.join(dir, name)), "nothing staged").toBe(false)
       }
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeWithWorkStore)))
 
   it.scopedLive.skipIf(!haveSoffice)("a run indexes all four: Word 97 and PowerPoint 97 without LibreOffice, Word 95 and Word 2 through it", () =>
     Effect.gen(function* () {
@@ -79,5 +79,5 @@ describe.skipIf(!haveCorpus)("legacy Word and PowerPoint: plain first, Office wh
         const result = yield* searchIndex(paths, query, { index: "A", limit: 5 })
         expect(result.hits.map((h) => h.path), query).toContain(file)
       }
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeWithWorkStore)))
 })

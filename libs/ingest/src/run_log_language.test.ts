@@ -6,10 +6,10 @@
  * runs, so the second log also has a removal and no targets, and the first
  * is found rotated into `indexing_log_previous.txt`.
  */
-import { NodeContext } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { type Language, defaultSettings } from "@sagasu/domain"
-import { formatSettings, initWorkFolder, writeSettings } from "@sagasu/store"
+import { formatSettings } from "@sagasu/store"
+import { NodeWithWorkStore, initWorkFolder, writeSettings } from "@sagasu/store/testing"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -125,7 +125,7 @@ describe("the run's log in the settings' language (R4, issue 16)", { timeout: 18
       expect(first).toMatch(/\nインデックス作成の終了: .+（所要 \d+:\d\d）\n$/)
       expect(second).toContain("一覧から除きました: 共有/見積.xlsx（元のファイルが無くなりました）")
       expect(second).toContain("取り込みが必要なファイルはありません。")
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeWithWorkStore)))
 
   it.scopedLive("the same runs in English are caught by the check (it can fail)", () =>
     Effect.gen(function* () {
@@ -135,5 +135,5 @@ describe("the run's log in the settings' language (R4, issue 16)", { timeout: 18
       expect(english.some((l) => /^\[\d\/\d\] 共有\/見積\.xlsx: done$/.test(l))).toBe(true)
       expect(english.some((l) => l.startsWith("ingest phase: "))).toBe(true)
       expect(english.some((l) => l.startsWith("Indexing run ended "))).toBe(true)
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(NodeWithWorkStore)))
 })

@@ -5,10 +5,10 @@
  * tagged biff2-4) comes back from the plain worker as a reroute and the
  * spreadsheet owner reads it through LibreOffice.
  */
-import { NodeContext } from "@effect/platform-node"
 import { describe, expect, it } from "@effect/vitest"
 import { defaultSettings, type IngestRow } from "@sagasu/domain"
-import { bodyFolderOf, formatSettings, initWorkFolder, readIngestList, workPaths, writeSettings } from "@sagasu/store"
+import { bodyFolderOf, formatSettings, workPaths } from "@sagasu/store"
+import { initWorkFolder, readIngestList, writeSettings, NodeWithWorkStore } from "@sagasu/store/testing"
 import { Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -50,7 +50,7 @@ describe.skipIf(!haveCorpus)("standard workers on legacy workbooks (W3, R14)", (
           const code = yield* runIndexer(channel, {
             work,
             version: "test",
-            workers: (s) => recording.pipe(Layer.provide(standardWorkersLayer(workPaths(work), s)), Layer.provide(NodeContext.layer))
+            workers: (s) => recording.pipe(Layer.provide(standardWorkersLayer(workPaths(work), s)), Layer.provide(NodeWithWorkStore))
           })
           expect(code).toBe(0)
           // The plain worker first for both; the owner only for the one it gave back.
@@ -67,7 +67,7 @@ describe.skipIf(!haveCorpus)("standard workers on legacy workbooks (W3, R14)", (
         } finally {
           fs.rmSync(base, { recursive: true, force: true })
         }
-      }).pipe(Effect.provide(NodeContext.layer)),
+      }).pipe(Effect.provide(NodeWithWorkStore)),
     120_000
   )
 })

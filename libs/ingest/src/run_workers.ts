@@ -6,15 +6,14 @@
  *
  * @module
  */
-import { type CommandExecutor, FileSystem } from "@effect/platform"
+import type { CommandExecutor, FileSystem } from "@effect/platform"
 import type { IngestResult, Settings } from "@sagasu/domain"
 import { NodeContext } from "@effect/platform-node"
-import { type WorkPaths, completeMarkOf, openGramRound, stageExtraction, stagingWriteFailure, updateGramIndexesOfRound } from "@sagasu/store"
+import { type WorkPaths, WorkStore, stagingWriteFailure } from "@sagasu/store"
+import { gramRoundThread } from "./gram_thread.ts"
 import { Duration, Effect, Layer, Option } from "effect"
 import * as fsSync from "node:fs"
 import * as os from "node:os"
-import * as path from "node:path"
-import { stagingCompleteMark } from "./ingest_one.ts"
 import { libreOfficePackages } from "./office/office_failure.ts"
 import { makeOfficeOwners, officeVersion } from "./office/office_owner.ts"
 import type { RunIndexerOptions } from "./run_indexer.ts"
@@ -37,7 +36,7 @@ export const standardWorkersLayer = (
   paths: WorkPaths,
   settings: Settings,
   options: StandardWorkersOptions = {}
-): Layer.Layer<IngestWorkers, never, CommandExecutor.CommandExecutor | FileSystem.FileSystem> =>
+): Layer.Layer<IngestWorkers, never, CommandExecutor.CommandExecutor | FileSystem.FileSystem | WorkStore> =>
   Layer.unwrapScoped(
     Effect.gen(function* () {
       const fileTimeout = Duration.minutes(settings.fileTimeoutMinutes)
@@ -47,24 +46,22 @@ export const standardWorkersLayer = (
         timeout: fileTimeout,
         ...(options.officeCommand !== undefined ? { command: options.officeCommand } : {})
       })
-      const fs = yield* FileSystem.FileSystem
+      const store = yield* WorkStore
       const office: OfficeIngest = (app, request) => {
         // R18 (issue 15): LibreOffice on a (nearly) full disk dies or hangs instead of failing; it is not asked.
         const tooFull = workAreaTooFull(paths.tmp, sizeOf(request.source))
         if (tooFull !== undefined) return Effect.succeed<IngestResult>({ status: "failed", failure: tooFull, log: [] })
         return owners[app].ingest(request.source).pipe(
           Effect.flatMap((read) =>
-            stageExtraction(request.staging, read.extraction).pipe(
-              Effect.tap(() =>
-                Effect.flatMap(completeMarkOf(request.source), (mark) => fs.writeFileString(path.join(request.staging, stagingCompleteMark), mark))
-              ),
+            store.stageExtraction(request.staging, read.extraction).pipe(
+              Effect.tap(() => store.completeStaging(request.staging, request.source)),
               Effect.map((tsvCount): IngestResult => ({
                 status: "done", tsvCount, log: [...read.log],
                 lines: read.extraction.parts.reduce((n, part) => n + part.lines.length, 0)
               })),
               Effect.catchAll((e) =>
                 Effect.succeed<IngestResult>({
-                  status: "failed", failure: stagingWriteFailure(e.message), log: [] // R18: a work-folder fault, not the file's
+                  status: "failed", failure: stagingWriteFailure(e.detail), log: [] // R18: a work-folder fault, not the file's
                 })
               )
             )
@@ -76,8 +73,7 @@ export const standardWorkersLayer = (
               // The failure is the block's first line (R4), said once.
               return { status: "failed", failure: full ?? { reason: e.reason, detail: e.detail }, log: [] }
             })
-          ),
-          Effect.provideService(FileSystem.FileSystem, fs)
+          )
         )
       }
       return threadWorkersLayer({
@@ -99,21 +95,23 @@ const sizeOf = (file: string) => {
 /**
  * The options every front end runs with (CLI and GUI alike): the standard
  * workers, the LibreOffice version (or how to install it) in the log header
- * (R4), and the 2-gram update as the R16 hook, started while ingesting. Needs a CommandExecutor and a
- * FileSystem to ask LibreOffice for its version; the workers get their own.
+ * (R4), and the 2-gram update as the R16 hook, started while ingesting. Needs a CommandExecutor
+ * to ask LibreOffice for its version, and the WorkStore the run and its workers write through.
  */
 export const standardRunOptions = (
   work: string,
   version: string
-): Effect.Effect<RunIndexerOptions, never, CommandExecutor.CommandExecutor> =>
+): Effect.Effect<RunIndexerOptions, never, CommandExecutor.CommandExecutor | WorkStore> =>
   Effect.gen(function* () {
     const office = yield* officeVersion()
+    const store = yield* WorkStore
     return {
       work,
       version,
-      workers: (settings, paths) => standardWorkersLayer(paths, settings).pipe(Layer.provide(NodeContext.layer)),
+      workers: (settings, paths) =>
+        standardWorkersLayer(paths, settings).pipe(Layer.provide(Layer.succeed(WorkStore, store)), Layer.provide(NodeContext.layer)),
       libreOffice: { version: Option.getOrUndefined(office), packages: libreOfficePackages },
-      updateGram: (paths, changes) => updateGramIndexesOfRound(paths, changes),
-      gramRound: (paths) => openGramRound(paths)
+      updateGram: (paths, changes) => store.updateGramIndexesOfRound(paths, changes),
+      gramRound: (paths) => gramRoundThread(paths).pipe(Effect.provideService(WorkStore, store))
     } satisfies RunIndexerOptions
   })

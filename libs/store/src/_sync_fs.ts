@@ -39,7 +39,10 @@ export function systemError(method: string, path: string, e: unknown): SystemErr
  * its end), through `node:fs` sync reads: the gram index's and the body
  * walk's reads by offset on a search's hot path (STYLE 14; a read per
  * posting list or TSV block, where an Effect per read cost more than the
- * read in the cold-search profile). Throws the `node:fs` error.
+ * read in the cold-search profile). Throws the `node:fs` error. The cold
+ * search's readers (gram/segment_reader.ts, gram/searcher.ts and what they
+ * open) call `node:fs` synchronously for the same reason, and because the
+ * cold search must not load Effect (ARCHITECTURE.md).
  */
 export function preadSync(fd: number, length: number, position: number): Uint8Array {
   const buf = new Uint8Array(length)

@@ -31,22 +31,22 @@ export function bodyFolderOf(paths: WorkPaths, index: string, relPath: string): 
  * `.complete` mark: whoever fills it writes that last, so a folder left by a
  * failure or a killed worker is never published (C2, R7).
  */
-export interface StagingFolder {
+export interface StagingFolder<E = PlatformError> {
   /** The staging folder's path. */
   readonly dir: string
   /** Ends the current part, if any, and starts the TSV of the next one with its header line. */
-  readonly beginPart: (head: BodyPartHead) => Effect.Effect<void, PlatformError>
+  readonly beginPart: (head: BodyPartHead) => Effect.Effect<void, E>
   /** Appends lines to the current part's TSV; succeeds with the UTF-8 bytes written. Dies before any {@link beginPart}. */
-  readonly appendLines: (lines: ReadonlyArray<BodyLine>) => Effect.Effect<number, PlatformError>
+  readonly appendLines: (lines: ReadonlyArray<BodyLine>) => Effect.Effect<number, E>
   /**
    * Appends TSV text already formatted as body lines (`formatBodyTsvLines`'s
    * output for them: each line escaped and ending in `\n`) to the current
    * part's TSV; succeeds with the UTF-8 bytes written. For a reader that
    * formats its lines itself (issue 20). Dies before any {@link beginPart}.
    */
-  readonly appendTsv: (tsv: string) => Effect.Effect<number, PlatformError>
+  readonly appendTsv: (tsv: string) => Effect.Effect<number, E>
   /** Cuts the current part's TSV back to its header line: the part is being read again from its start. */
-  readonly restartPart: Effect.Effect<void, PlatformError>
+  readonly restartPart: Effect.Effect<void, E>
   /** Ends (closes) the current part's TSV; nothing when no part is open. */
   readonly endPart: Effect.Effect<void>
   /** TSVs begun so far. */

@@ -62,6 +62,7 @@ export function hitContexts(
       let read: string | undefined
       try {
         const at = path.join(dir, file)
+        // Sync: the cold search gives the context too and must stay Effect-free (ARCHITECTURE.md).
         const stat = fs.statSync(at)
         // Only a regular file is read: a FIFO or a device in its place would block the search for good.
         if (!stat.isFile() || stat.size > maxContextTsvBytes) read = undefined

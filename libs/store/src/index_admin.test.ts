@@ -4,7 +4,6 @@
  * and the 2-gram index along, and search answers for the new state at once —
  * also when a rename is run again after a crash midway.
  */
-import { NodeContext } from "@effect/platform-node"
 import { type IngestRow, type IndexEdit, defaultSettings } from "@sagasu/domain"
 import { Effect, Either } from "effect"
 import * as fs from "node:fs"
@@ -12,15 +11,10 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { makeWork, part, publish, run } from "./gram/_test_corpus.ts"
-import { updateGramIndexesOfRound } from "./gram/update.ts"
-import { editIndexes, listIndexes } from "./index_admin.ts"
-import { readIngestList, rewriteIngestList } from "./ingest_list_store.ts"
-import { acquireLock } from "./lock.ts"
-import { describeOrigin, readOrigins, writeOrigins } from "./origins.ts"
-import { searchIndexFiles } from "./search.ts"
 import { scanBodyIndexFiles } from "./search_scan.ts"
-import { readSettings, writeSettings } from "./settings_store.ts"
 import type { WorkPaths } from "./work_paths.ts"
+import { WorkStore } from "./work_store.ts"
+import { WorkStoreTest } from "./testing.ts"
 
 const row = (index: string, p: string, status: IngestRow["status"] = "done"): IngestRow =>
   ({ index, path: p, size: 10, mtimeMs: 1_700_000_000_000, status, ...(status === "failed" ? { failure: { reason: "corrupt", detail: "x" } } : {}) })
@@ -36,21 +30,21 @@ const fixture = async () => {
   }
   const a = folder("a")
   const b = folder("b")
-  await run(writeSettings(paths, { ...defaultSettings, targetFolders: [{ name: "A", path: a, enabled: true }, { name: "B", path: b, enabled: true }] }))
+  await run(WorkStore.writeSettings(paths, { ...defaultSettings, targetFolders: [{ name: "A", path: a, enabled: true }, { name: "B", path: b, enabled: true }] }))
   await publish(paths, "A", "見積/見積書.xlsx", [part("見積書", "cell", ["見積番号 A-1234", "合計"])])
   await publish(paths, "A", "報告.docx", [part("document", "paragraph", ["見積の報告"])])
   await publish(paths, "B", "見積.xlsx", [part("s", "cell", ["見積 B"])])
-  await run(rewriteIngestList(paths, [
+  await run(WorkStore.rewriteIngestList(paths, [
     row("A", "見積/見積書.xlsx"), row("A", "報告.docx"), row("A", "壊れた.xlsx", "failed"), row("A", "次.xlsx", "pending"), row("B", "見積.xlsx")
   ]))
-  await run(Effect.flatMap(Effect.all([describeOrigin("A", a), describeOrigin("B", b)]), (o) => writeOrigins(paths, o)))
-  await run(updateGramIndexesOfRound(paths, { published: [], removed: [] }))
+  await run(Effect.flatMap(Effect.all([WorkStore.describeOrigin("A", a), WorkStore.describeOrigin("B", b)]), (o) => WorkStore.writeOrigins(paths, o)))
+  await run(WorkStore.updateGramIndexesOfRound(paths, { published: [], removed: [] }))
   return { paths, base, folder, a, b }
 }
 
 // What search answers, as `index|path`, sorted; the same as a scan of the body index itself.
 const found = async (paths: WorkPaths, query: string) => {
-  const result = await run(searchIndexFiles(paths, query, { limit: 1000 }))
+  const result = await run(WorkStore.searchIndexFiles(paths, query, { limit: 1000 }))
   const scanned = await run(scanBodyIndexFiles(paths, query, { limit: 1000 }))
   const keys = result.files.map((f) => `${f.index}|${f.path}`).sort()
   expect(keys).toEqual(scanned.files.map((f) => `${f.index}|${f.path}`).sort())
@@ -58,14 +52,14 @@ const found = async (paths: WorkPaths, query: string) => {
 }
 
 const edit = (paths: WorkPaths, e: IndexEdit, platform?: string) =>
-  run(Effect.either(editIndexes(paths, e, platform === undefined ? {} : { platform })))
+  run(Effect.either(WorkStore.editIndexes(paths, e, platform === undefined ? {} : { platform })))
 
-const names = async (paths: WorkPaths) => (await run(readSettings(paths))).targetFolders.map((t) => `${t.name}:${t.enabled ? "on" : "off"}:${t.path}`)
+const names = async (paths: WorkPaths) => (await run(WorkStore.readSettings(paths))).targetFolders.map((t) => `${t.name}:${t.enabled ? "on" : "off"}:${t.path}`)
 
 describe("listIndexes()", () => {
   it("lists the settings' indexes in order with the ingest list's counts", async () => {
     const { paths, a, b } = await fixture()
-    const { indexes } = await run(listIndexes(paths))
+    const { indexes } = await run(WorkStore.listIndexes(paths))
     expect(indexes).toEqual([
       { name: "A", path: a, enabled: true, done: 2, failed: 1, pending: 1 },
       { name: "B", path: b, enabled: true, done: 1, failed: 0, pending: 0 }
@@ -123,7 +117,7 @@ describe("editIndexes(): add, enable, move (setting.config only)", () => {
     const { paths, a, b } = await fixture()
     expect(Either.isRight(await edit(paths, { _tag: "enable", name: "B", enabled: false }))).toBe(true)
     expect(await names(paths)).toEqual([`A:on:${a}`, `B:off:${b}`])
-    await run(Effect.flatMap(readSettings(paths), (s) => writeSettings(paths, { ...s, language: "en" })))
+    await run(Effect.flatMap(WorkStore.readSettings(paths), (s) => WorkStore.writeSettings(paths, { ...s, language: "en" })))
     const r = await edit(paths, { _tag: "enable", name: "Z", enabled: true })
     expect(Either.isLeft(r) && r.left.message).toBe('There is no index named "Z".')
   })
@@ -149,10 +143,10 @@ describe("editIndexes(): rename and remove carry the data along (search stays co
     expect(await names(paths)).toEqual([`営業:on:${a}`, `B:on:${b}`])
     expect(await found(paths, "見積")).toEqual(["B|見積.xlsx", "営業|報告.docx", "営業|見積/見積書.xlsx"])
     expect(await found(paths, "A-1234")).toEqual(["営業|見積/見積書.xlsx"])
-    expect((await run(readIngestList(paths))).map((x) => `${x.index}|${x.path}|${x.status}`).sort()).toEqual([
+    expect((await run(WorkStore.readIngestList(paths))).map((x) => `${x.index}|${x.path}|${x.status}`).sort()).toEqual([
       "B|見積.xlsx|done", "営業|報告.docx|done", "営業|壊れた.xlsx|failed", "営業|次.xlsx|pending", "営業|見積/見積書.xlsx|done"
     ])
-    expect((await run(readOrigins(paths))).map((o) => `${o.index}|${o.path}`).sort()).toEqual([`B|${b}`, `営業|${a}`])
+    expect((await run(WorkStore.readOrigins(paths))).map((o) => `${o.index}|${o.path}`).sort()).toEqual([`B|${b}`, `営業|${a}`])
     expect(fs.readdirSync(paths.index).sort()).toEqual(["B", "営業"])
   })
 
@@ -160,14 +154,14 @@ describe("editIndexes(): rename and remove carry the data along (search stays co
     for (const crashAfter of ["rows", "folder"] as const) {
       const { paths, a, b } = await fixture()
       // The state a killed rename leaves: the settings still say A.
-      const rows = await run(readIngestList(paths))
-      await run(rewriteIngestList(paths, rows.map((x) => (x.index === "A" ? { ...x, index: "営業" } : x))))
+      const rows = await run(WorkStore.readIngestList(paths))
+      await run(WorkStore.rewriteIngestList(paths, rows.map((x) => (x.index === "A" ? { ...x, index: "営業" } : x))))
       if (crashAfter === "folder") fs.renameSync(path.join(paths.index, "A"), path.join(paths.index, "営業"))
       const r = await edit(paths, { _tag: "rename", from: "A", to: "営業" })
       expect(Either.isRight(r), crashAfter).toBe(true)
       expect(await names(paths)).toEqual([`営業:on:${a}`, `B:on:${b}`])
       expect(await found(paths, "見積"), crashAfter).toEqual(["B|見積.xlsx", "営業|報告.docx", "営業|見積/見積書.xlsx"])
-      expect((await run(listIndexes(paths))).indexes.map((i) => `${i.name}:${i.done}/${i.failed}/${i.pending}`)).toEqual(["営業:2/1/1", "B:1/0/0"])
+      expect((await run(WorkStore.listIndexes(paths))).indexes.map((i) => `${i.name}:${i.done}/${i.failed}/${i.pending}`)).toEqual(["営業:2/1/1", "B:1/0/0"])
     }
   })
 
@@ -185,8 +179,8 @@ describe("editIndexes(): rename and remove carry the data along (search stays co
     expect(await names(paths)).toEqual([`B:on:${b}`])
     expect(await found(paths, "見積")).toEqual(["B|見積.xlsx"])
     expect(await found(paths, "A-1234")).toEqual([])
-    expect((await run(readIngestList(paths))).map((x) => `${x.index}|${x.path}`)).toEqual(["B|見積.xlsx"])
-    expect((await run(readOrigins(paths))).map((o) => o.index)).toEqual(["B"])
+    expect((await run(WorkStore.readIngestList(paths))).map((x) => `${x.index}|${x.path}`)).toEqual(["B|見積.xlsx"])
+    expect((await run(WorkStore.readOrigins(paths))).map((o) => o.index)).toEqual(["B"])
     expect(fs.readdirSync(paths.index)).toEqual(["B"])
   })
 
@@ -194,12 +188,12 @@ describe("editIndexes(): rename and remove carry the data along (search stays co
     const { paths } = await fixture()
     const before = fs.readFileSync(paths.settings, "utf8")
     const refused = await Effect.runPromise(Effect.scoped(Effect.gen(function* () {
-      yield* acquireLock(paths)
+      yield* WorkStore.acquireLock(paths)
       return [
-        yield* Effect.either(editIndexes(paths, { _tag: "rename", from: "A", to: "営業" })),
-        yield* Effect.either(editIndexes(paths, { _tag: "remove", name: "B" }))
+        yield* Effect.either(WorkStore.editIndexes(paths, { _tag: "rename", from: "A", to: "営業" })),
+        yield* Effect.either(WorkStore.editIndexes(paths, { _tag: "remove", name: "B" }))
       ]
-    })).pipe(Effect.provide(NodeContext.layer)))
+    })).pipe(Effect.provide(WorkStoreTest)))
     for (const r of refused) {
       expect(Either.isLeft(r) && r.left.reason).toBe("lock-held")
       expect(Either.isLeft(r) && r.left.message).toBe("ほかのインデックス作成が実行中です。インデックス作成が終わってから実行してください。")

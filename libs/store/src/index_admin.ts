@@ -40,8 +40,8 @@ import {
   messages,
   pathStyleOf
 } from "@sagasu/domain"
-import { Data, Effect, Either, ParseResult } from "effect"
-import * as fs from "node:fs"
+import { FileSystem } from "@effect/platform"
+import { Data, Effect, Either, Option, ParseResult } from "effect"
 import * as path from "node:path"
 import { noteFresh } from "./gram/fresh.ts"
 import { updateGramIndexesOfRound } from "./gram/update.ts"
@@ -125,8 +125,8 @@ export const editIndexes = (paths: WorkPaths, edit: IndexEdit, options: EditInde
     const newFolder = edit._tag === "add" || edit._tag === "move" ? edit.path : undefined
     const decided = decideIndexEdit(folders, edit, {
       style: pathStyleOf(options.platform ?? process.platform),
-      ...(newFolder !== undefined ? { folder: { isFolder: isFolder(newFolder), realPath: realPathOf(newFolder) } } : {}),
-      realPaths: realPathsOf(folders)
+      ...(newFolder !== undefined ? { folder: { isFolder: yield* isFolder(newFolder), realPath: yield* realPathOf(newFolder) } } : {}),
+      realPaths: yield* realPathsOf(folders)
     })
     if (Either.isLeft(decided)) {
       return yield* new IndexEditError({ reason: "refused", refusal: decided.left, message: messages(language).indexRefused(decided.left) })
@@ -189,17 +189,16 @@ const renameData = (paths: WorkPaths, from: string, to: string, next: Settings) 
     // Both names passed IndexName: single path segments, so the folders stay inside index/.
     const source = path.join(paths.index, from)
     const target = path.join(paths.index, to)
-    const sourceThere = fs.existsSync(source)
+    const fs = yield* FileSystem.FileSystem
+    const sourceThere = yield* fs.exists(source).pipe(Effect.mapError(ioError))
     // S1: the folders under their new name are noted before they move; the old ones read as gone once moved.
     if (sourceThere) yield* noteFresh(paths, carried.map((r) => ({ op: "+" as const, index: to, path: r.path }))).pipe(Effect.mapError(ioError))
     if (own.length > 0) yield* rewriteIngestList(paths, moved).pipe(Effect.mapError(ioError))
     if (sourceThere) {
-      yield* attempt(() => {
-        // A leftover folder of the new name goes — unless it is the old one itself (a change of case
-        // only, on a file system that ignores case: removing it would remove the index's data).
-        if (!sameFolder(source, target)) fs.rmSync(target, { recursive: true, force: true })
-        fs.renameSync(source, target)
-      })
+      // A leftover folder of the new name goes — unless it is the old one itself (a change of case
+      // only, on a file system that ignores case: removing it would remove the index's data).
+      if (!(yield* sameFolder(source, target))) yield* fs.remove(target, { recursive: true, force: true }).pipe(Effect.mapError(ioError))
+      yield* fs.rename(source, target).pipe(Effect.mapError(ioError))
     }
     yield* replaceOrigins(paths, (o: Origin) => (o.index === to ? [] : o.index === from ? [{ ...o, index: to }] : [o])).pipe(
       Effect.mapError(ioError)
@@ -217,7 +216,8 @@ const removeData = (paths: WorkPaths, name: string, next: Settings) =>
     const rows = yield* readIngestList(paths).pipe(Effect.mapError(ioError))
     const own = rows.filter((r) => r.index === name).map((r) => ({ index: r.index, path: r.path }))
     yield* removeBodyFolders(paths, own).pipe(Effect.mapError(ioError))
-    yield* attempt(() => fs.rmSync(path.join(paths.index, name), { recursive: true, force: true }))
+    const fs = yield* FileSystem.FileSystem
+    yield* fs.remove(path.join(paths.index, name), { recursive: true, force: true }).pipe(Effect.mapError(ioError))
     yield* rewriteIngestList(paths, rows.filter((r) => r.index !== name)).pipe(Effect.mapError(ioError))
     yield* replaceOrigins(paths, (o: Origin) => (o.index === name ? [] : [o])).pipe(Effect.mapError(ioError))
     yield* writeSettings(paths, next).pipe(Effect.mapError(ioError))
@@ -227,40 +227,30 @@ const removeData = (paths: WorkPaths, name: string, next: Settings) =>
 
 const ioError = (e: { readonly message: string }) => new IndexEditError({ reason: "io", message: e.message })
 
-const attempt = (f: () => void) =>
-  Effect.try({ try: f, catch: (e) => new IndexEditError({ reason: "io", message: e instanceof Error ? e.message : String(e) }) })
+const isFolder = (p: string) =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.stat(p)).pipe(
+    Effect.map((info) => info.type === "Directory"),
+    Effect.orElseSucceed(() => false)
+  )
 
-const isFolder = (p: string) => {
-  try {
-    return fs.statSync(p).isDirectory()
-  } catch {
-    return false
-  }
-}
+const sameFolder = (a: string, b: string) =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => Effect.all([fs.stat(a), fs.stat(b)])).pipe(
+    Effect.map(([x, y]) => x.dev === y.dev && Option.isSome(x.ino) && Option.getEquivalence((p: number, q: number) => p === q)(x.ino, y.ino)),
+    Effect.orElseSucceed(() => false)
+  )
 
-const sameFolder = (a: string, b: string) => {
-  try {
-    const x = fs.statSync(a)
-    const y = fs.statSync(b)
-    return x.dev === y.dev && x.ino === y.ino
-  } catch {
-    return false
-  }
-}
+const realPathOf = (p: string) =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.realPath(p)).pipe(
+    Effect.map((real): string | undefined => real),
+    Effect.orElseSucceed(() => undefined)
+  )
 
-const realPathOf = (p: string): string | undefined => {
-  try {
-    return fs.realpathSync(p)
-  } catch {
-    return undefined
-  }
-}
-
-const realPathsOf = (folders: ReadonlyArray<TargetFolder>): ReadonlyMap<string, string> => {
-  const out = new Map<string, string>()
-  for (const f of folders) {
-    const real = path.isAbsolute(f.path) ? realPathOf(f.path) : undefined
-    if (real !== undefined) out.set(f.name, real)
-  }
-  return out
-}
+const realPathsOf = (folders: ReadonlyArray<TargetFolder>) =>
+  Effect.gen(function* () {
+    const out = new Map<string, string>()
+    for (const f of folders) {
+      const real = path.isAbsolute(f.path) ? yield* realPathOf(f.path) : undefined
+      if (real !== undefined) out.set(f.name, real)
+    }
+    return out as ReadonlyMap<string, string>
+  })

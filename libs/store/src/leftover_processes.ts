@@ -65,6 +65,9 @@ const namesWorkFolder = (arg: string, root: string | undefined): boolean => {
  * LibreOffice may fail once).
  */
 export function findLeftoverProcesses(paths: WorkPaths): ReadonlyArray<LeftoverProcess> {
+  // Sync `node:fs` (STYLE 14): `/proc` is the kernel's process table, not the work folder; it is
+  // read whole every 20 ms for up to 2 s while the leftovers die (a few hundred small reads each
+  // time), and identities need the bigint inode the platform's FileSystem does not give (lock.ts).
   if (process.platform !== "linux") return []
   const marker = leftoverMarker(paths)
   const root = identityOf(paths.root)

@@ -7,28 +7,29 @@
  *
  * @module
  */
+import { FileSystem } from "@effect/platform"
 import { Effect } from "effect"
-import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "./work_paths.ts"
 
 /** Whether marks of a layout older than the previous one are present (R6). */
-export const hasLegacyLayoutMarks = (paths: WorkPaths): Effect.Effect<boolean> =>
-  Effect.sync(() =>
-    fs.existsSync(path.join(paths.store, "layout_legacy")) || fs.existsSync(path.join(paths.root, "index.db"))
-  )
+export const hasLegacyLayoutMarks = (paths: WorkPaths): Effect.Effect<boolean, never, FileSystem.FileSystem> =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const exists = (p: string) => fs.exists(p).pipe(Effect.orElseSucceed(() => false))
+    return (yield* exists(path.join(paths.store, "layout_legacy"))) || (yield* exists(path.join(paths.root, "index.db")))
+  })
 
 /**
  * Removes the previous layout's search files `system_index` (R6). Returns the
  * reason as a warning when they exist but cannot be removed.
  */
-export const removeOldSystemIndex = (paths: WorkPaths): Effect.Effect<string | undefined> =>
-  Effect.sync(() => {
+export const removeOldSystemIndex = (paths: WorkPaths): Effect.Effect<string | undefined, never, FileSystem.FileSystem> =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
     const target = path.join(paths.root, "system_index")
-    try {
-      fs.rmSync(target, { recursive: true, force: true })
-      return undefined
-    } catch (e) {
-      return `${target}: ${e instanceof Error ? e.message : String(e)}`
-    }
+    return yield* fs.remove(target, { recursive: true, force: true }).pipe(
+      Effect.as(undefined),
+      Effect.catchAll((e) => Effect.succeed(`${target}: ${e.message}`))
+    )
   })

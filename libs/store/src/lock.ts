@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { FileSystem } from "@effect/platform"
 import { inBothLanguages } from "@sagasu/domain"
 import { Effect, Schema } from "effect"
 import { createHash } from "node:crypto"
@@ -38,6 +39,9 @@ export class LockError extends Schema.TaggedError<LockError>()("LockError", {
  * where the system gives no inode (0) or the folder cannot be stat-ed.
  */
 export function lockKey(paths: WorkPaths): string {
+  // Sync `node:fs` (STYLE 14): the inode as a bigint, which the platform's FileSystem does not
+  // give (its `ino` is a number: 64-bit inodes past 2^53, as on some btrfs and XFS volumes, would
+  // round and two folders could name one lock); once per run, and lockAddress stays a plain function.
   try {
     const st = fs.statSync(paths.root, { bigint: true })
     if (st.ino !== 0n) return `dev:${st.dev}:ino:${st.ino}`
@@ -86,6 +90,7 @@ const take = async (address: string): Promise<net.Server> => {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code
     if (code === "EADDRINUSE" && !address.startsWith("\0") && !address.startsWith("\\\\") && (await isStale(address))) {
+      // Sync `node:fs`: inside the socket's promise, between two listens (a stale socket file, not on Linux or Windows).
       fs.rmSync(address, { force: true })
       return await listen(address)
     }
@@ -108,14 +113,20 @@ export const acquireLock = (paths: WorkPaths) =>
           detail: e instanceof Error ? e.message : String(e)
         })
     }).pipe(
-      Effect.tap(() => Effect.sync(() => fs.writeFileSync(path.join(paths.store, "indexer.pid"), `${process.pid}\n`))),
+      Effect.tap(() =>
+        Effect.flatMap(FileSystem.FileSystem, (files) => files.writeFileString(path.join(paths.store, "indexer.pid"), `${process.pid}\n`)).pipe(
+          Effect.ignore // for diagnostics only
+        )
+      ),
       Effect.withSpan("Store.acquireLock")
     ),
     (server) =>
-      Effect.async<void>((resume) => {
-        fs.rmSync(path.join(paths.store, "indexer.pid"), { force: true })
-        server.close(() => resume(Effect.void))
-      })
+      Effect.flatMap(FileSystem.FileSystem, (files) => files.remove(path.join(paths.store, "indexer.pid"), { force: true })).pipe(
+        Effect.ignore,
+        Effect.zipRight(Effect.async<void>((resume) => {
+          server.close(() => resume(Effect.void))
+        }))
+      )
   )
 
 /**

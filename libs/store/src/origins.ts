@@ -6,10 +6,9 @@
  *
  * @module
  */
-import type { FileSystem } from "@effect/platform"
+import { FileSystem } from "@effect/platform"
 import { formatTsvLine, parseTsvLine } from "@sagasu/domain"
 import { Effect, Option } from "effect"
-import * as fs from "node:fs"
 import { writeFileAtomic } from "./_atomic.ts"
 import { type StoreReadError, readTextIfExists } from "./read_error.ts"
 import type { WorkPaths } from "./work_paths.ts"
@@ -34,16 +33,13 @@ export const readOrigins = (paths: WorkPaths): Effect.Effect<Array<Origin>, Stor
   })
 
 /** Describes the folder of an index as it is now (real path, device and inode). */
-export const describeOrigin = (index: string, folder: string): Effect.Effect<Origin> =>
-  Effect.sync(() => {
-    try {
-      const realPath = fs.realpathSync(folder)
-      const st = fs.statSync(realPath)
-      return { index, path: folder, realPath, identity: `${st.dev}:${st.ino}` }
-    } catch {
-      return { index, path: folder, realPath: "", identity: "" }
-    }
-  })
+export const describeOrigin = (index: string, folder: string): Effect.Effect<Origin, never, FileSystem.FileSystem> =>
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const realPath = yield* fs.realPath(folder)
+    const st = yield* fs.stat(realPath)
+    return { index, path: folder, realPath, identity: `${st.dev}:${Option.getOrElse(st.ino, () => 0)}` }
+  }).pipe(Effect.orElseSucceed(() => ({ index, path: folder, realPath: "", identity: "" })))
 
 /** Replaces the records of the given indexes, keeping the others (R11). */
 export const writeOrigins = Effect.fn("Store.writeOrigins")(function* (paths: WorkPaths, origins: ReadonlyArray<Origin>) {

@@ -5,10 +5,9 @@
  *
  * @module
  */
-import type { FileSystem } from "@effect/platform"
+import { FileSystem } from "@effect/platform"
 import { formatTsvLine, parseTsvLine } from "@sagasu/domain"
 import { Effect, Option } from "effect"
-import * as fs from "node:fs"
 import { writeFileAtomic } from "./_atomic.ts"
 import { removeBodyFolder } from "./body_index.ts"
 import { noteFresh } from "./gram/fresh.ts"
@@ -45,5 +44,6 @@ export const removeBodyFolders = Effect.fn("Store.removeBodyFolders")(function* 
   yield* noteFresh(paths, removals.map((r) => ({ op: "-" as const, index: r.index, path: r.path })))
   yield* writeFileAtomic(paths.pendingRemove, removals.map((r) => formatTsvLine([r.index, r.path]) + "\n").join(""))
   for (const r of removals) yield* removeBodyFolder(paths, r.index, r.path)
-  yield* Effect.sync(() => fs.rmSync(paths.pendingRemove, { force: true }))
+  const fs = yield* FileSystem.FileSystem
+  yield* fs.remove(paths.pendingRemove, { force: true })
 })

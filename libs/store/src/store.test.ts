@@ -1,19 +1,18 @@
-import { NodeContext } from "@effect/platform-node"
 import { FileSystem } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"
 import { type BodyPart, type IngestRow, defaultSettings } from "@sagasu/domain"
 import { Effect } from "effect"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
-import { bodyFolderOf, openStagingFolder, publishFolder, removeBodyFolder, stageExtraction } from "./body_index.ts"
-import { appendIngestRows, readIngestList, rewriteIngestList } from "./ingest_list_store.ts"
+import { bodyFolderOf, openStagingFolder, publishFolder } from "./body_index.ts"
 import { scanBodyIndex } from "./search_scan.ts"
-import { formatSettings, readSettings } from "./settings_store.ts"
-import { checkWorkFolder, initWorkFolder } from "./work_folder.ts"
+import { formatSettings } from "./settings_store.ts"
+import { WorkStore, workStoreError } from "./work_store.ts"
+import { TestWorkFolder, WorkStoreTest } from "./testing.ts"
 
-const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-store-"))
-const init = (root: string) => initWorkFolder(root, formatSettings(defaultSettings))
+// Another empty temporary folder of the test layer (removed with it).
+const tempDir = Effect.flatMap(TestWorkFolder, (t) => t.tempDir)
+const init = (root: string) => WorkStore.initWorkFolder(root, formatSettings(defaultSettings))
 const row = (p: string, status: IngestRow["status"]): IngestRow => ({
   index: "共有", path: p, size: 1, mtimeMs: 2, status
 })
@@ -21,13 +20,13 @@ const row = (p: string, status: IngestRow["status"]): IngestRow => ({
 describe("work folder (R2)", () => {
   it.effect("init creates the layout with its mark and checkWorkFolder accepts it", () =>
     Effect.gen(function* () {
-      const root = tempDir()
+      const root = (yield* tempDir)
       yield* init(root)
       expect(fs.readFileSync(path.join(root, "store", "layout_version"), "utf8")).toBe("1\n")
       expect(fs.existsSync(path.join(root, "setting.config"))).toBe(true)
-      const paths = yield* checkWorkFolder(root)
+      const paths = yield* WorkStore.checkWorkFolder(root)
       expect(paths.ingestList).toBe(path.join(root, "store", "ingest_list.tsv"))
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(WorkStoreTest)))
 
   it.effect.each([
     ["missing", (root: string) => path.join(root, "nope")],
@@ -35,36 +34,36 @@ describe("work folder (R2)", () => {
     ["not-a-folder", (root: string) => { fs.writeFileSync(path.join(root, "f"), "x"); return path.join(root, "f") }]
   ] as const)("checkWorkFolder fails with %s", ([reason, make]) =>
     Effect.gen(function* () {
-      const error = yield* Effect.flip(checkWorkFolder(make(tempDir())))
+      const error = yield* Effect.flip(WorkStore.checkWorkFolder(make((yield* tempDir))))
       expect(error.reason).toBe(reason)
       expect(error.message).toContain("work folder cannot be used")
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(WorkStoreTest)))
 
   it.effect("checkWorkFolder refuses a layout of another version", () =>
     Effect.gen(function* () {
-      const root = tempDir()
+      const root = (yield* tempDir)
       yield* init(root)
       fs.writeFileSync(path.join(root, "store", "layout_version"), "0\n")
-      expect((yield* Effect.flip(checkWorkFolder(root))).reason).toBe("unknown-layout")
-    }).pipe(Effect.provide(NodeContext.layer)))
+      expect((yield* Effect.flip(WorkStore.checkWorkFolder(root))).reason).toBe("unknown-layout")
+    }).pipe(Effect.provide(WorkStoreTest)))
 })
 
 describe("settings file", () => {
   it.effect("issue 16: one line per wrong field with its JSON path, never the Schema's tree; a Windows path's \\ gets a hint", () =>
     Effect.gen(function* () {
-      const paths = yield* init(tempDir())
+      const paths = (yield* TestWorkFolder).paths
       fs.writeFileSync(paths.settings, '{"targetFolders":[{"name":"共有","path":5,"enabled":true}],"ingestThreads":"two"}')
-      const wrong = yield* Effect.flip(readSettings(paths))
+      const wrong = yield* Effect.flip(WorkStore.readSettings(paths))
       expect(wrong.message.split("\n")).toEqual([
         `設定ファイル ${paths.settings} の設定に誤りがあります。直してください / Settings file ${paths.settings}: some settings are wrong; fix them:`,
         "  targetFolders[0].path: 文字列（\"…\"）を書いてください（今は 5） / Expected string, actual 5",
         "  ingestThreads: 数を書いてください（今は \"two\"） / Expected number, actual \"two\""
       ])
       fs.writeFileSync(paths.settings, '{\n  "targetFolders": [{"name": "a", "path": "C:\\Users\\x", "enabled": true}]\n}')
-      const json = yield* Effect.flip(readSettings(paths))
+      const json = yield* Effect.flip(WorkStore.readSettings(paths))
       expect(json.reason).toBe("invalid-json")
       expect(json.message.split("\n")[1]).toMatch(/^2 行 46 文字目 \/ line 2, column 46: Bad escaped character。Windows のパスの/)
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(WorkStoreTest)))
 
   it.effect.each([
     ["{ not json", "invalid-json", "not valid JSON"],
@@ -72,40 +71,40 @@ describe("settings file", () => {
     ['{"ingestThreads":"two"}', "invalid", "ingestThreads"]
   ] as const)("%s → %s mentioning %s", ([text, reason, mention]) =>
     Effect.gen(function* () {
-      const paths = yield* init(tempDir())
+      const paths = (yield* TestWorkFolder).paths
       fs.writeFileSync(paths.settings, text)
-      const error = yield* Effect.flip(readSettings(paths))
+      const error = yield* Effect.flip(WorkStore.readSettings(paths))
       expect(error.reason).toBe(reason)
       expect(error.message).toContain(mention)
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(WorkStoreTest)))
 
   it.effect("reads a file with a BOM", () =>
     Effect.gen(function* () {
-      const paths = yield* init(tempDir())
+      const paths = (yield* TestWorkFolder).paths
       fs.writeFileSync(paths.settings, '\uFEFF{"targetFolders":[{"name":"共有","path":"/x"}]}')
-      expect((yield* readSettings(paths)).targetFolders).toEqual([{ name: "共有", path: "/x", enabled: true }])
-    }).pipe(Effect.provide(NodeContext.layer)))
+      expect((yield* WorkStore.readSettings(paths)).targetFolders).toEqual([{ name: "共有", path: "/x", enabled: true }])
+    }).pipe(Effect.provide(WorkStoreTest)))
 })
 
 describe("ingest list (C1, R15)", () => {
   it.effect("appends rows (last wins), survives a torn line and rewrites one line per file", () =>
     Effect.gen(function* () {
-      const paths = yield* init(tempDir())
-      yield* appendIngestRows(paths, [row("a.xlsx", "pending"), row("b.xlsx", "pending")])
+      const paths = (yield* TestWorkFolder).paths
+      yield* WorkStore.appendIngestRows(paths, [row("a.xlsx", "pending"), row("b.xlsx", "pending")])
       fs.appendFileSync(paths.ingestList, "共有\ttorn") // a crash in the middle of a write
-      yield* appendIngestRows(paths, [row("a.xlsx", "done")])
-      expect(yield* readIngestList(paths)).toEqual([row("a.xlsx", "done"), row("b.xlsx", "pending")])
-      yield* rewriteIngestList(paths, yield* readIngestList(paths))
+      yield* WorkStore.appendIngestRows(paths, [row("a.xlsx", "done")])
+      expect(yield* WorkStore.readIngestList(paths)).toEqual([row("a.xlsx", "done"), row("b.xlsx", "pending")])
+      yield* WorkStore.rewriteIngestList(paths, yield* WorkStore.readIngestList(paths))
       expect(fs.readFileSync(paths.ingestList, "utf8").trim().split("\n")).toHaveLength(3)
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(WorkStoreTest)))
 })
 
 describe("body index (C2) and scanning search", () => {
   it.effect("stages, publishes over a previous folder, finds hits and removes", () =>
     Effect.gen(function* () {
-      const paths = yield* init(tempDir())
+      const paths = (yield* TestWorkFolder).paths
       const stage = (text: string) =>
-        stageExtraction(path.join(paths.publish, "1", "w1"), {
+        WorkStore.stageExtraction(path.join(paths.publish, "1", "w1"), {
           parts: [{ name: "見積書", locator: "cell", state: "visible", lines: [{ loc: "B3", text }] }]
         })
       const target = bodyFolderOf(paths, "共有", "見積/見積書.xlsx")
@@ -117,7 +116,7 @@ describe("body index (C2) and scanning search", () => {
       expect(fs.readdirSync(path.dirname(target))).toEqual(["見積書.xlsx"])
 
       // A source folder sharing the file's name keeps its own files' folders (C2).
-      yield* stageExtraction(path.join(paths.publish, "1", "w2"), {
+      yield* WorkStore.stageExtraction(path.join(paths.publish, "1", "w2"), {
         parts: [{ name: "document", locator: "paragraph", state: "visible", lines: [{ loc: "1", text: "中の文書" }] }]
       })
       yield* publishFolder(path.join(paths.publish, "1", "w2"), path.join(target, "inner.docx"))
@@ -135,11 +134,11 @@ describe("body index (C2) and scanning search", () => {
       }])
       expect((yield* scanBodyIndex(paths, "A-0001")).hits).toEqual([])
 
-      yield* removeBodyFolder(paths, "共有", "見積/見積書.xlsx")
+      yield* WorkStore.removeBodyFolder(paths, "共有", "見積/見積書.xlsx")
       const fsys = yield* FileSystem.FileSystem
       expect(yield* fsys.exists(path.join(paths.index, "共有", "見積"))).toBe(false)
       expect((yield* scanBodyIndex(paths, "A-1234")).hits).toEqual([])
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(WorkStoreTest)))
 })
 
 describe("staging folder written part by part (W1, issue 9)", () => {
@@ -152,14 +151,14 @@ describe("staging folder written part by part (W1, issue 9)", () => {
 
   it.effect("writes in batches, with a part read again from its start, the same files and bytes as stageExtraction", () =>
     Effect.gen(function* () {
-      const root = tempDir()
-      yield* stageExtraction(path.join(root, "whole"), { parts })
+      const root = (yield* tempDir)
+      yield* WorkStore.stageExtraction(path.join(root, "whole"), { parts })
       const streamed = path.join(root, "streamed")
       fs.mkdirSync(streamed)
       fs.writeFileSync(path.join(streamed, "stale.tsv"), "from an earlier attempt")
       const counts = yield* Effect.scoped(
         Effect.gen(function* () {
-          const folder = yield* openStagingFolder(streamed)
+          const folder = yield* WorkStore.openStagingFolder(streamed)
           const [first, empty, last] = parts
           if (first === undefined || empty === undefined || last === undefined) throw new Error("fixture")
           yield* folder.beginPart(first)
@@ -178,13 +177,14 @@ describe("staging folder written part by part (W1, issue 9)", () => {
       expect(Object.keys(filesOf(streamed))).toEqual(["1_見積書.tsv", "2_空.tsv", "3_a%2Fb%3Ac.tsv"])
       const bytes = Object.values(filesOf(streamed)).reduce((n, text) => n + Buffer.byteLength(text), 0)
       expect(counts).toEqual([3, bytes])
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(WorkStoreTest)))
 
   it.effect("fails with the file system's error when a TSV cannot be created", () =>
     Effect.gen(function* () {
-      const dir = path.join(tempDir(), "staging")
+      const dir = path.join((yield* tempDir), "staging")
       const error = yield* Effect.scoped(
         Effect.gen(function* () {
+          // body_index.ts's own staging folder (the service's maps this error to a WorkStoreError).
           const folder = yield* openStagingFolder(dir)
           // A folder where the TSV should go: the open fails as a full disk or a permission would.
           fs.mkdirSync(path.join(dir, "1_S.tsv"))
@@ -192,5 +192,42 @@ describe("staging folder written part by part (W1, issue 9)", () => {
         })
       )
       expect(error._tag).toBe("SystemError")
-    }).pipe(Effect.provide(NodeContext.layer)))
+    }).pipe(Effect.provide(WorkStoreTest)))
+})
+
+describe("WorkStore (issue 17, R18)", () => {
+  it.effect("a TSV that cannot be created is a WorkStoreError not-writable naming the staging folder, the system's words kept", () =>
+    Effect.gen(function* () {
+      const dir = path.join((yield* tempDir), "staging")
+      const error = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const folder = yield* WorkStore.openStagingFolder(dir)
+          fs.mkdirSync(path.join(dir, "1_S.tsv"))
+          return yield* Effect.flip(folder.beginPart({ name: "S", locator: "cell", state: "visible" }))
+        })
+      )
+      expect(error._tag).toBe("WorkStoreError")
+      expect(error.reason).toBe("not-writable")
+      expect(error.path).toBe(dir)
+      expect(error.detail).toMatch(/EISDIR/)
+      expect(error.message.split("\n")[0]).toBe(`作業フォルダに書き込めませんでした（${dir}）。ディスクとフォルダの権限を確かめてから、もう一度実行してください`)
+    }).pipe(Effect.provide(WorkStoreTest)))
+
+  it("tells a full disk by the system's error code, not by its text", () => {
+    const full = Object.assign(new Error("write failed"), { code: "ENOSPC" })
+    expect(workStoreError("/w/store/ingest_list.tsv", { _tag: "SystemError", message: "x", cause: full }).reason).toBe("disk-full")
+    expect(workStoreError("/w/store/ingest_list.tsv", new Error("ENOSPC: no space left on device")).reason).toBe("not-writable")
+  })
+
+  it.effect("the test layer's work folder is initialised and goes with the scope", () =>
+    Effect.gen(function* () {
+      const root = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const { paths } = yield* TestWorkFolder
+          expect((yield* WorkStore.checkWorkFolder(paths.root)).root).toBe(paths.root)
+          return paths.root
+        }).pipe(Effect.provide(WorkStoreTest))
+      )
+      expect(fs.existsSync(root)).toBe(false)
+    }))
 })

@@ -20,6 +20,7 @@ import * as fs from "node:fs"
 import { createRequire, syncBuiltinESMExports } from "node:module"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
+import { WorkStore } from "@sagasu/store"
 
 const [root = "", work = "", out = ""] = process.argv.slice(2)
 const ingest = (await import(pathToFileURL(path.join(root, "libs", "ingest", "src", "mod.ts")).href)) as typeof import("@sagasu/ingest")
@@ -62,7 +63,7 @@ nodeFs.renameSync = (from, to) => {
 syncBuiltinESMExports()
 
 const program = Effect.gen(function* () {
-  const options = yield* ingest.standardRunOptions(work, "bench").pipe(Effect.provide(NodeContext.layer))
+  const options = yield* ingest.standardRunOptions(work, "bench").pipe(Effect.provide(NodeContext.layer), Effect.provide(WorkStore.Default))
   const channel = yield* ingest.makeChannel({ confirmTargets: false })
   const workers = options.workers
   const traced: typeof options = {
@@ -89,7 +90,7 @@ const program = Effect.gen(function* () {
 })
 
 const cpu0 = process.cpuUsage()
-const { code, ms } = await Effect.runPromise(program.pipe(Effect.provide(tracedFs)))
+const { code, ms } = await Effect.runPromise(program.pipe(Effect.provide(WorkStore.DefaultWithoutDependencies), Effect.provide(tracedFs)))
 const cpu = process.cpuUsage(cpu0)
 fs.writeFileSync(
   out,

@@ -21,12 +21,9 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { repoRoot } from "../corpus.ts"
 import { type DriveTree, makeDriveTree } from "./drive_tree.ts"
+import { opt } from "./_args.ts"
 
 const argv = process.argv.slice(2)
-const opt = (name: string, fallback: string) => {
-  const i = argv.indexOf(`--${name}`)
-  return i >= 0 ? (argv[i + 1] ?? fallback) : fallback
-}
 const options = {
   files: Number(opt("files", "20000")),
   seed: Number(opt("seed", "7")),

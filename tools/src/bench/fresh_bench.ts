@@ -26,12 +26,9 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { repoRoot } from "../corpus.ts"
 import { makeIngestTree } from "./ingest_tree.ts"
+import { opt } from "./_args.ts"
 
 const argv = process.argv.slice(2)
-const opt = (name: string, fallback: string) => {
-  const i = argv.indexOf(`--${name}`)
-  return i >= 0 ? (argv[i + 1] ?? fallback) : fallback
-}
 const options = {
   files: Number(opt("files", "5000")),
   seed: Number(opt("seed", "5")),
@@ -158,12 +155,13 @@ async function main() {
   let processed = 0
   let total = options.files
 
-  const search = async (probe: string) => {
+  // A page as the GUI asks for it (20 files); a probe's check asks for the most a page holds (200).
+  const search = async (probe: string, limit = 20) => {
     searching++
     try {
-      const r = await call(server, "GET", `/api/search?q=${encodeURIComponent(probe)}&limit=500`)
+      const r = await call(server, "GET", `/api/search?q=${encodeURIComponent(probe)}&limit=${limit}`)
       if (!stopRequested) searchMs.push(r.ms)
-      return { ...r, view: JSON.parse(r.body) as { hits: Array<{ path: string }>; partial: boolean } }
+      return { ...r, view: JSON.parse(r.body) as { files: Array<{ path: string }>; partial: boolean } }
     } finally {
       searching--
     }
@@ -204,8 +202,8 @@ async function main() {
       if (pick !== undefined) {
         const file = byPath.get(pick[0])
         if (file !== undefined) {
-          const r = await search(file.probe)
-          const found = r.view.hits.some((h) => `fresh/${h.path}` === pick[0])
+          const r = await search(file.probe, 200)
+          const found = r.view.files.some((h) => `fresh/${h.path}` === pick[0])
           probes.push({ path: pick[0], ageS: (now - pick[1]) / 1000, found, ms: r.ms, partial: r.view.partial })
           if (!found) say(`probe NOT found: ${file.probe} ${pick[0]} (published ${((now - pick[1]) / 1000).toFixed(0)} s ago)`)
         }
@@ -233,8 +231,8 @@ async function main() {
   for (const key of uniqueDone) {
     const file = byPath.get(key)
     if (file === undefined) continue
-    const r = await search(file.probe)
-    if (r.view.hits.some((h) => `fresh/${h.path}` === key)) doneFound++
+    const r = await search(file.probe, 200)
+    if (r.view.files.some((h) => `fresh/${h.path}` === key)) doneFound++
     else missed.push(key)
   }
   say(`after the stop: ${doneFound}/${uniqueDone.length} done files found${missed.length > 0 ? `; missed ${missed.slice(0, 5).join(", ")}` : ""}`)

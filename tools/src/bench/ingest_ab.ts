@@ -23,12 +23,9 @@ import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import { repoRoot } from "../corpus.ts"
 import { floorFile } from "./ingest_floor.ts"
+import { opt } from "./_args.ts"
 
 const argv = process.argv.slice(2)
-const opt = (name: string, fallback: string) => {
-  const i = argv.indexOf(`--${name}`)
-  return i >= 0 ? (argv[i + 1] ?? fallback) : fallback
-}
 const treeDir = argv[0]
 if (treeDir === undefined || treeDir.startsWith("--")) {
   console.error("usage: npx tsx tools/src/bench/ingest_ab.ts TREE_DIR [--ref HEAD] [--kind xlsx] [--every 30] [--rounds 3]")

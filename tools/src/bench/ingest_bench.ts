@@ -30,7 +30,8 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import { type IngestRow, defaultSettings, formatIngestRow, ingestListHeader, messages } from "@sagasu/domain"
-import { formatSettings, initWorkFolder, readIngestList, readProgress, scanBodyIndex, workPaths, writeProgress, writeSettings } from "@sagasu/store"
+import { formatSettings, workPaths } from "@sagasu/store"
+import { initWorkFolder, readIngestList, readProgress, scanBodyIndex, writeProgress, writeSettings } from "@sagasu/store/testing"
 import { type Effect, ManagedRuntime } from "effect"
 import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -40,6 +41,7 @@ import { fileURLToPath } from "node:url"
 import { corpusDir, ooxmlKinds, readManifest, repoRoot } from "../corpus.ts"
 import type { FloorFile } from "./ingest_floor.ts"
 import { type IngestTree, makeIngestTree, makeWorkbook } from "./ingest_tree.ts"
+import { flag, opt } from "./_args.ts"
 
 // One runtime for the whole run: building the platform layer per call would cost more than a recall query.
 const runtime = ManagedRuntime.make(NodeContext.layer)
@@ -48,11 +50,6 @@ const run = <A, E>(effect: Effect.Effect<A, E, NodeContext.NodeContext>) => runt
 // ---------------------------------------------------------------- options
 
 const argv = process.argv.slice(2)
-const opt = (name: string, fallback: string) => {
-  const i = argv.indexOf(`--${name}`)
-  return i >= 0 ? (argv[i + 1] ?? fallback) : fallback
-}
-const flag = (name: string) => argv.includes(`--${name}`)
 const options = {
   files: Number(opt("files", "2000")),
   seed: Number(opt("seed", "1")),

@@ -22,7 +22,8 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import { defaultSettings, normalizeForSearch } from "@sagasu/domain"
-import { GramSearcher, formatSettings, initWorkFolder, updateGramIndexesOfRound } from "@sagasu/store"
+import { GramSearcher, formatSettings } from "@sagasu/store"
+import { initWorkFolder, updateGramIndexesOfRound } from "@sagasu/store/testing"
 import { Effect } from "effect"
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"

@@ -29,13 +29,8 @@ import { fileURLToPath } from "node:url"
 import { repoRoot } from "../corpus.ts"
 import { summarize } from "./ingest_profile.ts"
 import { makeIngestTree } from "./ingest_tree.ts"
+import { flag, opt } from "./_args.ts"
 
-const argv = process.argv.slice(2)
-const opt = (name: string, fallback: string) => {
-  const i = argv.indexOf(`--${name}`)
-  return i >= 0 ? (argv[i + 1] ?? fallback) : fallback
-}
-const flag = (name: string) => argv.includes(`--${name}`)
 const options = {
   files: Number(opt("files", "1000")),
   medianKb: Number(opt("median-kb", "20")),

@@ -9,7 +9,8 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import { type IngestRow, type Settings, defaultSettings } from "@sagasu/domain"
-import { formatSettings, initWorkFolder, lockAddress, readIngestList, searchIndex, stagingCompleteMark, workPaths, writeSettings } from "@sagasu/store"
+import { formatSettings, lockAddress, stagingCompleteMark, workPaths } from "@sagasu/store"
+import { initWorkFolder, readIngestList, searchIndex, writeSettings } from "@sagasu/store/testing"
 import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import * as crypto from "node:crypto"
@@ -358,4 +359,36 @@ export function firstDifference(got: string, want: string): string {
     if (g[i] !== w[i]) return `line ${i + 1}: got ${JSON.stringify(g[i] ?? "(none)")}, want ${JSON.stringify(w[i] ?? "(none)")} (${g.length} vs ${w.length} lines)`
   }
   return "equal"
+}
+
+/** What a clean, uninterrupted run left: its body index ({@link snapshot}), its ingest list's states ({@link rowStates}), its search answers. */
+export interface CleanReference {
+  readonly snapshot: ReadonlyMap<string, string>
+  readonly rows: ReadonlyMap<string, string>
+  readonly search: ReadonlyMap<string, string>
+}
+
+/**
+ * Checks the end state of `work` against the clean run's `reference` (C1, R7, S1: the body index,
+ * the ingest list and the answer to each of `queries` equal the clean run's); `when` names the
+ * moment in a failed check, `whose` the reference in the checks' names (as the campaign reports them).
+ */
+export async function checkEndState(
+  tally: Tally,
+  work: string,
+  reference: CleanReference,
+  queries: ReadonlyArray<string>,
+  when: string,
+  whose = "the clean run's"
+): Promise<void> {
+  const d = snapshotDiff(snapshot(work), reference.snapshot)
+  tally.check(`end state: body index equals ${whose}`, d.length === 0, () => `${when}: ${d.join("; ")}`)
+  const rows = rowStates(await ingestRows(work))
+  tally.check(`end state: ingest list equals ${whose}`, mapDiff(rows, reference.rows).length === 0, () => `${when}: ${mapDiff(rows, reference.rows).join("; ")}`)
+  const search = (await searchAnswers(work, queries)).answers
+  for (const q of queries) {
+    const got = search.get(q) ?? ""
+    const want = reference.search.get(q) ?? ""
+    tally.check(`end state: search answers equal ${whose}`, got === want, () => `${when}: query ${q}: ${firstDifference(got, want)}`)
+  }
 }

@@ -6,10 +6,9 @@
  *
  * @module
  */
-import { NodeContext } from "@effect/platform-node"
 import type { ExitCode } from "@sagasu/domain"
 import { type IndexerChannel, IngestWorkers, makeChannel, requestStop, runIndexer, standardWorkersLayer } from "@sagasu/ingest"
-import { openGramRound, updateGramIndexesOfRound } from "@sagasu/store"
+import { openGramRound, updateGramIndexesOfRound, NodeWithWorkStore } from "@sagasu/store/testing"
 import { Deferred, Effect, Fiber, Layer, Option, Ref, SubscriptionRef } from "effect"
 
 /** One file handed to a worker: its key (`index/path`), worker kind, and times (ms since the epoch). */
@@ -64,7 +63,7 @@ export function runInProcess(work: string, options: InProcessOptions = {}): Prom
         runIndexer(channel, {
           work,
           version: "chaos",
-          workers: (s, paths) => recording.pipe(Layer.provide(standardWorkersLayer(paths, s)), Layer.provide(NodeContext.layer)),
+          workers: (s, paths) => recording.pipe(Layer.provide(standardWorkersLayer(paths, s)), Layer.provide(NodeWithWorkStore)),
           updateGram: (paths, changes) => updateGramIndexesOfRound(paths, changes),
           gramRound: (paths) => openGramRound(paths)
         })
@@ -94,6 +93,6 @@ export function runInProcess(work: string, options: InProcessOptions = {}): Prom
       const error = Option.getOrElse(yield* Ref.get(channel.error), () => "")
       const closing = Option.match(yield* Ref.get(channel.closing), { onNone: () => "", onSome: (c) => c.message })
       return { code, error, closing, events, started, ended, stoppedAt, phaseAtStop } satisfies InProcessRun
-    }).pipe(Effect.provide(NodeContext.layer))
+    }).pipe(Effect.provide(NodeWithWorkStore))
   )
 }

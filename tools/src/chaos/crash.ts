@@ -13,11 +13,11 @@ import { type IngestRow, formatFailureText } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import {
+  checkEndState,
   type Tally,
   ingestRows,
   lockIsFree,
   makeWork,
-  mapDiff,
   openJournalStarts,
   processesMentioning,
   prng,
@@ -27,7 +27,6 @@ import {
   snapshot,
   snapshotDiff,
   startIndex,
-  firstDifference,
   touch
 } from "./_harness.ts"
 import { type MixedTree, type MixedTreeOptions, makeMixedTree } from "./_mixed_tree.ts"
@@ -142,17 +141,8 @@ async function crashChain(options: CrashOptions, chain: number, tally: Tally, re
     return out
   }
 
-  const compareWithReference = async (when: string) => {
-    tally.check("end state: body index equals the clean run's", snapshotDiff(snapshot(work), reference).length === 0, () => `${when}: ${snapshotDiff(snapshot(work), reference).join("; ")}`)
-    const rows = rowStates(await ingestRows(work))
-    tally.check("end state: ingest list equals the clean run's", mapDiff(rows, referenceRows).length === 0, () => `${when}: ${mapDiff(rows, referenceRows).join("; ")}`)
-    const search = (await searchAnswers(work, tree.queries)).answers
-    for (const q of tree.queries) {
-      const got = search.get(q) ?? ""
-      const want = referenceSearch.get(q) ?? ""
-      tally.check("end state: search answers equal the clean run's", got === want, () => `${when}: query ${q}: ${firstDifference(got, want)}`)
-    }
-  }
+  const compareWithReference = (when: string) =>
+    checkEndState(tally, work, { snapshot: reference, rows: referenceRows, search: referenceSearch }, tree.queries, when)
 
   for (let attempt = 0; kills < options.kills && attempt < options.kills * 4; attempt++) {
     const mode = pickMode(rand, ref, expectedTargets)

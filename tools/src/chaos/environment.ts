@@ -17,12 +17,13 @@ import { execFileSync, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import {
+  type CleanReference,
+  checkEndState,
   type CliChild,
   type Tally,
   firstDifference,
   ingestRows,
   makeWork,
-  mapDiff,
   prng,
   processesMentioning,
   rowStates,
@@ -47,11 +48,7 @@ export interface EnvironmentOptions {
 
 const nobody = { uid: 65534, gid: 65534 }
 
-interface Reference {
-  readonly snapshot: Map<string, string>
-  readonly rows: Map<string, string>
-  readonly search: Map<string, string>
-}
+type Reference = CleanReference
 
 /** A clean run over `targets` in a fresh work folder: what a faulted work folder must end equal to. */
 async function referenceOf(work: string, targets: Record<string, string>, queries: ReadonlyArray<string>): Promise<Reference> {
@@ -61,17 +58,8 @@ async function referenceOf(work: string, targets: Record<string, string>, querie
   return { snapshot: snapshot(work), rows: rowStates(await ingestRows(work)), search: (await searchAnswers(work, queries)).answers }
 }
 
-async function compareWith(tally: Tally, work: string, ref: Reference, queries: ReadonlyArray<string>, when: string) {
-  const d = snapshotDiff(snapshot(work), ref.snapshot)
-  tally.check("end state: body index equals a clean run's", d.length === 0, () => `${when}: ${d.join("; ")}`)
-  const rows = rowStates(await ingestRows(work))
-  tally.check("end state: ingest list equals a clean run's", mapDiff(rows, ref.rows).length === 0, () => `${when}: ${mapDiff(rows, ref.rows).join("; ")}`)
-  const search = (await searchAnswers(work, queries)).answers
-  for (const q of queries) {
-    const got = search.get(q) ?? ""
-    const want = ref.search.get(q) ?? ""
-    tally.check("end state: search answers equal a clean run's", got === want, () => `${when}: query ${q}: ${firstDifference(got, want)}`)
-  }
+function compareWith(tally: Tally, work: string, ref: Reference, queries: ReadonlyArray<string>, when: string) {
+  return checkEndState(tally, work, ref, queries, when, "a clean run's")
 }
 
 /** Resolves when the child has printed `n` results (`[i/total]` lines) or has exited. */

@@ -11,11 +11,10 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import {
+  checkEndState,
   type Tally,
-  firstDifference,
   ingestRows,
   makeWork,
-  mapDiff,
   prng,
   rowStates,
   searchAnswers,
@@ -120,17 +119,8 @@ export async function stopPart(options: StopOptions, tally: Tally): Promise<void
   tally.figures.set("stop: wait from the stop to exit code 2", `median ${waits[Math.floor(waits.length / 2)] ?? 0} ms, max ${waits.at(-1) ?? 0} ms (slowest single file ${slowest} ms)`)
   tally.note(`stop: ${stops} stops in ${Math.round((Date.now() - started) / 1000)} s`)
 
-  async function compare(when: string) {
-    const d = snapshotDiff(snapshot(work), reference)
-    tally.check("end state: body index equals the clean run's", d.length === 0, () => `${when}: ${d.join("; ")}`)
-    const rows = rowStates(await ingestRows(work))
-    tally.check("end state: ingest list equals the clean run's", mapDiff(rows, referenceRows).length === 0, () => `${when}: ${mapDiff(rows, referenceRows).join("; ")}`)
-    const search = (await searchAnswers(work, tree.queries)).answers
-    for (const q of tree.queries) {
-      const got = search.get(q) ?? ""
-      const want = referenceSearch.get(q) ?? ""
-      tally.check("end state: search answers equal the clean run's", got === want, () => `${when}: query ${q}: ${firstDifference(got, want)}`)
-    }
+  function compare(when: string) {
+    return checkEndState(tally, work, { snapshot: reference, rows: referenceRows, search: referenceSearch }, tree.queries, when)
   }
 
   // Same bytes, new mtime: a seeded share of the files becomes work for the next run (R8).

@@ -9,7 +9,8 @@
  * @module
  */
 import { NodeContext } from "@effect/platform-node"
-import { Either, ManagedRuntime, Schema } from "effect"
+import { WorkStore } from "@sagasu/store"
+import { Either, Layer, ManagedRuntime, Schema } from "effect"
 import * as os from "node:os"
 import { parentPort, workerData } from "node:worker_threads"
 import { ingestPlain } from "../ingest_one.ts"
@@ -25,7 +26,7 @@ try {
 const port = parentPort
 if (port === null) throw new Error("plain_worker.ts runs only as a worker thread")
 const control = new Int32Array((workerData as PlainWorkerData).control)
-const runtime = ManagedRuntime.make(NodeContext.layer)
+const runtime = ManagedRuntime.make(Layer.merge(NodeContext.layer, WorkStore.Default))
 const decode = Schema.decodeUnknownEither(PlainRequest)
 const queue: Array<PlainRequest> = []
 let reading = false

@@ -109,3 +109,11 @@ async function buildBundle(bundle: WorkerBundle): Promise<URL> {
  */
 export const plainWorkerUrl = (): Promise<URL> =>
   workerBundleUrl({ entry: path.join(here, "plain_worker.ts"), name: "plain-worker", fallback: new URL("./plain_worker_boot.mjs", import.meta.url) })
+
+/**
+ * The URL the 2-gram round's thread is started from (gram_worker.ts, issue
+ * 20): the cached bundle, built now if needed; the tsx bootstrap when
+ * esbuild is not available.
+ */
+export const gramWorkerUrl = (): Promise<URL> =>
+  workerBundleUrl({ entry: path.join(here, "gram_worker.ts"), name: "gram-worker", fallback: new URL("./gram_worker_boot.mjs", import.meta.url) })

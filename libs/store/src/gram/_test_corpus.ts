@@ -24,10 +24,11 @@ import {
   seededRandom,
   termMaskOf
 } from "@sagasu/domain"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { WorkStore } from "../work_store.ts"
 import { publishSourceFolder, stageExtraction } from "../body_index.ts"
 import { removeBodyFolders } from "../pending_remove.ts"
 import { formatSettings } from "../settings_store.ts"
@@ -35,8 +36,8 @@ import { initWorkFolder } from "../work_folder.ts"
 import type { WorkPaths } from "../work_paths.ts"
 import { queryWithOptions } from "./searcher.ts"
 
-export const run = <A, E>(effect: Effect.Effect<A, E, NodeContext.NodeContext>) =>
-  Effect.runPromise(Effect.provide(effect, NodeContext.layer))
+export const run = <A, E>(effect: Effect.Effect<A, E, NodeContext.NodeContext | WorkStore>) =>
+  Effect.runPromise(Effect.provide(effect, Layer.merge(NodeContext.layer, WorkStore.Default)))
 
 export const makeWork = (): Promise<WorkPaths> =>
   run(initWorkFolder(fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-gram-")), formatSettings(defaultSettings)))

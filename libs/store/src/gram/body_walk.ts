@@ -9,6 +9,11 @@
  * `readdir` per folder and one `stat` per source file — no TSV is opened
  * when nothing changed.
  *
+ * Sync `node:fs` here (STYLE 14): the cold search and the round walk the body
+ * index and read its TSVs by offset (one read per TSV block; an Effect per
+ * read cost more than the read in the cold-search profile, _sync_fs.ts), and
+ * the cold search must stay Effect-free.
+ *
  * @module
  */
 import { type SourceStamp, parseSourceStamp } from "@sagasu/domain"

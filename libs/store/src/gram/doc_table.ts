@@ -334,6 +334,69 @@ export class DocTable {
     return out
   }
 
+  /**
+   * {@link docsWithNameContaining} with, per doc, whether its *path* holds
+   * the term (not only a sheet name): `inPath[k]` for `docs[k]`. Decodes no
+   * name (S2, issue 13: a term common in file names, such as 見積, is found
+   * in thousands of paths; decoding each cost a cold search tens of ms). The
+   * path comes first among a doc's names and a term never holds U+0001, so
+   * the doc's first match lies in its path exactly when no U+0001 comes
+   * before it.
+   */
+  namesContaining(normalizedTerm: string): { readonly docs: Array<number>; readonly inPath: Array<boolean> } {
+    const needle = encoder.encode(normalizedTerm)
+    const docs: Array<number> = []
+    const inPath: Array<boolean> = []
+    if (needle.length === 0 || this.length === 0) return { docs, inPath }
+    const hay = this.bytes.subarray(this.normAt, this.normEnd)
+    const buf = Buffer.from(hay.buffer, hay.byteOffset, hay.byteLength)
+    let from = 0
+    let d = 0
+    for (;;) {
+      const at = buf.indexOf(needle, from)
+      if (at < 0) break
+      d = this.docOfNormOffsetFrom(at, d)
+      docs.push(d)
+      inPath.push(hay.subarray(this.normStarts()[d] ?? 0, at).indexOf(1) < 0)
+      // Next doc: past this doc's NUL.
+      const end = buf.indexOf(0, at)
+      from = end < 0 ? buf.length : end + 1
+    }
+    return { docs, inPath }
+  }
+
+  private starts: Uint32Array | undefined
+
+  // Where each doc's names start in the norm area (read once, on the first name search).
+  private normStarts(): Uint32Array {
+    if (this.starts === undefined) {
+      const starts = new Uint32Array(this.length)
+      for (let d = 0; d < this.length; d++) starts[d] = this.view.getUint32(HEADER + d * DOC + 40, true)
+      this.starts = starts
+    }
+    return this.starts
+  }
+
+  // The doc whose names hold `offset`, at or after doc `from` (matches come in order): a gallop, then a binary search.
+  private docOfNormOffsetFrom(offset: number, from: number): number {
+    const starts = this.normStarts()
+    let lo = from
+    let step = 1
+    let hi = from + 1
+    while (hi < starts.length && (starts[hi] ?? 0) <= offset) {
+      lo = hi
+      step *= 2
+      hi = lo + step
+    }
+    hi = Math.min(hi, starts.length) - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if ((starts[mid] ?? 0) <= offset) lo = mid
+      else hi = mid - 1
+    }
+    return lo
+  }
+
   private docOfNormOffset(offset: number): number {
     let lo = 0
     let hi = this.length - 1

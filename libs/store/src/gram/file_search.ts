@@ -51,7 +51,7 @@ import {
 import { type FileHit, type SearchHit, type SearchTotals, hitOf, nameHitOf } from "../search_hit.ts"
 import { docKey } from "./body_walk.ts"
 import { sheetNamesOf } from "./doc_table.ts"
-import { type FreshDoc, type FreshPart, freshStampOf, readFreshParts } from "./fresh_doc.ts"
+import { type FreshDoc, type FreshPart, freshMayHold, freshStampOf, readFreshParts } from "./fresh_doc.ts"
 import { END, type SegmentReader } from "./segment_reader.ts"
 import { LineTexts, PostingCache, TermLines, candidatesOf } from "./term_cursor.ts"
 
@@ -126,6 +126,8 @@ class Stop {
 
 interface Filters {
   readonly query: SearchQuery
+  /** No filter at all: every file passes (so a doc's names need not be decoded to decide it). */
+  readonly none: boolean
   readonly passes: (index: string, normIndex: string, path: string, normPath: string, type: string, modifiedMs: number) => boolean
 }
 
@@ -137,8 +139,10 @@ function filtersOf(query: SearchQuery, options: FileSearchOptions): Filters {
   const from = options.modifiedFrom
   const to = options.modifiedTo
   const query0 = query
+  const none = indexes === undefined && types === undefined && options.path === undefined && folder === "" && from === undefined && to === undefined && query.filters.length === 0
   return {
     query,
+    none,
     passes: (_index, normIndex, path, normPath, type, modifiedMs) => {
       if (indexes !== undefined && !indexes.includes(normIndex)) return false
       if (types !== undefined && !types.has(type)) return false
@@ -175,20 +179,42 @@ interface Decided {
 // Refs of a FileMatch: a piece or part number in the high half, a line in the low half.
 const HIGH = 4294967296
 
+/** What a segment's doc table says of a query's terms in file names. */
+interface SegmentNames {
+  /** Docs whose names hold some term: d → terms in its path, terms in any name. */
+  readonly named: Map<number, { path: number; any: number }>
+  /** Docs whose names hold an excluded term. */
+  readonly excluded: Set<number>
+}
+
 /** The per-segment state of one search. */
 class SegmentState {
   readonly segment: SegmentReader
   readonly postings: PostingCache
   readonly texts: LineTexts
-  /** Docs whose names hold some term: d → terms in its path, terms in any name. */
-  readonly named = new Map<number, { path: number; any: number }>()
-  /** Docs whose names hold an excluded term. */
-  readonly excludedByName = new Set<number>()
   private readonly verdicts = new Map<number, boolean>()
-  constructor(segment: SegmentReader) {
+  private readonly findNames: (st: SegmentState) => SegmentNames
+  private names: SegmentNames | undefined
+  constructor(segment: SegmentReader, findNames: (st: SegmentState) => SegmentNames) {
     this.segment = segment
     this.postings = new PostingCache(segment)
     this.texts = new LineTexts(segment)
+    this.findNames = findNames
+  }
+
+  // Found when the walk first reaches the segment (S2: a page found in the newest segment looks no further).
+  private found(): SegmentNames {
+    return (this.names ??= this.findNames(this))
+  }
+
+  /** Docs whose names hold some term: d → terms in its path, terms in any name. */
+  get named(): ReadonlyMap<number, { readonly path: number; readonly any: number }> {
+    return this.found().named
+  }
+
+  /** Docs whose names hold an excluded term. */
+  get excludedByName(): ReadonlySet<number> {
+    return this.found().excluded
   }
 
   /** Whether doc `d` is searched: not deleted, not in the fresh tail, through the filters. */
@@ -197,6 +223,8 @@ class SegmentState {
     if (v === undefined) {
       const s = this.segment
       if (s.isDeleted(d)) v = false
+      // The common case, no filter and no fresh tail: nothing of the doc to decode (S2, issue 13).
+      else if (filters.none && fresh.size === 0) v = true
       else {
         const doc = s.view(d)
         if (fresh.has(docKey(doc.index, doc.path))) v = false
@@ -215,6 +243,9 @@ class SegmentState {
     return this.named.get(d)?.path ?? 0
   }
 }
+
+// The names of a file that hold no term and no excluded term.
+const noNames: NamesMatch = { hits: [], mask: 0, excluded: false }
 
 /** One search over a {@link FileSearchSource}; see the module doc. */
 export class FileSearch {
@@ -236,48 +267,56 @@ export class FileSearch {
     this.control = control
     this.now = control.now ?? (() => performance.now())
     this.filters = filtersOf(query, options)
-    this.states = [...source.segments].reverse().map((s) => new SegmentState(s))
+    this.states = [...source.segments].reverse().map((s) => new SegmentState(s, (st) => this.findNamed(st)))
     this.freshFiles = source.freshDocs.map((doc) => ({ doc, decided: undefined }))
-    for (const st of this.states) this.findNamed(st)
   }
 
   // Docs whose names hold a term or an excluded term: one byte search per term over the doc table.
-  private findNamed(st: SegmentState): void {
+  private findNamed(st: SegmentState): SegmentNames {
     const docs = st.segment.docs
-    const seen = new Set<number>()
-    for (const t of this.query.terms) for (const d of docs.docsWithNameContaining(t)) seen.add(d)
-    for (const d of seen) {
-      const names = docs.normNames(d).split("\u0001")
-      let pathMask = 0
-      let any = 0
-      this.query.terms.forEach((t, i) => {
-        if (names[0]!.includes(t)) pathMask |= 1 << i
-        if (names.some((n) => n.includes(t))) any |= 1 << i
-      })
-      if (any !== 0) st.named.set(d, { path: pathMask, any })
-    }
-    for (const e of this.query.exclude) for (const d of docs.docsWithNameContaining(e)) st.excludedByName.add(d)
-    // A piece's names are those of its whole file: the union over its pieces.
-    for (const [key, pieces] of this.source.pieces) {
-      void key
-      let pathMask = 0
-      let any = 0
-      let excluded = false
-      for (const p of pieces) {
-        const other = this.states.find((s) => s.segment === p.segment)
-        const n = other?.named.get(p.d)
-        if (n !== undefined) {
-          pathMask |= n.path
-          any |= n.any
+    const named = new Map<number, { path: number; any: number }>()
+    const excluded = new Set<number>()
+    this.query.terms.forEach((t, i) => {
+      const found = docs.namesContaining(t)
+      found.docs.forEach((d, k) => {
+        let n = named.get(d)
+        if (n === undefined) {
+          n = { path: 0, any: 0 }
+          named.set(d, n)
         }
-        if (other?.excludedByName.has(p.d) === true) excluded = true
-      }
+        n.any |= 1 << i
+        if (found.inPath[k] === true) n.path |= 1 << i
+      })
+    })
+    for (const e of this.query.exclude) for (const d of docs.docsWithNameContaining(e)) excluded.add(d)
+    // A piece's names are those of its whole file: the union over its pieces, wherever they are.
+    for (const pieces of this.source.pieces.values()) {
+      if (!pieces.some((p) => p.segment === st.segment)) continue
+      const union = this.piecesNames(pieces)
       for (const p of pieces) {
         if (p.segment !== st.segment) continue
-        if (any !== 0) st.named.set(p.d, { path: pathMask, any })
-        if (excluded) st.excludedByName.add(p.d)
+        if (union.any !== 0) named.set(p.d, { path: union.path, any: union.any })
+        else named.delete(p.d)
+        if (union.excluded) excluded.add(p.d)
       }
     }
+    return { named, excluded }
+  }
+
+  // The terms the names of a big file's pieces hold together (decoded: a few docs).
+  private piecesNames(pieces: ReadonlyArray<{ readonly segment: SegmentReader; readonly d: number }>): { path: number; any: number; excluded: boolean } {
+    let path = 0
+    let any = 0
+    let excluded = false
+    for (const p of pieces) {
+      const names = p.segment.docs.normNames(p.d).split("\u0001")
+      this.query.terms.forEach((t, i) => {
+        if (names[0]!.includes(t)) path |= 1 << i
+        if (names.some((n) => n.includes(t))) any |= 1 << i
+      })
+      if (this.query.exclude.some((e) => names.some((n) => n.includes(e)))) excluded = true
+    }
+    return { path, any, excluded }
   }
 
   // Locations a FileMatch keeps for picking: none once the page is complete (only counting goes on).
@@ -535,7 +574,8 @@ export class FileSearch {
       f.decided = null
       return undefined
     }
-    const parts = readFreshParts(doc.folder)
+    // Most of the tail holds none of the words: ruled out by one read of its whole text (S2).
+    const parts = freshMayHold(doc.folder, this.query.terms) ? readFreshParts(doc.folder) : undefined
     if (parts === undefined) {
       f.decided = null
       return undefined
@@ -554,15 +594,16 @@ export class FileSearch {
   ): Decided | undefined {
     const seg = st.segment
     if (!st.passes(d, this.source.fresh, this.filters)) return undefined
-    const view = seg.view(d)
     if (seg.docs.isPiece(d)) {
+      const view = seg.view(d)
       const key = docKey(view.index, view.path)
       if (doneKeys.has(key)) return undefined
       doneKeys.add(key)
       return this.decidePieces(key)
     }
-    const parts = seg.partsOf(d)
-    const names = matchNames(this.query, fileNamesOf(view.path, sheetNamesOf(parts)))
+    // A doc whose names hold no term and no excluded term (the doc table's byte search said so) matches
+    // nothing by its names: nothing of it is decoded, so counting the totals costs the postings alone (S2).
+    const names = st.named.has(d) || st.excludedByName.has(d) ? matchNames(this.query, fileNamesOf(seg.view(d).path, sheetNamesOf(seg.partsOf(d)))) : noNames
     const match = new FileMatch<number>(this.query, names, this.keep())
     const a = seg.docs.first(d)
     const b = a + seg.docs.count(d)
@@ -570,15 +611,19 @@ export class FileSearch {
     const src = seg.docs.sourceMtimeMs(d)
     const size = seg.docs.sourceSize(d)
     return {
-      index: view.index,
-      path: view.path,
+      get index() {
+        return seg.view(d).index
+      },
+      get path() {
+        return seg.view(d).path
+      },
       match,
       names,
       pathTerms: st.pathMask(d),
       modifiedMs: src >= 0 ? src : undefined,
       size: size >= 0 ? size : undefined,
       sortMs: src >= 0 ? src : seg.docs.mtimeMs(d),
-      show: (k) => this.showSegment(view.index, view.path, names, match, k, [{ seg, d }]),
+      show: (k) => this.showSegment(seg.view(d).index, seg.view(d).path, names, match, k, [{ seg, d }]),
       redo: () => this.decideSegmentDoc(st, d, this.cursorsOf(st), new Set())
     }
   }

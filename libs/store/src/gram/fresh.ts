@@ -5,6 +5,10 @@
  * writer — the indexing run, its recovery (R7), an index removed from the
  * GUI — keeps the guarantee without knowing of it.
  *
+ * Sync `node:fs` here (STYLE 14): a note before every publish and removal,
+ * once per file (the append measured in journal_store.ts: 10–16 µs against
+ * 135–300 µs through the FileSystem).
+ *
  * @module
  */
 import { searchNormalizerId } from "@sagasu/domain"

@@ -5,9 +5,12 @@
  * each folder once while its fingerprint holds (S2). Effect-free: on the
  * path of every cold search.
  *
+ * Sync `node:fs` here (STYLE 14): the cold search reads a fresh file's TSVs
+ * and must stay Effect-free (ARCHITECTURE.md).
+ *
  * @module
  */
-import { type BodyLine, type Locator, type SourceStamp, normalizeForSearch, parseBodyTsv } from "@sagasu/domain"
+import { type BodyLine, type Locator, type SourceStamp, normalizeForSearch, parseBodyTsv, partNameOfTsvFileName } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { type BodyFolder, isMissing, sourceStampOf } from "./body_walk.ts"
@@ -93,6 +96,38 @@ export function readFreshParts(folder: BodyFolder): Array<FreshPart> | undefined
     }
   }
   return out
+}
+
+/**
+ * Whether the fresh folder may hold every one of `terms` (normalised) in its
+ * text, its search-only forms or its names (its path and the names of its
+ * parts) — never `false` when it does (S1), so that a search parses and
+ * normalises line by line only the files that may match (S2: a file of
+ * 50 MB of text in the tail, fed to the round piece by piece, cost every
+ * cold search the better part of a second). One read and one normalisation
+ * of each TSV's whole text (normalising never joins or makes characters
+ * across a tab or a line feed); a folder whose parts are cached answers
+ * `true` (they are cheap to decide); a TSV with an escape (`\`) may hide a
+ * term behind it: `true`.
+ */
+export function freshMayHold(folder: BodyFolder, terms: ReadonlyArray<string>): boolean {
+  const known = freshCache.get(folder.dir)
+  if (known !== undefined && known.fingerprint === folder.fingerprint) return true
+  let names = normalizeForSearch(folder.path)
+  const texts: Array<string> = []
+  for (const file of folder.files) {
+    names += `\u0001${normalizeForSearch(partNameOfTsvFileName(file))}`
+    let raw: string
+    try {
+      raw = fs.readFileSync(path.join(folder.dir, file), "utf8")
+    } catch {
+      // Gone or unreadable: readFreshParts says which.
+      return true
+    }
+    if (raw.includes("\\")) return true
+    texts.push(normalizeForSearch(raw))
+  }
+  return terms.every((t) => names.includes(t) || texts.some((x) => x.includes(t)))
 }
 
 /** The size and modified time of a fresh source file (its `.complete` mark), when known. */

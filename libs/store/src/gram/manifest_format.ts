@@ -24,6 +24,11 @@
  * instead (S1). Files no manifest names are removed at the start of the next
  * update, or by a round some seconds after it stopped naming them.
  *
+ * Sync `node:fs` here (STYLE 14): the cold search reads the manifest and must
+ * stay Effect-free (loading Effect's Schema alone cost a cold start ≈ 0.1 s
+ * of CPU, more than the search: ARCHITECTURE.md); the writers share the same
+ * durable write.
+ *
  * @module
  */
 import { searchNormalizerId } from "@sagasu/domain"

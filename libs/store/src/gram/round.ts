@@ -24,6 +24,11 @@
  * never named are removed by the next update's garbage collection. Only the
  * commander writes (W1).
  *
+ * Sync `node:fs` here (STYLE 14): the round tokenises and writes on the
+ * commander's thread in steps of a few milliseconds (docs/benchmarks.md
+ * "2-gram"), with the Effect-free readers and writers of the gram index; a
+ * segment's pieces are written in 8 MiB steps.
+ *
  * @module
  */
 import { Clock, Duration, Effect, Fiber, Queue, type Scope } from "effect"
@@ -65,6 +70,15 @@ export interface GramRound {
    */
   readonly noted: Effect.Effect<void>
   /**
+   * {@link noted} from another thread: the log's changes up to byte
+   * `logBytes` are done (the size the commander read right after them; the
+   * round cannot read it itself later, by then newer notes may name changes
+   * not yet made).
+   */
+  readonly notedUpTo: (logBytes: number) => Effect.Effect<void>
+  /** The fresh log the round reads (its path), or undefined when the round only waits for {@link finish}. */
+  readonly freshLog: string | undefined
+  /**
    * R16: finishes what was noted and brings the gram index in line with the
    * body index, like `updateGramIndexesOfRound(paths, changes)`. Call once,
    * after the last publish.
@@ -86,6 +100,15 @@ export interface GramRoundOptions extends UpdateGramOptions {
   readonly flushIntervalMs?: number
   /** Merge this many neighbouring round segments into one when the round has more than twice as many (default 4). */
   readonly mergeFactor?: number
+  /** Make what was built live once it holds this many bytes of TSV rows (default 16 MiB: the tail a search reads stays short). */
+  readonly flushTextBytes?: number
+  /**
+   * Called as the round reads the log, with the byte offset up to which it
+   * has taken every entry in (at most every 50 ms, and at each flush): the
+   * commander paces its hand-over by it (issue 13: a round that falls
+   * behind would let the fresh tail, which every search reads whole, grow).
+   */
+  readonly onProgress?: (consumedTo: number) => void
 }
 
 const MiB = 1024 * 1024
@@ -113,6 +136,14 @@ export const openGramRound = (
     const gramDir = paths.gram
     const limit = options.builderMemoryBytes ?? defaultRoundBuilderBytes
     const flushInterval = options.flushIntervalMs ?? 2000
+    const flushText = options.flushTextBytes ?? 16 * MiB
+    // Tells the commander how far the round has read (issue 13), at most every 50 ms.
+    let progressAt = -Infinity
+    const reportProgress = (now: number) => {
+      if (options.onProgress === undefined || now - progressAt < 50) return
+      progressAt = now
+      options.onProgress(state.pos)
+    }
     const factor = Math.max(2, options.mergeFactor ?? 4)
     let manifest: Manifest | undefined
     try {
@@ -388,7 +419,7 @@ export const openGramRound = (
     const flushIfDue = Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis
       const due = state.dirtySince !== undefined && now - state.dirtySince >= flushInterval
-      if (due || state.builder.memoryBytes >= limit) {
+      if (due || state.builder.memoryBytes >= limit || state.builder.textBytes >= flushText) {
         state.feed?.feed.cut(state.builder)
         yield* flush
       }
@@ -504,10 +535,14 @@ export const openGramRound = (
         const item = state.queue.shift()
         if (item !== undefined) {
           yield* consume(item)
+          reportProgress(yield* Clock.currentTimeMillis)
           yield* flushIfDue
           yield* letOthersRun
           continue
         }
+        // Nothing queued: say how far it got before it waits (a commander pacing on it must hear).
+        progressAt = -Infinity
+        reportProgress(0)
         if (state.dirtySince !== undefined) {
           const now = yield* Clock.currentTimeMillis
           const wait = Math.max(0, flushInterval - (now - state.dirtySince))
@@ -526,9 +561,11 @@ export const openGramRound = (
     const failRound = Effect.sync(() => {
       state.failed = true
       abandonFeed()
+      // A failed round reads no more: nothing must wait for it (the final update does it all).
+      options.onProgress?.(Number.MAX_SAFE_INTEGER)
     })
     if (!state.failed) {
-      fiber = yield* Effect.forkScoped(work.pipe(Effect.catchAll((e) => (process.env.DBG ? Effect.sync(() => console.log("ROUND FAILED", e)) : Effect.void).pipe(Effect.zipRight(failRound)))))
+      fiber = yield* Effect.forkScoped(work.pipe(Effect.catchAll(() => failRound)))
     }
 
     // Stops the background work and makes the complete part of what was built live.
@@ -584,10 +621,12 @@ export const openGramRound = (
         return { ...summary, prebuilt: state.failed ? 0 : state.built, indexed: summary.indexed + (state.failed ? 0 : state.built) }
       })
 
-    const noted = Effect.suspend(() => {
-      state.safeTo = Math.max(state.safeTo, logSize())
-      return Queue.offer(pings, undefined)
-    }).pipe(Effect.asVoid)
+    const notedUpTo = (logBytes: number) =>
+      Effect.suspend(() => {
+        state.safeTo = Math.max(state.safeTo, logBytes)
+        return Queue.offer(pings, undefined)
+      }).pipe(Effect.asVoid)
+    const noted = Effect.suspend(() => notedUpTo(logSize()))
 
     const awaitLive = Effect.gen(function* () {
       if (manifest === undefined) return
@@ -600,6 +639,8 @@ export const openGramRound = (
 
     return {
       noted,
+      notedUpTo,
+      freshLog: manifest === undefined ? undefined : path.join(gramDir, manifest.fresh),
       finish,
       close,
       awaitLive

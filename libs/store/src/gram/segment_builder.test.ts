@@ -1,10 +1,11 @@
-import { decodePostings, formatBodyTsv, forEachGramOfLine, normalizeForSearch, parseBodyTsv } from "@sagasu/domain"
+import { formatBodyTsv, forEachGramOfLine, normalizeForSearch, parseBodyTsv } from "@sagasu/domain"
 import { describe, expect, it } from "vitest"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { randomLine, randomParts, seeded } from "./_test_corpus.ts"
 import { bodyFolderAt, tsvSourcesOf } from "./body_walk.ts"
+import { decodePostings } from "./format.ts"
 import { DocFeed, SegmentBuilder } from "./segment_builder.ts"
 import { SegmentReader } from "./segment_reader.ts"
 

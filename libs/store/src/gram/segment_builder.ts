@@ -14,7 +14,7 @@
  * gram a dense number; each line records the dense numbers of its grams;
  * writing counts each gram's lines, then fills the line ids source file by
  * source file in the segment's order, so they come out ascending. Lists are
- * encoded by the domain's `encodePostingsInto` (varint deltas, skip table for
+ * encoded by `encodePostingsInto` (format.ts: varint deltas, skip table for
  * long lists).
  *
  * A source file is fed by a {@link DocFeed}, a block of rows at a time read
@@ -34,9 +34,7 @@ import {
   type Locator,
   POSITION_UNKNOWN,
   type PartState,
-  encodePostingsInto,
   forEachGramInRange,
-  maxPostingsBytes,
   normalizeForSearch,
   parseBodyTsv,
   parseTsvLine,
@@ -45,6 +43,7 @@ import {
 } from "@sagasu/domain"
 import * as path from "node:path"
 import { type DocPart, type DocRecord, encodeDocTable } from "./doc_table.ts"
+import { encodePostingsInto, maxPostingsBytes } from "./format.ts"
 import { writeFileDurableSync } from "./manifest_format.ts"
 
 export type { DocPart, DocRecord } from "./doc_table.ts"
@@ -345,6 +344,11 @@ export class SegmentBuilder {
     this.lineStarts.push(0)
   }
 
+  /** Bytes of TSV rows added so far (the text a search would read from the fresh tail instead). */
+  get textBytes(): number {
+    return this.rowBytes
+  }
+
   /** Lines added so far. */
   get lineCount(): number {
     return this.lines
@@ -537,6 +541,7 @@ export class SegmentBuilder {
     for (;;) {
       const r = steps.next()
       if (r.done === true) return r.value
+      // Sync: the round writes on the commander's thread in steps (round.ts); this is its durable write.
       if (r.value !== undefined) writeFileDurableSync(path.join(gramDir, r.value.name), r.value.data)
     }
   }

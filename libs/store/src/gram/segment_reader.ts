@@ -14,13 +14,14 @@
  *
  * @module
  */
-import { POSITION_UNKNOWN, POSTING_BLOCK, fileTypeOf, normalizeForSearch, readVarint, unescapeTsvField } from "@sagasu/domain"
+import { POSITION_UNKNOWN, fileTypeOf, normalizeForSearch, unescapeTsvField } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { preadSync as pread } from "../_sync_fs.ts"
 import { folderIdentityOf } from "./body_walk.ts"
 import { type DocPart, DocTable } from "./doc_table.ts"
 import type { SegmentEntry } from "./manifest_format.ts"
+import { POSTING_BLOCK, readVarint } from "./format.ts"
 import { DICT_ENTRY_BYTES, SPARSE_EVERY } from "./segment_builder.ts"
 
 /** Where one posting list lies in `.post` and how many ids it holds. */
@@ -373,7 +374,7 @@ export interface Cursor {
 }
 
 /**
- * A cursor over one posting list held in memory (layout: the domain's
+ * A cursor over one posting list held in memory (layout: format.ts's
  * `encodePostingsInto`). Long lists carry a skip table, so advancing far
  * (intersecting with a rarer list) jumps over whole blocks of 128 ids
  * instead of decoding them.
@@ -443,6 +444,7 @@ export class ListCursor implements Cursor {
         cur = END
         break
       }
+      // format.ts's readVarint inlined: measured 6.9 vs 10.1 ns per id (format.ts).
       let b = bytes[pos++] ?? 0
       let v = b & 0x7f
       let shift = 7

@@ -6,6 +6,11 @@
  * manifest write makes it all visible at once, and starts a new, empty fresh
  * log (everything the old one named is in the segments now, S1).
  *
+ * Sync `node:fs` here (STYLE 14): the update writes segments with the same
+ * sync writers as the round (segment_builder.ts, segment_merge.ts) and reads
+ * them with the cold search's Effect-free reader; its few directory calls
+ * (listing for garbage, the deletion lists) go with them.
+ *
  * @module
  */
 import { Effect } from "effect"

@@ -1,5 +1,6 @@
 // Test helper: takes the lock of the work folder given as argv[2], prints
 // "locked" and waits forever, so a test can kill it with SIGKILL (R3).
+import { NodeFileSystem } from "@effect/platform-node"
 import { Effect } from "effect"
 import { acquireLock } from "../lock.ts"
 import { workPaths } from "../work_paths.ts"
@@ -13,5 +14,5 @@ await Effect.runPromise(
       console.log("locked")
       yield* Effect.never
     })
-  )
+  ).pipe(Effect.provide(NodeFileSystem.layer))
 )
