@@ -40,7 +40,7 @@ describe("sagasu CLI on the sample documents", () => {
     expect(r.err).toBe("")
     expect(r.code).toBe(0)
     expect(r.out).toContain("インデックス作成が完了しました。（成功: 4 件 / 失敗: 0 件）")
-    expect(r.out).toContain("skip: サンプル/見積/~$見積書_A-1234.xlsx (owner-file)")
+    expect(r.out).toContain("飛ばしました: サンプル/見積/~$見積書_A-1234.xlsx — Office が開いている間だけある作業用のファイルです（owner-file）")
     expect(r.out.match(/インデックス作成が完了しました/g)).toHaveLength(1)
     const list = fs.readFileSync(workPaths(work).ingestList, "utf8")
     for (const f of files) expect(list.includes(f.path)).toBe(f.skip !== true)
@@ -118,7 +118,7 @@ describe("sagasu CLI on the sample documents", () => {
     expect(r.out).toContain("  見積書!C9  列: 型番 / 行: 液晶モニター 24型\n    【LCD】-24W\n")
     const doc = sagasu(work, "search", "山田", "--context")
     expect(doc.out).toContain("  ¶4\n    前: 場所：本社 3F 会議室A\n    出席者：【山田】、佐藤\n    次: 議題：新製品「サガス」の発売準備について\n")
-    expect(doc.out).toContain("  slide 3  タイトル: 価格とスケジュール\n    お問い合わせ：営業部 【山田】\n")
+    expect(doc.out).toContain("  スライド 3  タイトル: 価格とスケジュール\n    お問い合わせ：営業部 【山田】\n")
     // Without --context: the output as before (no context line).
     expect(sagasu(work, "search", "LCD").out).toMatch(/\n {2}見積書!C9\n {4}【LCD】-24W\n/)
 

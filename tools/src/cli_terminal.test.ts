@@ -93,6 +93,24 @@ describe("sagasu help (issue 16: colour only on a terminal without NO_COLOR, exa
     }
   }, 600_000)
 
+  it("every help fits 80 columns: no line wider than 79 display columns; the top level lists each command with what it does", async () => {
+    const commands = ["init", "add", "list", "enable", "disable", "rename", "remove", "move", "index", "search", "status", "gui"]
+    for (const args of [["--help"], ...commands.map((c) => [c, "--help"])]) {
+      const r = run(args)
+      expect(r.code, args.join(" ")).toBe(0)
+      const wide = r.out.split("\n").filter((l) => displayWidth(l) > 79)
+      expect(wide, args.join(" ")).toEqual([])
+      await breathe()
+    }
+    const top = run(["--help"]).out
+    // One row per command, its description beside it (issue 16: @effect/cli padded them to ≈200 columns).
+    for (const c of commands) expect(top).toMatch(new RegExp(`^  ${c} +[a-z]`, "m"))
+    expect(top).toMatch(/^ {2}search {3}find files holding every word \(space = AND, anywhere in the file,\n {11}names and properties too\)$/m)
+    // The examples of search keep their two columns where they fit, and go under a long command.
+    const search = run(["search", "--help"]).out
+    expect(search).toMatch(/^sagasu search 見積 --folder 営業\/2024 --since 2024-04-01 --sort modified\n {4}newest first, one folder, since April$/m)
+  }, 600_000)
+
   it.skipIf(!has("script"))("on a terminal: coloured, and with NO_COLOR=1 not", () => {
     // script(1) gives the command a terminal; its output is the terminal's.
     const onTty = (env: NodeJS.ProcessEnv) =>
@@ -143,7 +161,7 @@ describe("sagasu index output (issue 16: --quiet, --verbose, plain progress off 
     expect(r.code).toBe(0)
     const blocks = r.out.split("\n").filter((l) => /^\[\d+\/\d+\] /.test(l))
     expect(blocks).toHaveLength(smallCount)
-    for (const b of blocks) expect(b).toMatch(new RegExp(`^\\[\\d+/${smallCount}\\] 小/部署01/.+: done$`))
+    for (const b of blocks) expect(b).toMatch(new RegExp(`^\\[\\d+/${smallCount}\\] 小/部署01/.+: 取り込みました$`))
     // The [n/total] lines say how far the run is: no plain progress lines besides them.
     expect(r.out.split("\n").filter((l) => barLine.test(l))).toEqual([])
   }, 600_000)
@@ -174,7 +192,8 @@ describe("sagasu index output (issue 16: --quiet, --verbose, plain progress off 
       "インデックス「nope」は設定にありません。飛ばします。\n選んだインデックスはどれも更新できません。\n登録されているインデックス: 消えた（sagasu list で一覧できます）\n"
     ])
     const both = run(["index", "--quiet", "--verbose", "--work", work])
-    expect([both.code, both.out, both.err]).toEqual([1, "", "--quiet と --verbose は一緒に使えません。\n--quiet and --verbose cannot be used together.\n"])
+    // In the settings' language (the catalogue's, issue 16).
+    expect([both.code, both.out, both.err]).toEqual([1, "", "--quiet と --verbose は一緒に使えません。\n"])
   }, 600_000)
 })
 

@@ -50,10 +50,9 @@ const eraseLine = "\r\x1b[K"
 export function formatPlan(plan: Plan, language: Language, columns = 80): string {
   // Files that failed for the environment (unreadable, LibreOffice missing or not starting) are
   // ingested again anyway and counted apart from the files' own failures (issue 15).
-  const labels = language === "ja"
-    ? ["新規", "変更", "未取り込み", "前回失敗", "前回失敗・環境（再試行）", "クラウドのみ", "変更なし", "削除"]
-    : ["new", "changed", "pending", "failed last time", "failed last time, environment (retried)", "cloud-only", "unchanged", "vanished"]
-  const heading = language === "ja" ? "インデックス" : "index"
+  const text = messages(language)
+  const labels = text.planLabels
+  const heading = text.planHeading
   const counts = plan.entries.map((e) =>
     [e.new, e.changed, e.pending, e.failedLastTime, e.failedByEnvironment, e.cloudOnly, e.unchanged, e.vanished].map((n) => n.toLocaleString("en-US"))
   )
@@ -112,9 +111,7 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
     const settings = Option.getOrElse(read, () => defaultSettings)
     const language = settings.language
     if (options.quiet && options.verbose) {
-      process.stderr.write(language === "ja"
-        ? "--quiet と --verbose は一緒に使えません。\n--quiet and --verbose cannot be used together.\n"
-        : "--quiet and --verbose cannot be used together.\n")
+      process.stderr.write(`${messages(language).quietWithVerbose}\n`)
       process.exitCode = 1
       return
     }
@@ -168,7 +165,7 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
       interrupts++
       if (interrupts > 1) process.exit(2)
       clearBar()
-      console.log(yellow(language === "ja" ? "中止しています…（もう一度 Ctrl+C で今すぐ終了）" : "Stopping… (Ctrl+C again to quit at once)"))
+      console.log(yellow(messages(language).stoppingRun))
       Effect.runSync(requestStop(channel))
     }
     process.on("SIGINT", onSigint)
@@ -183,7 +180,7 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
           asking = true
           clearBar()
           console.log(formatPlan(plan.value, language, process.stdout.columns ?? 80))
-          const reply = yield* Effect.promise(() => ask(language === "ja" ? "取り込みを始めますか？ [y/N] " : "Start ingesting? [y/N] "))
+          const reply = yield* Effect.promise(() => ask(messages(language).askStartIngest))
           asking = false
           const yes = reply !== undefined && /^(y|yes|はい)$/i.test(reply.trim())
           // R9, R10: "yes" is the answer the run takes when nobody is asked (the flags, else the setting).

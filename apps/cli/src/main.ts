@@ -9,9 +9,9 @@
  */
 import { Args, CliConfig, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
-import { displayWidth } from "@sagasu/domain"
 import { Cause, Console, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { addCommand, enableCommand, initCommand, listCommand, moveCommand, removeCommand, renameCommand } from "./commands.ts"
+import { exampleRows, fitHelp, helpWidth } from "./help_layout.ts"
 import { searchCommand } from "./search_command.ts"
 import { defaultSearchLimit, unknownSearchOption } from "./search_options.ts"
 import { searchUsageErrors, searchUsageExitCode } from "./search_output.ts"
@@ -25,11 +25,26 @@ import { defaultWorkDir } from "./work_dir.ts"
 // Help with examples: a description made of blocks (@effect/cli prints it under DESCRIPTION).
 const described = (summary: string, sections: ReadonlyArray<readonly [string, ReadonlyArray<string>]>) =>
   HelpDoc.blocks([HelpDoc.p(summary), ...sections.flatMap(([title, lines]) => [HelpDoc.h2(title), ...lines.map((l) => HelpDoc.p(l))])])
+// The help fits the terminal, at most 80 columns (issue 16).
+const width = helpWidth(process.stdout.isTTY === true ? process.stdout.columns : undefined)
 // Examples as `command  what it does`, the second column aligned in display columns (Japanese takes two).
-const examples = (rows: ReadonlyArray<readonly [string, string]>): ReadonlyArray<string> => {
-  const width = Math.max(...rows.filter(([, what]) => what !== "").map(([c]) => displayWidth(c)))
-  return rows.map(([c, what]) => (what === "" ? c : `${c}${" ".repeat(width - displayWidth(c))}  ${what}`))
-}
+const examples = (rows: ReadonlyArray<readonly [string, string]>): ReadonlyArray<string> => [exampleRows(rows, width).join("\n")]
+
+// What each command does: its help's first line, and its row in `sagasu --help`.
+const summary = {
+  init: "create a work folder (idempotent)",
+  add: "register a folder as an index (refused when it is, lies inside or contains another index's folder)",
+  list: "list the indexes: name, folder, enabled, files done / failed / pending",
+  enable: "let sagasu index update the index again",
+  disable: "leave the index out of sagasu index (its files are still found)",
+  rename: "rename an index; its ingested files keep their text (refused while an indexing run is going on)",
+  remove: "remove an index and its ingested text (the files themselves are untouched)",
+  move: "change the folder of an index (the next sagasu index ingests only what differs)",
+  index: "run an indexing run over the enabled indexes: crawl, show the plan, ask, ingest",
+  search: "find files holding every word (space = AND, anywhere in the file, names and properties too)",
+  status: "show how the last indexing run ended and the counts per index",
+  gui: "serve the screen on a local web page (127.0.0.1 only)"
+} as const
 
 const work = Options.text("work").pipe(
   Options.withDescription("the work folder (default: $SAGASU_WORK or the per-user data folder)"),
@@ -37,7 +52,7 @@ const work = Options.text("work").pipe(
 )
 
 const init = Command.make("init", { work }, ({ work }) => initCommand(work)).pipe(
-  Command.withDescription("create a work folder (idempotent)")
+  Command.withDescription(summary.init)
 )
 
 const add = Command.make(
@@ -48,7 +63,7 @@ const add = Command.make(
     folder: Args.text({ name: "PATH" }).pipe(Args.withDescription("the folder to index"))
   },
   ({ work, name, folder }) => addCommand(work, name, folder)
-).pipe(Command.withDescription("register a folder as an index (refused when it is, lies inside or contains another index's folder)"))
+).pipe(Command.withDescription(summary.add))
 
 const indexName = (description: string) => Args.text({ name: "NAME" }).pipe(Args.withDescription(description))
 
@@ -56,15 +71,15 @@ const list = Command.make(
   "list",
   { work, json: Options.boolean("json").pipe(Options.withDescription("print a JSON array of {name, path, enabled, done, failed, pending}")) },
   ({ work, json }) => listCommand(work, json)
-).pipe(Command.withDescription("list the indexes: name, folder, enabled, files done / failed / pending"))
+).pipe(Command.withDescription(summary.list))
 
 const enable = Command.make("enable", { work, name: indexName("the index to enable") }, ({ work, name }) =>
   enableCommand(work, name, true)
-).pipe(Command.withDescription("let sagasu index update the index again"))
+).pipe(Command.withDescription(summary.enable))
 
 const disable = Command.make("disable", { work, name: indexName("the index to disable") }, ({ work, name }) =>
   enableCommand(work, name, false)
-).pipe(Command.withDescription("leave the index out of sagasu index (its files are still found)"))
+).pipe(Command.withDescription(summary.disable))
 
 const rename = Command.make(
   "rename",
@@ -74,11 +89,11 @@ const rename = Command.make(
     to: Args.text({ name: "NEW" }).pipe(Args.withDescription("its new name"))
   },
   ({ work, from, to }) => renameCommand(work, from, to)
-).pipe(Command.withDescription("rename an index; its ingested files keep their text (refused while an indexing run is going on)"))
+).pipe(Command.withDescription(summary.rename))
 
 const remove = Command.make("remove", { work, name: indexName("the index to remove") }, ({ work, name }) =>
   removeCommand(work, name)
-).pipe(Command.withDescription("remove an index and its ingested text (the files themselves are untouched)"))
+).pipe(Command.withDescription(summary.remove))
 
 const move = Command.make(
   "move",
@@ -88,7 +103,7 @@ const move = Command.make(
     folder: Args.text({ name: "PATH" }).pipe(Args.withDescription("its new folder"))
   },
   ({ work, name, folder }) => moveCommand(work, name, folder)
-).pipe(Command.withDescription("change the folder of an index (the next sagasu index ingests only what differs)"))
+).pipe(Command.withDescription(summary.move))
 
 const index = Command.make(
   "index",
@@ -112,7 +127,7 @@ const index = Command.make(
     )
   },
   (o) => indexCommand(o.work, { yes: o.yes, retryFailed: o.retryFailed, includeCloud: o.includeCloud, only: o.only, verbose: o.verbose, quiet: o.quiet })
-).pipe(Command.withDescription(described("run an indexing run over the enabled indexes: crawl, show the plan, ask, ingest", [
+).pipe(Command.withDescription(described(summary.index, [
   ["OUTPUT", [
     "On a terminal one progress line redrawn in place (phase, bar, files, elapsed time, files/s, time left, the file); piped or redirected a plain progress line at each tenth of the files and once a minute; errors on stderr.",
     "--verbose adds one line per file (as indexing_log.txt has them), --quiet prints no progress."
@@ -133,7 +148,7 @@ const status = Command.make(
     failed: Options.boolean("failed").pipe(Options.withDescription("list the failed files with their reasons, per index (from the ingest list)"))
   },
   ({ work, json, failed }) => statusCommand(work, { json, failed })
-).pipe(Command.withDescription(described("show how the last indexing run ended and the counts per index", [
+).pipe(Command.withDescription(described(summary.status, [
   ["EXAMPLES", examples([
     ["sagasu status", "the last run and the counts per index"],
     ["sagasu status --failed", "every failed file and why, per index"],
@@ -171,7 +186,7 @@ const search = Command.make(
       json: o.json, files: o.files, context: o.context, limit: o.limit, offset: o.offset, index: o.index, type: o.type,
       sort: o.sort, folder: o.folder, since: o.since, until: o.until
     })
-).pipe(Command.withDescription(described("find files holding every word (space = AND, anywhere in the file, names and properties too)", [
+).pipe(Command.withDescription(described(summary.search, [
   ["QUERY SYNTAX", [
     "words separated by spaces (ASCII or full-width) must all occur in the same file, anywhere in it",
     "-word excludes the files that contain it; a query whose first word starts with - goes after --",
@@ -209,7 +224,7 @@ const gui = Command.make(
     noOpen: Options.boolean("no-open").pipe(Options.withDescription("do not open the browser"))
   },
   (o) => guiCommand(o.work, { port: o.port, open: !o.noOpen, version })
-).pipe(Command.withDescription("serve the screen on a local web page (127.0.0.1 only)"))
+).pipe(Command.withDescription(summary.gui))
 
 const sagasu = Command.make("sagasu").pipe(
   Command.withDescription("Full-text search for Excel, Word and PowerPoint files"),
@@ -224,7 +239,8 @@ const cli = Command.run(sagasu, {
   version,
   footer: HelpDoc.blocks([
     HelpDoc.h1("EVERY COMMAND"),
-    HelpDoc.p(examples([["-h, --help", "show the help of the command"], ["--version", "show the version of sagasu"]]).join("\n"))
+    HelpDoc.p(examples([["-h, --help", "show the help of the command"], ["--version", "show the version of sagasu"]]).join("\n")),
+    HelpDoc.p("sagasu COMMAND --help shows the command's options and examples.")
   ])
 })
 
@@ -242,15 +258,18 @@ const stripAnsi = (args: ReadonlyArray<unknown>) => args.map((a) => (typeof a ==
 // @effect/cli's own words in every help (issue 16: "A user-defined piece of text." on each option, a
 // usage line without the command's name): left out, so the help says only what Sagasu says.
 const boilerplate = /^(?:\x1b\[[0-9;]*m)*\s*(?:A user-defined piece of text\.|A true or false value\.|An integer\.|This setting is optional\.)(?:\x1b\[[0-9;]*m)*\s*$/
+// The top-level help lists each command with what it does, fitted to the terminal (issue 16: @effect/cli
+// aligned the descriptions after the longest usage line, ≈200 columns); every help is cut to the width.
 const tidyHelp = (args: ReadonlyArray<unknown>) =>
   args.map((a) => {
     if (typeof a !== "string" || !a.includes("USAGE")) return a
-    return a
+    const tidy = a
       .split("\n")
       .filter((line) => !boilerplate.test(line))
       .join("\n")
       .replace(/\n{3,}/g, "\n\n")
       .replace(/^((?:\x1b\[[0-9;]*m)*\$ )(?!sagasu)/m, "$1sagasu ")
+    return fitHelp(tidy, width, Object.entries(summary))
   })
 const withoutColour = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Console.consoleWith((base) => {

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { defaultSettings } from "@sagasu/domain"
+import { defaultSettings, inBothLanguages } from "@sagasu/domain"
 import { hitContexts, WorkStore } from "@sagasu/store"
 import { Console, Effect, Option } from "effect"
 import { cliCountBudgetMs, cliSearchBudgetMs } from "./search_fast.ts"
@@ -57,7 +57,7 @@ export const searchCommand = (work: string, query: string, options: SearchComman
     const settings = yield* WorkStore.readSettings(paths).pipe(
       Effect.catchAll((e) =>
         Effect.as(
-          Effect.sync(() => process.stderr.write(`${e.message}\n（設定ファイルを直すまで、既定の設定で検索します / searching with the default settings until it is fixed）\n`)),
+          Effect.sync(() => process.stderr.write(`${e.message}\n${inBothLanguages((t) => t.searchWithDefaultSettings)}\n`)),
           defaultSettings
         )
       )

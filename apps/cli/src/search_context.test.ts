@@ -1,5 +1,6 @@
 import type { FileHit } from "@sagasu/store"
 import { describe, expect, it } from "vitest"
+import { messages } from "@sagasu/domain"
 import { contextLines, formatSearchOutput } from "./search_output.ts"
 
 const hit = (location: string, locator: "cell" | "paragraph" | "slide", loc: string, text: string) => ({
@@ -27,7 +28,7 @@ describe("search --context output (S5, issue 16)", () => {
       "    前: 前の段落",
       "    【A-1234 の件】",
       "    次: 次の段落でとても長い文が続き、端末の四…", // 38 columns and the ellipsis
-      "  slide 3  タイトル: 案件一覧",
+      "  スライド 3  タイトル: 案件一覧",
       "    【A-1234】",
       "3 件（1 ファイル）: 1〜1 ファイル目",
       ""
@@ -52,7 +53,18 @@ describe("search --context output (S5, issue 16)", () => {
 
   it("without contexts the text is what it was", () => {
     expect(formatSearchOutput(input, { ...options, language: "ja" }).stdout).toBe(
-      "共有  見積.xlsx  (3 件)\n  見積!C17\n    【A-1234】\n  ¶12\n    【A-1234 の件】\n  slide 3\n    【A-1234】\n3 件（1 ファイル）: 1〜1 ファイル目\n"
+      "共有  見積.xlsx  (3 件)\n  見積!C17\n    【A-1234】\n  ¶12\n    【A-1234 の件】\n  スライド 3\n    【A-1234】\n3 件（1 ファイル）: 1〜1 ファイル目\n"
     )
+  })
+
+  it("issue 16: where a hit stands in the settings' language; --json's location as it was", () => {
+    const t = (language: "ja" | "en") => messages(language).searchLocation
+    expect([t("ja")("slide", "slides", "3 notes"), t("ja")("property", "properties", "title"), t("ja")("name", "", "path"), t("ja")("name", "見積書", "sheet")]).toEqual([
+      "スライド 3（ノート）", "プロパティ: タイトル", "ファイル名", "シート名: 見積書"
+    ])
+    expect([t("en")("slide", "slides", "3 notes"), t("en")("property", "properties", "title"), t("en")("name", "", "path"), t("en")("name", "見積書", "sheet")]).toEqual([
+      "slide 3 notes", "property:title", "name", "sheet:見積書"
+    ])
+    expect(formatSearchOutput(input, { ...options, language: "en" }).stdout).toContain("\n  slide 3\n")
   })
 })

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type HitContext, type Language, truncateToWidth } from "@sagasu/domain"
+import { type HitContext, type Language, inBothLanguages, messages, truncateToWidth } from "@sagasu/domain"
 import type { FileHit, SearchHit, SearchTotals } from "@sagasu/store"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
@@ -48,59 +48,21 @@ export interface SearchOutputOptions {
   readonly folders: ReadonlyArray<{ readonly name: string; readonly path: string }>
 }
 
-/** The texts of `sagasu search` for a person, by language. */
-export const searchTexts = (language: Language) =>
-  language === "en"
-    ? {
-      none: (q: string) => `No hits for "${q}".`,
-      fileHits: (n: number) => `${n} ${n === 1 ? "hit" : "hits"}`,
-      totals: (hits: number, files: number, exact: boolean) => `${hits}${exact ? "" : "+"} hits (${files}${exact ? "" : "+"} files)`,
-      page: (from: number, to: number) => `: files ${from}–${to}`,
-      more: (next: number) => ` (more: --offset ${next})`,
-      scanned: "The search index is not built yet; the body index was scanned (run `sagasu index`).",
-      partial: "The search took too long and stopped: these are the hits found so far.",
-      column: "column",
-      row: "row",
-      title: "title",
-      previous: "before",
-      next: "after"
-    }
-    : {
-      none: (q: string) => `「${q}」は見つかりませんでした。`,
-      fileHits: (n: number) => `${n} 件`,
-      totals: (hits: number, files: number, exact: boolean) => `${hits} 件${exact ? "" : "以上"}（${files} ファイル${exact ? "" : "以上"}）`,
-      page: (from: number, to: number) => `: ${from}〜${to} ファイル目`,
-      more: (next: number) => `（続きは --offset ${next}）`,
-      scanned: "検索用の索引がまだ無いため、本文インデックスを順に調べました（sagasu index で作られます）。",
-      partial: "検索に時間がかかったため途中で打ち切りました。ここまでに見つかった結果です。",
-      column: "列",
-      row: "行",
-      title: "タイトル",
-      previous: "前",
-      next: "次"
-    }
-
 /**
  * The messages of a wrong `sagasu search` option (issue 14: a mistake is
- * told apart from "nothing found"): Japanese first, English second, each
- * naming the valid choices. The command exits 2 after printing one.
+ * told apart from "nothing found"): the catalogue's, Japanese first and
+ * English second (they are said before the settings are read), each naming
+ * the valid choices. The command exits {@link searchUsageExitCode} after
+ * printing one.
  */
 export const searchUsageErrors = {
-  badLimit: (value: string) => `--limit には 1 以上の整数を指定してください（指定: ${value}）。\n--limit must be a whole number of 1 or more (got ${value}).`,
-  badOffset: (value: string) => `--offset には 0 以上の整数を指定してください（指定: ${value}）。\n--offset must be a whole number of 0 or more (got ${value}).`,
-  badType: (value: string, groups: ReadonlyArray<string>, types: ReadonlyArray<string>) =>
-    `--type "${value}" という種類はありません。使えるのは ${groups.join("、")} か、拡張子 ${types.join("、")} です。\n` +
-    `Unknown --type "${value}": use one of ${groups.join(", ")} or an extension: ${types.join(", ")}.`,
-  unknownOption: (arg: string) =>
-    `${arg} という search のオプションはありません（sagasu search --help）。- で始まる言葉を探すときは、-- の後に書きます（sagasu search -- ${arg} …）。\n` +
-    `Unknown option ${arg} for search (see sagasu search --help); a word starting with - goes after -- (sagasu search -- ${arg} …).`,
-  badSort: (value: string) => `--sort には relevance（関連度順）か modified（新しい順）を指定してください（指定: ${value}）。\n--sort must be relevance or modified (got ${value}).`,
-  badDate: (option: string, value: string) =>
-    `${option} には 2024-04-01 や 2024/4/1 のような日付を指定してください（指定: ${value}）。\n${option} must be a date such as 2024-04-01 or 2024/4/1 (got ${value}).`,
-  badIndex: (value: string, names: ReadonlyArray<string>) =>
-    names.length === 0
-      ? `インデックス「${value}」はありません。まだインデックスが登録されていません（sagasu add NAME PATH）。\nNo index "${value}": no index is registered yet (sagasu add NAME PATH).`
-      : `インデックス「${value}」はありません。登録されているのは${names.map((n) => `「${n}」`).join("")}です。\nNo index "${value}": the registered indexes are ${names.map((n) => `"${n}"`).join(", ")}.`
+  badLimit: (value: string) => inBothLanguages((t) => t.searchBadLimit(value)),
+  badOffset: (value: string) => inBothLanguages((t) => t.searchBadOffset(value)),
+  badType: (value: string, groups: ReadonlyArray<string>, types: ReadonlyArray<string>) => inBothLanguages((t) => t.searchBadType(value, groups, types)),
+  unknownOption: (arg: string) => inBothLanguages((t) => t.searchUnknownOption(arg)),
+  badSort: (value: string) => inBothLanguages((t) => t.searchBadSort(value)),
+  badDate: (option: string, value: string) => inBothLanguages((t) => t.searchBadDate(option, value)),
+  badIndex: (value: string, names: ReadonlyArray<string>) => inBothLanguages((t) => t.searchBadIndex(value, names))
 }
 
 /** The exit code of a wrong option of `sagasu search` (issue 14). */
@@ -176,24 +138,24 @@ const contextText = (text: string) => truncateToWidth(text.replace(/\s+/g, " ").
  * (a paragraph's `前: …` and `次: …`).
  */
 export function contextLines(context: HitContext | undefined, language: Language): { readonly after: string; readonly before: string | undefined; readonly below: string | undefined } {
-  const t = searchTexts(language)
+  const label = messages(language).contextLabel
   const none = { after: "", before: undefined, below: undefined }
   if (context === undefined) return none
   switch (context.kind) {
     case "cell": {
       const parts = [
-        ...(context.column !== undefined ? [`${t.column}: ${contextText(context.column.text)}`] : []),
-        ...(context.row !== undefined ? [`${t.row}: ${contextText(context.row.text)}`] : [])
+        ...(context.column !== undefined ? [`${label("column")}: ${contextText(context.column.text)}`] : []),
+        ...(context.row !== undefined ? [`${label("row")}: ${contextText(context.row.text)}`] : [])
       ]
       return { ...none, after: parts.join(" / ") }
     }
     case "slide":
-      return { ...none, after: context.title === undefined ? "" : `${t.title}: ${contextText(context.title.text)}` }
+      return { ...none, after: context.title === undefined ? "" : `${label("title")}: ${contextText(context.title.text)}` }
     case "paragraph":
       return {
         after: "",
-        before: context.previous === undefined ? undefined : `${t.previous}: ${contextText(context.previous.text)}`,
-        below: context.next === undefined ? undefined : `${t.next}: ${contextText(context.next.text)}`
+        before: context.previous === undefined ? undefined : `${label("previous")}: ${contextText(context.previous.text)}`,
+        below: context.next === undefined ? undefined : `${label("next")}: ${contextText(context.next.text)}`
       }
   }
 }
@@ -206,14 +168,14 @@ export function contextLines(context: HitContext | undefined, language: Language
  * with the page (S5).
  */
 export function formatSearchOutput(result: SearchOutputInput, options: SearchOutputOptions): { readonly stdout: string; readonly stderr: string } {
-  const t = searchTexts(options.language)
+  const t = messages(options.language)
   const c = options.color
   const hl = (s: string) => (c ? s.replace(/【([^】]*)】/g, "\x1b[1;33m$1\x1b[0m") : s)
   const dim = (s: string) => (c ? `\x1b[2m${s}\x1b[0m` : s)
   const bold = (s: string) => (c ? `\x1b[1m${s}\x1b[0m` : s)
   const notes: Array<string> = []
-  if (result.engine === "scan" && !options.json) notes.push(dim(t.scanned + (result.problem === "" ? "" : `\n${result.problem}`)))
-  if (result.partial && !options.json) notes.push(dim(t.partial))
+  if (result.engine === "scan" && !options.json) notes.push(dim(t.searchScanned + (result.problem === "" ? "" : `\n${result.problem}`)))
+  if (result.partial && !options.json) notes.push(dim(t.searchPartial))
   const stderr = notes.map((n) => n + "\n").join("")
   const contexts = result.contexts
   if (options.json) {
@@ -222,24 +184,26 @@ export function formatSearchOutput(result: SearchOutputInput, options: SearchOut
     return { stdout: JSON.stringify(files, null, 2) + "\n", stderr }
   }
   // --files with nothing found says so like the other modes (issue 16), on stderr: its stdout is file lines only, for a pipe.
-  if (options.files && result.files.length === 0 && result.totals.files === 0) return { stdout: "", stderr: stderr + t.none(options.query) + "\n" }
+  if (options.files && result.files.length === 0 && result.totals.files === 0) return { stdout: "", stderr: stderr + t.searchNone(options.query) + "\n" }
   if (options.files) return { stdout: result.files.map((f) => `${f.index}  ${f.path}\n`).join(""), stderr }
   if (result.files.length === 0) {
     // Past the last page of a query that finds something: say how many there are.
-    const none = result.totals.files === 0 ? t.none(options.query) : t.totals(result.totals.hits, result.totals.files, result.totals.exact)
+    const none = result.totals.files === 0 ? t.searchNone(options.query) : t.searchTotals(result.totals.hits, result.totals.files, result.totals.exact)
     return { stdout: none + "\n", stderr }
   }
   const out: Array<string> = []
   result.files.forEach((f, i) => {
-    const meta = [t.fileHits(f.hits), dateOf(f.modifiedMs), sizeOf(f.size)].filter((x) => x !== undefined).join(" · ")
+    const meta = [t.searchFileHits(f.hits), dateOf(f.modifiedMs), sizeOf(f.size)].filter((x) => x !== undefined).join(" · ")
     out.push(`${f.index}  ${bold(f.path)}  ${dim(`(${meta})`)}`)
     f.locations.forEach((h, j) => {
+      // Where it stands in the settings' language (issue 16); --json keeps `location` as it is.
+      const where = t.searchLocation(h.locator, h.part, h.loc)
       if (contexts === undefined) {
-        out.push(`  ${h.location}\n    ${hl(h.snippet)}`)
+        out.push(`  ${where}\n    ${hl(h.snippet)}`)
         return
       }
       const ctx = contextLines(contexts[i]?.[j], options.language)
-      out.push(`  ${h.location}${ctx.after === "" ? "" : `  ${dim(ctx.after)}`}`)
+      out.push(`  ${where}${ctx.after === "" ? "" : `  ${dim(ctx.after)}`}`)
       if (ctx.before !== undefined) out.push(`    ${dim(ctx.before)}`)
       out.push(`    ${hl(h.snippet)}`)
       if (ctx.below !== undefined) out.push(`    ${dim(ctx.below)}`)
@@ -247,6 +211,6 @@ export function formatSearchOutput(result: SearchOutputInput, options: SearchOut
   })
   const from = result.offset + 1
   const to = result.offset + result.files.length
-  out.push(dim(t.totals(result.totals.hits, result.totals.files, result.totals.exact) + t.page(from, to) + (result.more ? t.more(to) : "")))
+  out.push(dim(t.searchTotals(result.totals.hits, result.totals.files, result.totals.exact) + t.searchPage(from, to) + (result.more ? t.searchMore(to) : "")))
   return { stdout: out.map((l) => l + "\n").join(""), stderr }
 }

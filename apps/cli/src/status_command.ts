@@ -65,19 +65,12 @@ export function failedPerIndex(rows: ReadonlyArray<IngestRow>, settings: Setting
 
 /** The failed files for a person: per index its name, folder and count, then each file and its failure in the catalogue's words. */
 export function formatFailed(groups: ReadonlyArray<FailedIndexEntry>, language: Language): string {
-  const ja = language === "ja"
   const text = messages(language)
-  if (groups.length === 0) return ja ? "失敗したファイルはありません。" : "No file failed."
+  if (groups.length === 0) return text.statusNoFailed
   return groups.map((g) => [
-    `${g.name}  ${g.path ?? (ja ? "（設定にないインデックス）" : "(not in the settings)")}  ${ja ? "失敗" : "failed"} ${g.failed.length}`,
-    ...g.failed.map((f) => `  ${f.path}: ${text.failure({ reason: f.reason ?? "unknown", detail: f.detail })}` +
-      (f.cause === "environment" ? (ja ? "（環境の問題: 次のインデックス作成で再試行）" : " (the environment's: retried by the next run)") : ""))
+    text.statusFailedIndex(g.name, g.path, g.failed.length),
+    ...g.failed.map((f) => text.statusFailedFile(f.path, text.failure({ reason: f.reason ?? "unknown", detail: f.detail }), f.cause === "environment"))
   ].join("\n")).join("\n")
-}
-
-const phaseName: Record<Language, Record<string, string>> = {
-  ja: { crawl: "クロール", confirm: "確認", ingest: "取り込み", finalize: "仕上げ" },
-  en: { crawl: "crawl", confirm: "confirm", ingest: "ingest", finalize: "finalize" }
 }
 
 /** Options of {@link statusCommand}. */
@@ -115,26 +108,15 @@ export const statusCommand = (work: string, options: StatusCommandOptions) =>
       yield* Console.log(JSON.stringify({ progress: Option.getOrNull(progress), indexes }, null, 2))
       return
     }
-    const ja = language === "ja"
+    const text = messages(language)
     if (Option.isNone(progress)) {
-      yield* Console.log(ja ? "まだインデックス作成をしていません。" : "No indexing run yet.")
+      yield* Console.log(text.statusNoRun)
     } else {
       const p = progress.value
-      const ended = p.exitCode === undefined
-        ? (ja ? "実行中（または強制終了）" : "running (or killed)")
-        : { 0: ja ? "完了" : "completed", 1: ja ? "エラー" : "error", 2: ja ? "中止" : "stopped" }[p.exitCode]
-      yield* Console.log(`${ja ? "前回のインデックス作成" : "Last indexing run"}: ${ended} — ${phaseName[language][p.phase]}, ` +
-        `${ja ? "処理済み" : "processed"} ${p.processed}, ${ja ? "残り" : "remaining"} ${p.remaining}, ${ja ? "失敗" : "failed"} ${p.failed}`)
+      yield* Console.log(text.statusLastRun({ exitCode: p.exitCode, phase: p.phase, processed: p.processed, remaining: p.remaining, failed: p.failed }))
       if (p.current !== "") yield* Console.log(`  ${p.current}`)
     }
-    for (const i of indexes) {
-      yield* Console.log(`${i.name}${i.enabled ? "" : ja ? "（無効）" : " (disabled)"}  ${i.path}  ` +
-        `${ja ? "済" : "done"} ${i.done} / ${ja ? "失敗" : "failed"} ${i.failed} / ${ja ? "未取り込み" : "pending"} ${i.pending}`)
-    }
-    if (indexes.some((i) => i.failed > 0)) {
-      yield* Console.log(ja ? "失敗したファイルと原因は sagasu status --failed で表示します。" : "sagasu status --failed lists the failed files and why.")
-    }
-    if (indexes.some((i) => i.pending > 0)) {
-      yield* Console.log(ja ? "未取り込みのファイルがあります。sagasu index で続きから再開します。" : "Some files are pending; sagasu index resumes where it stopped.")
-    }
+    for (const i of indexes) yield* Console.log(text.indexListed(i))
+    if (indexes.some((i) => i.failed > 0)) yield* Console.log(text.statusFailedHint)
+    if (indexes.some((i) => i.pending > 0)) yield* Console.log(text.statusPendingHint)
   }).pipe(Effect.catchAll((e) => Console.error(e.message).pipe(Effect.zipRight(Effect.sync(() => { process.exitCode = 1 })))))

@@ -7,6 +7,7 @@
  * @module
  */
 import type { FileSystem } from "@effect/platform"
+import { type Language, messages } from "@sagasu/domain"
 import { workPaths, WorkStore } from "@sagasu/store"
 import { Console, Effect, Option } from "effect"
 import { openInBrowser } from "./opener.ts"
@@ -30,14 +31,11 @@ export const guiCommand = (work: string, options: GuiCommandOptions): Effect.Eff
         ...(Option.isSome(options.port) ? { port: options.port.value } : {}),
         version: options.version ?? "0.1.0"
       })
-      const ja = (yield* WorkStore.readSettings(workPaths(work)).pipe(Effect.map((s) => s.language), Effect.orElseSucceed(() => "ja"))) === "ja"
-      yield* Console.log(ja ? `Sagasu の画面: ${server.url}` : `Sagasu: ${server.url}`)
+      const language = yield* WorkStore.readSettings(workPaths(work)).pipe(Effect.map((s) => s.language), Effect.orElseSucceed((): Language => "ja"))
+      const text = messages(language)
+      yield* Console.log(text.guiAddress(server.url))
       const opened = options.open && openInBrowser(server.url)
-      yield* Console.log(
-        ja
-          ? `${opened ? "ブラウザで開きました。" : "このアドレスをブラウザで開いてください。"}終わるときは Ctrl+C を押します。`
-          : `${opened ? "Opened in the browser." : "Open this address in a browser."} Press Ctrl+C to quit.`
-      )
+      yield* Console.log(text.guiOpened(opened))
       return yield* Effect.never
     })
   ).pipe(

@@ -56,6 +56,29 @@ const poll = { timeout: hangGuard }
 
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true })
 
+// How many lines an element's text takes (run in the page).
+const textLines = (e: Element) => {
+  const range = document.createRange()
+  range.selectNodeContents(e)
+  return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size
+}
+
+// The visible elements that stick out of the window or whose text is cut at their own box's edge
+// (wider content than box, not a scrolling box): `tag#id.class` each (run in the page).
+const overflowing = () => {
+  const width = document.documentElement.clientWidth
+  const out: Array<string> = []
+  for (const e of document.querySelectorAll<HTMLElement>("body *")) {
+    const r = e.getBoundingClientRect()
+    if (r.width === 0 || r.height === 0 || getComputedStyle(e).visibility === "hidden") continue
+    const style = getComputedStyle(e)
+    const scrolls = ["auto", "scroll"].includes(style.overflowX)
+    const cut = !scrolls && e.scrollWidth > e.clientWidth + 1 && style.overflowX !== "visible"
+    if (r.right > width + 1 || cut) out.push(`${e.tagName.toLowerCase()}${e.id === "" ? "" : `#${e.id}`}${e.className === "" ? "" : `.${String(e.className).split(" ").join(".")}`}`)
+  }
+  return out
+}
+
 describe("the GUI in a real browser (issue 7)", () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-gui-"))
   let context: BrowserContext
@@ -94,6 +117,12 @@ describe("the GUI in a real browser (issue 7)", () => {
       await page.goto(server.url)
       await expect.poll(() => page.title(), poll).toBe("Sagasu（さがす）")
       await page.locator("#no-indexes").waitFor()
+      // Issue 16: the cursor is in the search box on load, and the status and progress are live regions.
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("q")
+      expect(await page.locator("#search-status").getAttribute("aria-live")).toBe("polite")
+      expect(await page.locator("#phase").getAttribute("role")).toBe("status")
+      expect(await page.locator("#end-message").getAttribute("aria-live")).toBe("polite")
+      expect(await page.locator("#bar").getAttribute("role")).toBe("progressbar")
       expect(await page.locator("#update-all").isDisabled()).toBe(true)
       await shot(page, "01-start")
 
@@ -235,6 +264,18 @@ describe("the GUI in a real browser (issue 7)", () => {
       await expect.poll(() => page.locator("#log").textContent(), poll).toContain("クロール中: 共有")
       await shot(page, "07-log")
 
+      // Issue 16: the screen at 1280×800 and 800×600 — with the end of the run, a search with its
+      // context and the log open, nothing is wider than the window or cut at its box's edge.
+      for (const size of [{ width: 1280, height: 800 }, { width: 800, height: 600 }]) {
+        await page.setViewportSize(size)
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${size.width}`).toBeLessThanOrEqual(size.width)
+        expect(await page.evaluate(overflowing), `${size.width}`).toEqual([])
+        // The index's name on one line (at 800 it stood one character a line).
+        expect(await page.locator("#indexes td.name").first().evaluate(textLines), `${size.width}`).toBe(1)
+        await shot(page, `14-${size.width}x${size.height}`)
+      }
+      await page.setViewportSize({ width: 1280, height: 860 })
+
       // Rename carries the index's text along: search shows the new name at once.
       await page.locator('#indexes tr[data-name="共有"] button.rename').click()
       await page.fill("#indexes .rename-input", "営業")
@@ -362,6 +403,15 @@ describe("the GUI in a real browser (issue 7)", () => {
       await page.locator("#confirm").waitFor({ state: "visible" })
       await expect.poll(() => page.locator("#plan tbody td").nth(3).textContent(), poll).toBe(pendingText)
       await shot(page, "12-resume-confirm")
+      // Issue 16: the plan fits a small window too.
+      await page.setViewportSize({ width: 800, height: 600 })
+      expect(await page.evaluate(overflowing)).toEqual([])
+      // A margin around the dialog (it touched the window's edges), its headings wrapped instead.
+      const box = await page.locator("#confirm").boundingBox()
+      expect(box?.x).toBeGreaterThanOrEqual(15)
+      expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(800 - 15)
+      await page.screenshot({ path: path.join(shots, "12b-resume-confirm-800x600.png") })
+      await page.setViewportSize({ width: 1280, height: 860 })
       // Esc is ［やめる］ (issue 16: the keyboard path).
       await page.keyboard.press("Escape")
       // A cancel says it was a cancel (issue 16), not 「中止しました（0 / 0）」.

@@ -10,7 +10,7 @@
  */
 import type { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
-import { type FailedFile, type Language, failureDetail, messages } from "@sagasu/domain"
+import { type FailedFile, failureDetail, messages } from "@sagasu/domain"
 import { type IndexerChannel, makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
 import { type StoreReadError, workPaths, WorkStore } from "@sagasu/store"
 import { Deferred, Duration, Effect, Option, Queue, Ref, type Scope, SubscriptionRef } from "effect"
@@ -47,8 +47,6 @@ interface Current {
   readonly id: number
   readonly onlyNames: ReadonlyArray<string>
   readonly channel: IndexerChannel
-  /** The language of the run's messages (the setting when it started). */
-  readonly language: Language
 }
 
 /**
@@ -160,12 +158,7 @@ export const makeRunSession = (
         if (yield* active) return undefined
         // The GUI always confirms (R10): the seed's screen sets ConfirmTargets.
         const channel = yield* makeChannel({ confirmTargets: true, onlyNames })
-        const language = yield* WorkStore.readSettings(paths).pipe(
-          Effect.map((s) => s.language),
-          Effect.orElseSucceed((): Language => "ja"),
-          Effect.provide(context)
-        )
-        const c: Current = { id: nextId++, onlyNames, channel, language }
+        const c: Current = { id: nextId++, onlyNames, channel }
         yield* Ref.set(current, Option.some(c))
         yield* Queue.offer(requests, c)
         return yield* stateOf(c)

@@ -12,7 +12,7 @@
  */
 import { type FileSystem, HttpIncomingMessage, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
-import { defaultSettings, fileTypeGroups, resolveFileType } from "@sagasu/domain"
+import { defaultSettings, fileTypeGroups, inBothLanguages, resolveFileType } from "@sagasu/domain"
 import { type FileSearchOptions, formatSettings, WorkStore } from "@sagasu/store"
 import { Cause, Data, type Duration, Effect, Option, ParseResult, Schema, type Scope } from "effect"
 import * as http from "node:http"
@@ -114,7 +114,8 @@ export const startGuiServer = (
         }),
       { host: "127.0.0.1", port: options.port ?? 0 }
     ).pipe(
-      Effect.mapError((e) => new GuiStartError({ message: `The GUI server could not listen on 127.0.0.1:${options.port ?? 0}: ${String(e.cause ?? e)}` }))
+      // Said before the settings are read: Japanese first, then English (issue 16).
+      Effect.mapError((e) => new GuiStartError({ message: inBothLanguages((t) => t.guiCannotListen(options.port ?? 0, String(e.cause ?? e))) }))
     )
     const address = server.address
     const port = address._tag === "TcpAddress" ? address.port : 0

@@ -7,7 +7,34 @@ import { Schema } from "effect"
 import { AppKind } from "./app_kind.ts"
 import { Failure, failureCause } from "./failure_reason.ts"
 
-const Log = Schema.Array(Schema.String)
+/**
+ * One line of a file's log block (R4), as data: a worker says what it saw,
+ * the commander words it in the run's language (`messages(language).logNote`,
+ * issue 16: every line of the log from the catalogue). `Read`: the file's
+ * parts (sheets, the document, slides …) and lines staged, and the worker's
+ * time for it, ms (through LibreOffice: the whole, conversion included);
+ * `NoText`: read without error but no text at all (a warning, issue 15 item
+ * 10); `ReadWithoutOffice`: an Office owner found the content readable
+ * without Office; `Converted`: LibreOffice converted it to `ext` in `ms`,
+ * the `fileOfProcess`-th file of its process, `started` when this file
+ * started that process (its number and start time, ms); `OfficeNoText`:
+ * LibreOffice read no text from it, with what the plain reader had seen.
+ */
+export const FileNote = Schema.Union(
+  Schema.TaggedStruct("Read", { parts: Schema.Number, lines: Schema.Number, ms: Schema.Number }),
+  Schema.TaggedStruct("NoText", {}),
+  Schema.TaggedStruct("ReadWithoutOffice", {}),
+  Schema.TaggedStruct("Converted", {
+    ext: Schema.String,
+    ms: Schema.Number,
+    fileOfProcess: Schema.Number,
+    started: Schema.optional(Schema.Struct({ process: Schema.Number, ms: Schema.Number }))
+  }),
+  Schema.TaggedStruct("OfficeNoText", { detail: Schema.String })
+)
+export type FileNote = typeof FileNote.Type
+
+const Log = Schema.Array(FileNote)
 
 /** `done`: `tsvCount` TSVs staged; `lines` counts their lines of text (0 is a file read with no text: its log block is a warning, issue 15 item 10). */
 export const IngestDone = Schema.Struct({
@@ -42,7 +69,8 @@ export const IngestStopped = Schema.Struct({
  * A worker's result (W1), a union tagged by `status` (the ingest list's and
  * SPEC's word): only a `done` result has TSVs, only a `failed` or `reroute`
  * one a {@link Failure} (issue 17: a failure is data, never text). `log`
- * holds the file's log lines (R4).
+ * holds the file's log lines (R4) as {@link FileNote}s; a failure is not
+ * among them (the block's first line says it, once).
  */
 export const IngestResult = Schema.Union(IngestDone, IngestFailed, IngestReroute, IngestStopped)
 export type IngestResult = typeof IngestResult.Type

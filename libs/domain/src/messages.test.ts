@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { inBothLanguages, messages } from "./messages.ts"
+import type { CrawlSkipReason } from "./crawl_skip.ts"
+import type { FileNote } from "./ingest_result.ts"
+import { type FileLogOutcome, inBothLanguages, logTimestamp, messages } from "./messages.ts"
 
 // Kana, kanji and the full-width forms: a Japanese text has at least one of them.
 const japanese = /[\u3040-\u30ff\u3400-\u9fff\uff01-\uff60]/
@@ -37,5 +39,89 @@ describe("the message catalogue (issue 16: one catalogue, Japanese first)", () =
   it("init says the work folder is ready and what comes next, in each language", () => {
     expect(messages("ja").workFolderReady("/srv/作業")).toBe("作業フォルダを用意しました: /srv/作業\n次は sagasu add 名前 フォルダ でインデックスを追加します。")
     expect(messages("en").workFolderReady("/srv/work")).toBe("Work folder ready: /srv/work\nNext: sagasu add NAME PATH")
+  })
+})
+
+describe("the log's words (R4, issue 16: every line of indexing_log.txt from the catalogue)", () => {
+  // One of each: a Record over the tags, so a new kind of note, outcome or skip fails to compile here until it is added.
+  const notes: Record<FileNote["_tag"], FileNote> = {
+    Read: { _tag: "Read", parts: 3, lines: 18000, ms: 120 },
+    NoText: { _tag: "NoText" },
+    ReadWithoutOffice: { _tag: "ReadWithoutOffice" },
+    Converted: { _tag: "Converted", ext: "docx", ms: 300, fileOfProcess: 1, started: { process: 1, ms: 900 } },
+    OfficeNoText: { _tag: "OfficeNoText", detail: "Word 6.0" }
+  }
+  const corrupt = { reason: "corrupt", detail: "bad zip" } as const
+  const outcomes: Record<FileLogOutcome["_tag"], FileLogOutcome> = {
+    done: { _tag: "done" },
+    stopped: { _tag: "stopped" },
+    folderGone: { _tag: "folderGone" },
+    sourceVanished: { _tag: "sourceVanished" },
+    notRecorded: { _tag: "notRecorded", failure: { reason: "work-folder", detail: "ENOSPC" } },
+    failed: { _tag: "failed", failure: corrupt },
+    rerouted: { _tag: "rerouted", app: "document" }
+  }
+  const skips: Record<CrawlSkipReason, true> = {
+    "owner-file": true, temporary: true, hidden: true, "link-outside": true, loop: true, "not-a-file": true, unreadable: true, "invalid-name": true
+  }
+  const ja = messages("ja")
+  const en = messages("en")
+
+  it.each(Object.values(notes))("a file's note $_tag is Japanese in ja, English in en", (note) => {
+    expect(ja.logNote(note)).toMatch(japanese)
+    expect(en.logNote(note)).not.toMatch(japanese)
+  })
+
+  it.each(Object.values(outcomes))("a file's block title $_tag is Japanese in ja, English in en", (outcome) => {
+    expect(ja.logFile("共有/見積.xlsx", outcome)).toMatch(/^共有\/見積\.xlsx: /)
+    expect(ja.logFile("A/a.xlsx", outcome)).toMatch(japanese)
+    expect(en.logFile("A/a.xlsx", outcome)).not.toMatch(japanese)
+  })
+
+  it.each(Object.keys(skips) as ReadonlyArray<CrawlSkipReason>)("a skip for %s says why in words, then its code", (reason) => {
+    expect(ja.logSkipped("A/x.xlsx", reason, "")).toMatch(new RegExp(`^飛ばしました: A/x\\.xlsx — .*[\\u3040-\\u30ff].*（${reason}）$`))
+    expect(en.logSkipped("A/x.xlsx", reason, "")).toMatch(new RegExp(`^skipped: A/x\\.xlsx — [^\\u3040-\\u30ff]+ \\(${reason}\\)$`))
+  })
+
+  it("a failed file's block says the failure once: the sentence, then its code and detail", () => {
+    expect(ja.logFile("共有/見積.xlsx", outcomes.failed)).toBe(
+      "共有/見積.xlsx: 失敗 — ファイルが壊れています。Office で開いて保存し直すと直ることがあります。（corrupt: bad zip）"
+    )
+    expect(en.logFile("A/a.xlsx", outcomes.failed)).toBe(
+      "A/a.xlsx: failed — The file is damaged; open it in Office and save it again (Office often repairs it). (corrupt: bad zip)"
+    )
+  })
+
+  it("a skip with a detail keeps the system's words after the code", () => {
+    expect(ja.logSkipped("A/秘密", "unreadable", "EACCES: permission denied")).toBe("飛ばしました: A/秘密 — 読み取れません（unreadable: EACCES: permission denied）")
+  })
+
+  it("the timing lines keep a number the benchmarks read (tools/src/bench)", () => {
+    expect(ja.logIngestPhase(12_345)).toMatch(/^取り込み段階: 12\.3 秒/)
+    expect(en.logIngestPhase(12_345)).toMatch(/^ingest phase: 12\.3 s/)
+    expect(ja.logNote(notes.Read)).toBe("3 パート、18000 行、120 ms")
+    expect(ja.logGramUpdated({ indexed: 4, prebuilt: 3, removed: 1, merges: 0, segments: 2 }, 1500)).toBe(
+      "gram 索引を更新しました: 4 ファイル（うち取り込み中に 3）、削除 1、マージ 0 回、セグメント 2、1.5 秒"
+    )
+  })
+
+  it("logTimestamp(): local time with its offset from UTC", () => {
+    const at = Date.UTC(2026, 11, 1, 12, 40, 12)
+    expect(logTimestamp(at, 540)).toBe("2026-12-01 21:40:12 +09:00")
+    expect(logTimestamp(at, -330)).toBe("2026-12-01 07:10:12 -05:30")
+    expect(logTimestamp(at, 0)).toBe("2026-12-01 12:40:12 +00:00")
+    // Leap days, year ends, before 1970: the same as the platform's calendar (the domain does its own arithmetic).
+    for (const t of [Date.UTC(2024, 1, 29, 23, 59, 59), Date.UTC(2023, 11, 31, 23, 0, 0), Date.UTC(2000, 1, 29), Date.UTC(1969, 11, 31, 20), Date.UTC(2100, 2, 1)]) {
+      for (const offset of [-600, 0, 540, 345]) {
+        const iso = new Date(t + offset * 60_000).toISOString()
+        expect(logTimestamp(t + 999, offset).slice(0, 19), `${iso} ${offset}`).toBe(`${iso.slice(0, 10)} ${iso.slice(11, 19)}`)
+      }
+    }
+  })
+
+  it("the first and last lines say when the run started and ended", () => {
+    expect(ja.logStarted("0.1.0", "2026-12-01 21:40:12 +09:00")).toBe("Sagasu 0.1.0 — インデックス作成の開始: 2026-12-01 21:40:12 +09:00")
+    expect(ja.logEnded("2026-12-01 21:41:15 +09:00", 63_400)).toBe("インデックス作成の終了: 2026-12-01 21:41:15 +09:00（所要 1:03）")
+    expect(en.logEnded("2026-12-01 21:41:15 +09:00", 63_400)).toBe("Indexing run ended 2026-12-01 21:41:15 +09:00 (took 1:03)")
   })
 })

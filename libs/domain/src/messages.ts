@@ -4,15 +4,51 @@
  *
  * @module
  */
+import type { AppKind } from "./app_kind.ts"
+import type { CrawlSkipReason } from "./crawl_skip.ts"
 import type { Failure, FailureReason } from "./failure_reason.ts"
 import type { FolderRelation, IndexRefusal } from "./index_admin.ts"
-import type { Language } from "./settings.ts"
+import type { FileNote } from "./ingest_result.ts"
+import type { Progress } from "./progress.ts"
+import { formatDuration } from "./progress_line.ts"
+import type { Language, Settings, TargetFolder } from "./settings.ts"
+import type { TargetCounts } from "./target_list.ts"
 
 /** Why a work folder cannot be used (the store's WorkFolderError reasons, R2). */
 export type WorkFolderProblem = "missing" | "not-a-folder" | "not-writable" | "not-initialised" | "unknown-layout"
 
 /** Why `setting.config` cannot be used (the store's SettingsError reasons). */
 export type SettingsProblem = "missing" | "unreadable" | "invalid-json" | "invalid"
+
+/**
+ * What became of one file, the first line of its block in the log (R4, R13,
+ * R14): `done`; `stopped` (a stop reached it: it stays pending); `folderGone`
+ * (its target folder went: not recorded, pending); `notRecorded` (the work
+ * folder could not take it, R18: pending); `failed` with its failure;
+ * `sourceVanished` (gone before it was handed over, R13); `rerouted` to the
+ * Office owner of `app` (W3).
+ */
+export type FileLogOutcome =
+  | { readonly _tag: "done" | "stopped" | "folderGone" | "sourceVanished" }
+  | { readonly _tag: "notRecorded" | "failed"; readonly failure: Failure }
+  | { readonly _tag: "rerouted"; readonly app: AppKind }
+
+/** What the log header says of the machine (R4): OS type, release and architecture, Node's version, CPUs, the run's pid. */
+export interface LogEnvironment {
+  readonly os: string
+  readonly node: string
+  readonly cpus: number
+  readonly pid: number
+}
+
+/** What a finished 2-gram update reports for the log (R16; the store's GramUpdateSummary). */
+export interface GramUpdateCounts {
+  readonly indexed: number
+  readonly prebuilt: number
+  readonly removed: number
+  readonly merges: number
+  readonly segments: number
+}
 
 interface Catalogue {
   readonly lockHeld: string
@@ -64,6 +100,84 @@ interface Catalogue {
   readonly indexMoved: (name: string, path: string) => string
   readonly noIndexes: string
   readonly indexListed: (i: { name: string; path: string; enabled: boolean; done: number; failed: number; pending: number }) => string
+  // --- issue 16 (one catalogue): the run's log, indexing_log.txt (R4), every line in the run's language ---
+  /** The first line: the version and when the run started ({@link logTimestamp}). */
+  /** How a warning's or an error's line is marked in the log file (R4: warnings "yellow"). */
+  readonly logMark: (level: "warn" | "error") => string
+  readonly logStarted: (version: string, at: string) => string
+  /** The last line: when the run ended and how long it took, ms. */
+  readonly logEnded: (at: string, ms: number) => string
+  readonly logEnvironment: (e: LogEnvironment) => string
+  readonly logWorkFolder: (path: string) => string
+  /** LibreOffice's version, or (`undefined`) that it is missing and what that means, with the Debian packages to install. */
+  readonly logLibreOffice: (version: string | undefined, packages: ReadonlyArray<string>) => string
+  readonly logSettings: (settings: Settings) => string
+  readonly logIndex: (index: TargetFolder) => string
+  readonly logSkipped: (name: string, reason: CrawlSkipReason, detail: string) => string
+  readonly logRecovered: (name: string) => string
+  readonly logNotRecovered: (name: string, detail: string) => string
+  readonly logRemovedVanished: (name: string) => string
+  readonly logCloudOnlyFile: (name: string) => string
+  readonly logLeftoverEnded: (pid: number, command: string) => string
+  readonly logIndexCounts: (counts: TargetCounts) => string
+  /** `取り込み段階: 12.3 秒` / `ingest phase: 12.3 s` (benchmarks read it: tools/src/bench/small_files.ts). */
+  readonly logIngestPhase: (ms: number) => string
+  readonly logGramUpdated: (counts: GramUpdateCounts | undefined, ms: number) => string
+  readonly logFinallyFailed: (detail: string) => string
+  /** A file's block title (R4): `name` is `index/path`. */
+  readonly logFile: (name: string, outcome: FileLogOutcome) => string
+  /** One of a file's lines, as its worker saw it. */
+  readonly logNote: (note: FileNote) => string
+  readonly logNotKept: (detail: string) => string
+  readonly logNotOpened: (detail: string) => string
+  readonly logNotWritten: (detail: string) => string
+  readonly unexpectedError: (detail: string) => string
+  /** R18: the work folder's disk is full (ENOSPC, EDQUOT), with the system's words. */
+  readonly workFolderFull: (detail: string) => string
+  // --- issue 16 (one catalogue): the CLI's own words (index, status, search, gui) ---
+  readonly quietWithVerbose: string
+  /** The first Ctrl+C of `sagasu index`. */
+  readonly stoppingRun: string
+  /** The question under the plan (R10). */
+  readonly askStartIngest: string
+  /** The plan table's heading and its rows: new, changed, pending, failed last time, failed for the environment, cloud-only, unchanged, vanished. */
+  readonly planHeading: string
+  readonly planLabels: ReadonlyArray<string>
+  readonly runPhase: (phase: Progress["phase"]) => string
+  readonly statusNoRun: string
+  /** The last run's progress (P3): how it ended (`undefined`: running, or killed), its phase and counts. */
+  readonly statusLastRun: (p: { readonly exitCode: 0 | 1 | 2 | undefined; readonly phase: Progress["phase"]; readonly processed: number; readonly remaining: number; readonly failed: number }) => string
+  readonly statusFailedHint: string
+  readonly statusPendingHint: string
+  readonly statusNoFailed: string
+  /** An index's heading in `status --failed` (`path` null: the index is no longer in the settings). */
+  readonly statusFailedIndex: (name: string, path: string | null, count: number) => string
+  readonly statusFailedFile: (path: string, failure: string, environment: boolean) => string
+  readonly guiAddress: (url: string) => string
+  readonly guiOpened: (opened: boolean) => string
+  readonly guiCannotListen: (port: number, detail: string) => string
+  readonly searchNone: (query: string) => string
+  readonly searchFileHits: (hits: number) => string
+  readonly searchTotals: (hits: number, files: number, exact: boolean) => string
+  readonly searchPage: (from: number, to: number) => string
+  readonly searchMore: (next: number) => string
+  readonly searchScanned: string
+  readonly searchPartial: string
+  /** The words before a hit's context (`--context`): a cell's column and row, a slide's title, a paragraph's neighbours. */
+  readonly contextLabel: (which: "column" | "row" | "title" | "previous" | "next") => string
+  readonly searchWithDefaultSettings: string
+  /**
+   * Where a hit stands, for a person (`sagasu search`'s text; `--json`'s `location` stays the
+   * store's code-like form): a cell `見積書!B3`, a paragraph `¶12`, a slide, a property, a name.
+   */
+  readonly searchLocation: (locator: "cell" | "paragraph" | "slide" | "property" | "name", part: string, loc: string) => string
+  readonly searchBadLimit: (value: string) => string
+  readonly searchBadOffset: (value: string) => string
+  readonly searchBadType: (value: string, groups: ReadonlyArray<string>, types: ReadonlyArray<string>) => string
+  readonly searchUnknownOption: (arg: string) => string
+  readonly searchBadSort: (value: string) => string
+  readonly searchBadDate: (option: string, value: string) => string
+  readonly searchBadIndex: (value: string, names: ReadonlyArray<string>) => string
 }
 
 const relationJa: Record<FolderRelation, string> = { same: "と同じです", inside: "の中にあります", contains: "を含んでいます" }
@@ -110,6 +224,64 @@ const failureReasonEn: Record<FailureReason, string> = {
  */
 export function failureDetail(f: Failure): string {
   return f.reason === "unknown" ? f.detail : f.detail === "" ? f.reason : `${f.reason}: ${f.detail}`
+}
+
+const skipReasonJa: Record<CrawlSkipReason, string> = {
+  "owner-file": "Office が開いている間だけある作業用のファイルです",
+  temporary: "一時ファイルです",
+  hidden: "隠しファイル（隠しフォルダ）です",
+  "link-outside": "インデックスのフォルダの外を指すリンクです",
+  loop: "たどると同じフォルダに戻るリンクです",
+  "not-a-file": "通常のファイルではありません（パイプ、デバイスなど）",
+  unreadable: "読み取れません",
+  "invalid-name": "名前が UTF-8 ではありません（別の文字コードで付いた名前です）"
+}
+
+const skipReasonEn: Record<CrawlSkipReason, string> = {
+  "owner-file": "a file Office keeps while a document is open",
+  temporary: "a temporary file",
+  hidden: "a hidden file or folder",
+  "link-outside": "a link to outside the index's folder",
+  loop: "a link back to a folder already crawled",
+  "not-a-file": "not a regular file (a pipe, a device, …)",
+  unreadable: "it cannot be read",
+  "invalid-name": "its name is not UTF-8 (a name in another encoding)"
+}
+
+// Document properties by their names in the files (S4).
+const propertyJa: Record<string, string> = {
+  title: "タイトル", subject: "件名", author: "作成者", keywords: "キーワード", description: "コメント", category: "分類",
+  company: "会社", manager: "管理者", lastModifiedBy: "最終更新者"
+}
+
+const appJa: Record<AppKind, string> = { spreadsheet: "表計算", document: "文書", presentation: "プレゼンテーション" }
+
+// A code with what was seen: `unreadable: EACCES …`, or the bare code.
+const codeAndDetail = (code: string, detail: string) => (detail === "" ? code : `${code}: ${detail}`)
+
+/**
+ * A moment for the log (R4): local time with its offset from UTC,
+ * `2026-12-01 21:40:12 +09:00`; `utcOffsetMinutes` is east of UTC (the
+ * negation of `Date#getTimezoneOffset`).
+ */
+export function logTimestamp(ms: number, utcOffsetMinutes: number): string {
+  const seconds = Math.floor(ms / 1000) + utcOffsetMinutes * 60
+  const days = Math.floor(seconds / 86_400)
+  const inDay = seconds - days * 86_400
+  // The civil date of a day count since 1970-01-01 (H. Hinnant's days_from_civil, inverted): pure arithmetic.
+  const z = days + 719_468
+  const era = Math.floor(z / 146_097)
+  const doe = z - era * 146_097
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365)
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100))
+  const mp = Math.floor((5 * doy + 2) / 153)
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1
+  const month = mp < 10 ? mp + 3 : mp - 9
+  const year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+  const two = (n: number) => String(n).padStart(2, "0")
+  const abs = Math.abs(utcOffsetMinutes)
+  return `${year}-${two(month)}-${two(day)} ${two(Math.floor(inDay / 3600))}:${two(Math.floor((inDay % 3600) / 60))}:${two(inDay % 60)} ` +
+    `${utcOffsetMinutes < 0 ? "-" : "+"}${two(Math.floor(abs / 60))}:${two(abs % 60)}`
 }
 
 const ja: Catalogue = {
@@ -198,7 +370,114 @@ const ja: Catalogue = {
   indexRemoved: (name, files) => `インデックス「${name}」を削除しました（取り込み一覧の ${files} ファイルとその本文を索引から除きました。元のファイルはそのままです）。`,
   indexMoved: (name, path) => `インデックス「${name}」のフォルダを変えました: ${path}\n次の sagasu index で、変わったファイルだけ取り込み直します。`,
   noIndexes: "インデックスはまだありません。sagasu add NAME PATH で追加してください。",
-  indexListed: (i) => `${i.name}${i.enabled ? "" : "（無効）"}  ${i.path}  済 ${i.done} / 失敗 ${i.failed} / 未取り込み ${i.pending}`
+  indexListed: (i) => `${i.name}${i.enabled ? "" : "（無効）"}  ${i.path}  済 ${i.done} / 失敗 ${i.failed} / 未取り込み ${i.pending}`,
+  logMark: (level) => (level === "warn" ? "[警告]" : "[エラー]"),
+  logStarted: (version, at) => `Sagasu ${version} — インデックス作成の開始: ${at}`,
+  logEnded: (at, ms) => `インデックス作成の終了: ${at}（所要 ${formatDuration(ms)}）`,
+  logEnvironment: (e) => `環境: ${e.os}、Node.js ${e.node}、CPU ${e.cpus} 個、プロセス番号 ${e.pid}`,
+  logWorkFolder: (path) => `作業フォルダ: ${path}`,
+  logLibreOffice: (version, packages) =>
+    version !== undefined
+      ? `LibreOffice の版: ${version}`
+      : "LibreOffice が見つかりません。LibreOffice で読む形式（doc、ppt、ods、Excel 2〜4 の xls など）のファイルは失敗します。" +
+        `Debian/Ubuntu では sudo apt-get install --no-install-recommends ${packages.join(" ")} でインストールし、もう一度インデックス作成を実行してください。`,
+  logSettings: (s) =>
+    `設定: ingestThreads ${s.ingestThreads ?? "（CPU の数）"}、cloudFiles ${s.cloudFiles}、fileTimeoutMinutes ${s.fileTimeoutMinutes}、` +
+    `officeRecycleAfter ${s.officeRecycleAfter}、language ${s.language}`,
+  logIndex: (t) => `インデックス「${t.name}」: ${t.path}${t.enabled ? "" : "（無効）"}`,
+  logSkipped: (name, reason, detail) => `飛ばしました: ${name} — ${skipReasonJa[reason]}（${codeAndDetail(reason, detail)}）`,
+  logRecovered: (name) => `復旧しました: ${name}（中断した前回の実行が用意した本文を書き出しました）`,
+  logNotRecovered: (name, detail) => `復旧できませんでした: ${name} はもう一度取り込みます（${detail}）`,
+  logRemovedVanished: (name) => `一覧から除きました: ${name}（元のファイルが無くなりました）`,
+  logCloudOnlyFile: (name) => `  クラウドのみ: ${name}`,
+  logLeftoverEnded: (pid, command) => `中断した実行が残したプロセスを終了しました: ${pid} ${command}`,
+  logIndexCounts: (c) =>
+    `インデックス「${c.index}」: 新規 ${c.new}、変更 ${c.changed}、未取り込み ${c.pending}、再試行 ${c.retry}、変更なし ${c.unchanged}、` +
+    `前回失敗 ${c.failedLastTime}、前回失敗・環境（再試行） ${c.failedByEnvironment}、削除 ${c.vanished}`,
+  logIngestPhase: (ms) => `取り込み段階: ${(ms / 1000).toFixed(1)} 秒（振り分け、結果の記録、書き出し、後片付け）`,
+  logGramUpdated: (c, ms) =>
+    c === undefined
+      ? `gram 索引を更新しました: ${(ms / 1000).toFixed(1)} 秒`
+      : `gram 索引を更新しました: ${c.indexed} ファイル（うち取り込み中に ${c.prebuilt}）、削除 ${c.removed}、マージ ${c.merges} 回、` +
+        `セグメント ${c.segments}、${(ms / 1000).toFixed(1)} 秒`,
+  logFinallyFailed: (detail) => `最後の後片付け（書き出しと取り込み一覧の書き直し）に失敗しました: ${detail}`,
+  logFile: (name, o) => {
+    switch (o._tag) {
+      case "done": return `${name}: 取り込みました`
+      case "stopped": return `${name}: 中止したため、未取り込みのまま残します`
+      case "folderGone": return `${name}: フォルダが無くなったため記録せず、未取り込みのまま残します`
+      case "sourceVanished": return `${name}: ${ja.sourceVanished}`
+      case "notRecorded": return `${name}: 記録できず、未取り込みのまま残します — ${ja.failure(o.failure)}`
+      case "failed": return `${name}: 失敗 — ${ja.failure(o.failure)}`
+      case "rerouted": return `${name}: Office が無いと読めない内容のため、${appJa[o.app]}の担当（LibreOffice）に回しました`
+    }
+  },
+  logNote: (n) => {
+    switch (n._tag) {
+      case "Read": return `${n.parts} パート、${n.lines} 行、${n.ms} ms`
+      case "NoText": return "注意: 文字が見つかりません。エラーなく読めましたが、Sagasu が読む文字が何もありません"
+      case "ReadWithoutOffice": return "Office を使わずに読みました（変換の要らない内容でした）"
+      case "Converted":
+        return (n.started === undefined ? "" : `LibreOffice を起動しました（プロセス ${n.started.process}、${n.started.ms} ms）。`) +
+          `${n.ext} に変換しました（${n.ms} ms、このプロセスで ${n.fileOfProcess} 件目）`
+      case "OfficeNoText": return `注意: LibreOffice でも文字を読めませんでした（${n.detail}）`
+    }
+  },
+  logNotKept: (detail) => `前回のログを残せませんでした: ${detail}`,
+  logNotOpened: (detail) => `ログファイルを開けませんでした: ${detail}`,
+  logNotWritten: (detail) => `ログファイルに書き込めませんでした: ${detail}`,
+  unexpectedError: (detail) => `予期しないエラーです: ${detail}`,
+  workFolderFull: (detail) => `作業フォルダのディスクがいっぱいです。空きを作ってから、もう一度インデックス作成を始めると続きから取り込みます。（${detail}）`,
+  quietWithVerbose: "--quiet と --verbose は一緒に使えません。",
+  stoppingRun: "中止しています…（もう一度 Ctrl+C で今すぐ終了）",
+  askStartIngest: "取り込みを始めますか？ [y/N] ",
+  planHeading: "インデックス",
+  planLabels: ["新規", "変更", "未取り込み", "前回失敗", "前回失敗・環境（再試行）", "クラウドのみ", "変更なし", "削除"],
+  runPhase: (phase) => ({ crawl: "クロール", confirm: "確認", ingest: "取り込み", finalize: "仕上げ" })[phase],
+  statusNoRun: "まだインデックス作成をしていません。",
+  statusLastRun: (p) =>
+    `前回のインデックス作成: ${p.exitCode === undefined ? "実行中（または強制終了）" : { 0: "完了", 1: "エラー", 2: "中止" }[p.exitCode]} — ` +
+    `${ja.runPhase(p.phase)}、処理済み ${p.processed}、残り ${p.remaining}、失敗 ${p.failed}`,
+  statusFailedHint: "失敗したファイルと原因は sagasu status --failed で表示します。",
+  statusPendingHint: "未取り込みのファイルがあります。sagasu index で続きから再開します。",
+  statusNoFailed: "失敗したファイルはありません。",
+  statusFailedIndex: (name, path, count) => `${name}  ${path ?? "（設定にないインデックス）"}  失敗 ${count}`,
+  statusFailedFile: (path, failure, environment) => `  ${path}: ${failure}${environment ? "（環境の問題: 次のインデックス作成で再試行）" : ""}`,
+  guiAddress: (url) => `Sagasu の画面: ${url}`,
+  guiOpened: (opened) => `${opened ? "ブラウザで開きました。" : "このアドレスをブラウザで開いてください。"}終わるときは Ctrl+C を押します。`,
+  guiCannotListen: (port, detail) => `画面のサーバーを 127.0.0.1:${port} で始められませんでした（ほかのプログラムが使っていませんか。--port で変えられます）: ${detail}`,
+  searchNone: (q) => `「${q}」は見つかりませんでした。`,
+  searchFileHits: (n) => `${n} 件`,
+  searchTotals: (hits, files, exact) => `${hits} 件${exact ? "" : "以上"}（${files} ファイル${exact ? "" : "以上"}）`,
+  searchPage: (from, to) => `: ${from}〜${to} ファイル目`,
+  searchMore: (next) => `（続きは --offset ${next}）`,
+  searchScanned: "検索用の索引がまだ無いため、本文インデックスを順に調べました（sagasu index で作られます）。",
+  searchPartial: "検索に時間がかかったため途中で打ち切りました。ここまでに見つかった結果です。",
+  contextLabel: (which) => ({ column: "列", row: "行", title: "タイトル", previous: "前", next: "次" })[which],
+  searchWithDefaultSettings: "（設定ファイルを直すまで、既定の設定で検索します）",
+  searchLocation: (locator, part, loc) => {
+    switch (locator) {
+      case "cell": return `${part}!${loc}`
+      case "paragraph": return /^\d+$/.test(loc) ? `¶${loc}` : loc
+      case "slide": {
+        const [n, notes] = loc.split(" ")
+        return `スライド ${n ?? loc}${notes === "notes" ? "（ノート）" : ""}`
+      }
+      case "property": return `プロパティ: ${propertyJa[loc] ?? loc}`
+      case "name": return loc === "sheet" ? `シート名: ${part}` : "ファイル名"
+    }
+  },
+  searchBadLimit: (value) => `--limit には 1 以上の整数を指定してください（指定: ${value}）。`,
+  searchBadOffset: (value) => `--offset には 0 以上の整数を指定してください（指定: ${value}）。`,
+  searchBadType: (value, groups, types) => `--type "${value}" という種類はありません。使えるのは ${groups.join("、")} か、拡張子 ${types.join("、")} です。`,
+  searchUnknownOption: (arg) =>
+    `${arg} という search のオプションはありません（sagasu search --help）。- で始まる言葉を探すときは、-- の後に書きます（sagasu search -- ${arg} …）。`,
+  searchBadSort: (value) => `--sort には relevance（関連度順）か modified（新しい順）を指定してください（指定: ${value}）。`,
+  searchBadDate: (option, value) => `${option} には 2024-04-01 や 2024/4/1 のような日付を指定してください（指定: ${value}）。`,
+  searchBadIndex: (value, names) =>
+    names.length === 0
+      ? `インデックス「${value}」はありません。まだインデックスが登録されていません（sagasu add NAME PATH）。`
+      : `インデックス「${value}」はありません。登録されているのは${names.map((n) => `「${n}」`).join("")}です。`
 }
 
 const en: Catalogue = {
@@ -287,7 +566,110 @@ const en: Catalogue = {
   indexRemoved: (name, files) => `Removed index "${name}" (its ${files} file(s) of the ingest list and their text are out of the index; the files themselves are untouched).`,
   indexMoved: (name, path) => `Index "${name}" now has the folder ${path}\nThe next sagasu index ingests again only what differs.`,
   noIndexes: "There are no indexes yet. Add one with: sagasu add NAME PATH",
-  indexListed: (i) => `${i.name}${i.enabled ? "" : " (disabled)"}  ${i.path}  done ${i.done} / failed ${i.failed} / pending ${i.pending}`
+  indexListed: (i) => `${i.name}${i.enabled ? "" : " (disabled)"}  ${i.path}  done ${i.done} / failed ${i.failed} / pending ${i.pending}`,
+  logMark: (level) => (level === "warn" ? "[WARN]" : "[ERROR]"),
+  logStarted: (version, at) => `Sagasu ${version} — indexing run started ${at}`,
+  logEnded: (at, ms) => `Indexing run ended ${at} (took ${formatDuration(ms)})`,
+  logEnvironment: (e) => `OS: ${e.os}, Node.js ${e.node}, ${e.cpus} CPU(s), pid ${e.pid}`,
+  logWorkFolder: (path) => `Work folder: ${path}`,
+  logLibreOffice: (version, packages) =>
+    version !== undefined
+      ? `LibreOffice: ${version}`
+      : "LibreOffice: not found — files that need it (doc, ppt, ods, Excel 2–4 xls, …) fail. " +
+        `Install it (Debian/Ubuntu: sudo apt-get install --no-install-recommends ${packages.join(" ")}) and run the indexing again.`,
+  logSettings: (s) =>
+    `Settings: ingestThreads ${s.ingestThreads ?? "(CPU count)"}, cloudFiles ${s.cloudFiles}, fileTimeoutMinutes ${s.fileTimeoutMinutes}, ` +
+    `officeRecycleAfter ${s.officeRecycleAfter}, language ${s.language}`,
+  logIndex: (t) => `Index ${t.name}: ${t.path}${t.enabled ? "" : " (disabled)"}`,
+  logSkipped: (name, reason, detail) => `skipped: ${name} — ${skipReasonEn[reason]} (${codeAndDetail(reason, detail)})`,
+  logRecovered: (name) => `recovered: ${name} (published the TSVs staged by an interrupted run)`,
+  logNotRecovered: (name, detail) => `not recovered: ${name} is ingested again (${detail})`,
+  logRemovedVanished: (name) => `removed: ${name} (the source file is gone)`,
+  logCloudOnlyFile: (name) => `  cloud-only: ${name}`,
+  logLeftoverEnded: (pid, command) => `ended a process an interrupted run left: ${pid} ${command}`,
+  logIndexCounts: (c) =>
+    `${c.index}: new ${c.new}, changed ${c.changed}, pending ${c.pending}, retry ${c.retry}, unchanged ${c.unchanged}, ` +
+    `failed last time ${c.failedLastTime}, failed last time for the environment (retried) ${c.failedByEnvironment}, vanished ${c.vanished}`,
+  logIngestPhase: (ms) => `ingest phase: ${(ms / 1000).toFixed(1)} s (dispatch, results, publish and the finally step)`,
+  logGramUpdated: (c, ms) =>
+    c === undefined
+      ? `2-gram index updated: ${(ms / 1000).toFixed(1)} s`
+      : `2-gram index updated: ${c.indexed} file(s) indexed (${c.prebuilt} while ingesting), ${c.removed} removed, ` +
+        `${c.merges} merge(s), ${c.segments} segment(s), ${(ms / 1000).toFixed(1)} s`,
+  logFinallyFailed: (detail) => `The finally step (publishing, rewriting the ingest list) failed: ${detail}`,
+  logFile: (name, o) => {
+    switch (o._tag) {
+      case "done": return `${name}: done`
+      case "stopped": return `${name}: stopped (stays pending)`
+      case "folderGone": return `${name}: not recorded (stays pending): its folder is gone`
+      case "sourceVanished": return `${name}: ${en.sourceVanished}`
+      case "notRecorded": return `${name}: not recorded (stays pending) — ${en.failure(o.failure)}`
+      case "failed": return `${name}: failed — ${en.failure(o.failure)}`
+      case "rerouted": return `${name}: reading it needs Office; handed to the ${o.app} owner`
+    }
+  },
+  logNote: (n) => {
+    switch (n._tag) {
+      case "Read": return `${n.parts} part(s), ${n.lines} line(s), ${n.ms} ms`
+      case "NoText": return "warning: no text found in it: it was read without error, but nothing in it is text Sagasu reads"
+      case "ReadWithoutOffice": return "read without Office: the content needs no conversion"
+      case "Converted":
+        return (n.started === undefined ? "" : `LibreOffice started (process ${n.started.process}, ${n.started.ms} ms); `) +
+          `converted to ${n.ext} in ${n.ms} ms (file ${n.fileOfProcess} of this process)`
+      case "OfficeNoText": return `warning: LibreOffice read no text from it (${n.detail})`
+    }
+  },
+  logNotKept: (detail) => `the previous log could not be kept: ${detail}`,
+  logNotOpened: (detail) => `the log file could not be opened: ${detail}`,
+  logNotWritten: (detail) => `the log file could not be written: ${detail}`,
+  unexpectedError: (detail) => `Unexpected error: ${detail}`,
+  workFolderFull: (detail) => `The disk of the work folder is full: free some space and start indexing again; it continues where it stopped. (${detail})`,
+  quietWithVerbose: "--quiet and --verbose cannot be used together.",
+  stoppingRun: "Stopping… (Ctrl+C again to quit at once)",
+  askStartIngest: "Start ingesting? [y/N] ",
+  planHeading: "index",
+  planLabels: ["new", "changed", "pending", "failed last time", "failed last time, environment (retried)", "cloud-only", "unchanged", "vanished"],
+  runPhase: (phase) => phase,
+  statusNoRun: "No indexing run yet.",
+  statusLastRun: (p) =>
+    `Last indexing run: ${p.exitCode === undefined ? "running (or killed)" : { 0: "completed", 1: "error", 2: "stopped" }[p.exitCode]} — ` +
+    `${en.runPhase(p.phase)}, processed ${p.processed}, remaining ${p.remaining}, failed ${p.failed}`,
+  statusFailedHint: "sagasu status --failed lists the failed files and why.",
+  statusPendingHint: "Some files are pending; sagasu index resumes where it stopped.",
+  statusNoFailed: "No file failed.",
+  statusFailedIndex: (name, path, count) => `${name}  ${path ?? "(not in the settings)"}  failed ${count}`,
+  statusFailedFile: (path, failure, environment) => `  ${path}: ${failure}${environment ? " (the environment's: retried by the next run)" : ""}`,
+  guiAddress: (url) => `Sagasu: ${url}`,
+  guiOpened: (opened) => `${opened ? "Opened in the browser." : "Open this address in a browser."} Press Ctrl+C to quit.`,
+  guiCannotListen: (port, detail) => `The GUI server could not listen on 127.0.0.1:${port} (is another program using it? --port picks another): ${detail}`,
+  searchNone: (q) => `No hits for "${q}".`,
+  searchFileHits: (n) => `${n} ${n === 1 ? "hit" : "hits"}`,
+  searchTotals: (hits, files, exact) => `${hits}${exact ? "" : "+"} hits (${files}${exact ? "" : "+"} files)`,
+  searchPage: (from, to) => `: files ${from}–${to}`,
+  searchMore: (next) => ` (more: --offset ${next})`,
+  searchScanned: "The search index is not built yet; the body index was scanned (run `sagasu index`).",
+  searchPartial: "The search took too long and stopped: these are the hits found so far.",
+  contextLabel: (which) => ({ column: "column", row: "row", title: "title", previous: "before", next: "after" })[which],
+  searchWithDefaultSettings: "(searching with the default settings until it is fixed)",
+  searchLocation: (locator, part, loc) => {
+    switch (locator) {
+      case "cell": return `${part}!${loc}`
+      case "paragraph": return /^\d+$/.test(loc) ? `¶${loc}` : loc
+      case "slide": return `slide ${loc}`
+      case "property": return `property:${loc}`
+      case "name": return loc === "sheet" ? `sheet:${part}` : "name"
+    }
+  },
+  searchBadLimit: (value) => `--limit must be a whole number of 1 or more (got ${value}).`,
+  searchBadOffset: (value) => `--offset must be a whole number of 0 or more (got ${value}).`,
+  searchBadType: (value, groups, types) => `Unknown --type "${value}": use one of ${groups.join(", ")} or an extension: ${types.join(", ")}.`,
+  searchUnknownOption: (arg) => `Unknown option ${arg} for search (see sagasu search --help); a word starting with - goes after -- (sagasu search -- ${arg} …).`,
+  searchBadSort: (value) => `--sort must be relevance or modified (got ${value}).`,
+  searchBadDate: (option, value) => `${option} must be a date such as 2024-04-01 or 2024/4/1 (got ${value}).`,
+  searchBadIndex: (value, names) =>
+    names.length === 0
+      ? `No index "${value}": no index is registered yet (sagasu add NAME PATH).`
+      : `No index "${value}": the registered indexes are ${names.map((n) => `"${n}"`).join(", ")}.`
 }
 
 // A name as a shell argument: quoted when it holds anything but plain characters.

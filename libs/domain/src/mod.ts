@@ -14,6 +14,7 @@
  * @module
  */
 export * from "./app_kind.ts"
+export * from "./crawl_skip.ts"
 export * from "./extraction.ts"
 export * from "./failure_reason.ts"
 export * from "./ingest_list.ts"

@@ -37,14 +37,11 @@ describe("decideResult() (R13, R14, R18, C2)", () => {
     { name: "failed, folder gone", r: failed({ reason: "unreadable", detail: "ENOENT" }), o: options({ targetGone: () => true }), step: { _tag: "TargetLost" } },
     {
       name: "failed, disk full", r: failed(full), o: options(),
-      step: {
-        _tag: "WorkFolderFailed", failure: full,
-        message: "The disk of the work folder is full: free some space and start indexing again; it continues where it stopped. (ENOSPC: no space left on device, write)"
-      }
+      step: { _tag: "WorkFolderFailed", failure: full }
     },
     {
       name: "failed, disk full and folder gone", r: failed(full), o: options({ targetGone: () => true }),
-      step: { _tag: "WorkFolderFailed", failure: full, message: describeWorkFolderError(full.detail) }
+      step: { _tag: "WorkFolderFailed", failure: full }
     },
     { name: "stopped", r: stopped, o: options(), step: { _tag: "KeepPending" } },
     { name: "reroute", r: reroute, o: options(), step: { _tag: "Reroute", app: "document" } },
@@ -72,9 +69,12 @@ describe("describeWorkFolderError() (R18)", () => {
     ["No space left on device", true],
     ["EACCES: permission denied, open 'x'", false]
   ])("%s → full %s", (detail, isFull) => {
-    const message = describeWorkFolderError(detail)
-    expect(message).toBe(isFull
+    expect(describeWorkFolderError(detail, "en")).toBe(isFull
       ? `The disk of the work folder is full: free some space and start indexing again; it continues where it stopped. (${detail})`
+      : detail)
+    // Japanese first (issue 16): the run's language words it.
+    expect(describeWorkFolderError(detail, "ja")).toBe(isFull
+      ? `作業フォルダのディスクがいっぱいです。空きを作ってから、もう一度インデックス作成を始めると続きから取り込みます。（${detail}）`
       : detail)
   })
 })

@@ -10,14 +10,16 @@
 import type { AppKind } from "./app_kind.ts"
 import type { Failure } from "./failure_reason.ts"
 import { type IngestResult, decideOnResult } from "./ingest_result.ts"
+import { messages } from "./messages.ts"
+import type { Language } from "./settings.ts"
 
 /**
  * `Reroute` (hand it to the owner of `app`; it stays in flight), `KeepPending`
  * (stopped: not a failure, its current row appended, nothing more handed
  * over), `TargetLost` (its target folder went: nothing more handed over, it
  * stays pending, the run ends naming the folder, R13), `WorkFolderFailed`
- * (the work folder could not take its files: the run's error `message`, R18;
- * it stays pending), `Done` (`empty` when it showed no text at all: its log
+ * (the work folder could not take its files: the run's error, worded by
+ * {@link describeWorkFolderError}, R18; it stays pending), `Done` (`empty` when it showed no text at all: its log
  * block is a warning), `Failed` (its row holds `failure`; `removeBody` when the
  * text of an earlier version must leave the body index — a path too long
  * has none).
@@ -26,7 +28,7 @@ export type ResultStep =
   | { readonly _tag: "Reroute"; readonly app: AppKind }
   | { readonly _tag: "KeepPending" }
   | { readonly _tag: "TargetLost" }
-  | { readonly _tag: "WorkFolderFailed"; readonly failure: Failure; readonly message: string }
+  | { readonly _tag: "WorkFolderFailed"; readonly failure: Failure }
   | { readonly _tag: "Done"; readonly empty: boolean }
   | { readonly _tag: "Failed"; readonly failure: Failure; readonly removeBody: boolean }
 
@@ -56,7 +58,7 @@ export function decideResult(result: IngestResult, options: DecideResultOptions)
     case "TargetLost":
       return decision
     case "WorkFolderFailed":
-      return { _tag: "WorkFolderFailed", failure: decision.failure, message: describeWorkFolderError(decision.failure.detail) }
+      return { _tag: "WorkFolderFailed", failure: decision.failure }
     case "Record": {
       if (decision.status === "failed") return { _tag: "Failed", failure: decision.failure, removeBody: true }
       // C2: a folder whose body-index path the system cannot hold would fail its publish (and
@@ -81,11 +83,10 @@ export function pathTooLongFailure(bytes: number, max: number): Failure {
 
 /**
  * An I/O error's detail (the system's text, not one of ours) as the run's error (R18): a full disk (ENOSPC,
- * EDQUOT) says so in words a person can act on, the system's detail after;
- * anything else is the detail as it is.
+ * EDQUOT) says so in words a person can act on (`workFolderFull` of the
+ * catalogue in `language`), the system's detail after; anything else is the
+ * detail as it is.
  */
-export function describeWorkFolderError(detail: string): string {
-  return /ENOSPC|EDQUOT|no space left/i.test(detail)
-    ? `The disk of the work folder is full: free some space and start indexing again; it continues where it stopped. (${detail})`
-    : detail
+export function describeWorkFolderError(detail: string, language: Language): string {
+  return /ENOSPC|EDQUOT|no space left/i.test(detail) ? messages(language).workFolderFull(detail) : detail
 }

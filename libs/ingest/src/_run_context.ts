@@ -9,7 +9,7 @@
  */
 import {
   type CrawledFile, type FailedFile, type Language, type ProgressEvent, type Settings, type StagedFile, type WorkerKind,
-  describeWorkFolderError, type messages
+  describeWorkFolderError, logTimestamp, type messages
 } from "@sagasu/domain"
 import type { GramUpdateSummary, RunLog, WorkPaths, WorkStore } from "@sagasu/store"
 import { Data, Duration, type Effect, type Fiber, type Layer, Option, type Scope } from "effect"
@@ -66,15 +66,30 @@ export interface RunIndexerOptions {
   readonly updateGram?: (paths: WorkPaths, changes: RoundChanges) => Effect.Effect<unknown, unknown>
   /** R16 started while ingesting ({@link GramRoundHook}); without it, all of R16 runs at the end through `updateGram`. */
   readonly gramRound?: (paths: WorkPaths) => Effect.Effect<GramRoundHook, never, Scope.Scope>
-  /** Lines added to the log header (e.g. the LibreOffice version, R4). */
-  readonly headerExtra?: ReadonlyArray<string>
+  /**
+   * LibreOffice for the log header (R4): its version, or `undefined` when it is not installed (the
+   * header then says what fails and which Debian `packages` to install). Absent: no such line.
+   */
+  readonly libreOffice?: { readonly version: string | undefined; readonly packages: ReadonlyArray<string> }
 }
 
-/** A run-level failure with the message that goes to `channel.error` (R18); `logged` when the log has it already. */
-export class RunFailure extends Data.TaggedError("RunFailure")<{ readonly message: string; readonly logged?: boolean }> {}
+/**
+ * A run-level failure with the message that goes to `channel.error` (R18); `logged` when the log has
+ * it already; `workFolder` when the message is the system's words for an I/O error of the work
+ * folder ({@link runFailureMessage} says a full disk in the run's language).
+ */
+export class RunFailure extends Data.TaggedError("RunFailure")<{
+  readonly message: string
+  readonly logged?: boolean
+  readonly workFolder?: boolean
+}> {}
 
-/** An I/O failure of the store as the run's failure, a full disk said in words (R18). */
-export const ioFailure = (e: { readonly message: string }) => new RunFailure({ message: describeWorkFolderError(e.message) })
+/** An I/O failure of the store as the run's failure (R18). */
+export const ioFailure = (e: { readonly message: string }) => new RunFailure({ message: e.message, workFolder: true })
+
+/** The message a person reads for `failure`: a full disk of the work folder in words (R18, `describeWorkFolderError`). */
+export const runFailureMessage = (failure: RunFailure, language: Language) =>
+  failure.workFolder === true ? describeWorkFolderError(failure.message, language) : failure.message
 
 /** The message catalogue of the run's language. */
 export type Text = ReturnType<typeof messages>
@@ -179,21 +194,31 @@ export const isFolder = (p: string) => {
   }
 }
 
-/** The log header's lines (R4): version, environment, work folder, settings summary when readable. */
-export const logHeader = (paths: WorkPaths, options: RunIndexerOptions, settings: Option.Option<Settings>, nowMs: number) => {
+/**
+ * The log header's lines (R4), in the run's language: version and start time, environment, work
+ * folder, LibreOffice, and the settings summary with each index when the settings are readable.
+ * `nowMs` and `utcOffsetMinutes` (east of UTC) make the start time (`logTimestamp`).
+ */
+export const logHeader = (
+  paths: WorkPaths,
+  options: RunIndexerOptions,
+  settings: Option.Option<Settings>,
+  text: Text,
+  at: { readonly nowMs: number; readonly utcOffsetMinutes: number }
+) => {
   const lines = [
-    `Sagasu ${options.version} — indexing run started ${new Date(nowMs).toISOString()}`,
-    `OS: ${os.type()} ${os.release()} (${os.arch()}), Node.js ${process.version}, ${os.availableParallelism()} CPU(s), pid ${process.pid}`,
-    `Work folder: ${paths.root}`,
-    ...(options.headerExtra ?? [])
+    text.logStarted(options.version, logTimestamp(at.nowMs, at.utcOffsetMinutes)),
+    text.logEnvironment({
+      os: `${os.type()} ${os.release()} (${os.arch()})`, node: process.version, cpus: os.availableParallelism(), pid: process.pid
+    }),
+    text.logWorkFolder(paths.root),
+    ...(options.libreOffice === undefined ? [] : [text.logLibreOffice(options.libreOffice.version, options.libreOffice.packages)])
   ]
   return Option.match(settings, {
     onNone: () => lines,
-    onSome: (s) => [
-      ...lines,
-      `Settings: ingestThreads ${s.ingestThreads ?? "(CPU count)"}, cloudFiles ${s.cloudFiles}, ` +
-        `fileTimeoutMinutes ${s.fileTimeoutMinutes}, officeRecycleAfter ${s.officeRecycleAfter}, language ${s.language}`,
-      ...s.targetFolders.map((t) => `Index ${t.name}: ${t.path}${t.enabled ? "" : " (not enabled)"}`)
-    ]
+    onSome: (s) => [...lines, text.logSettings(s), ...s.targetFolders.map((t) => text.logIndex(t))]
   })
 }
+
+/** Minutes east of UTC at `ms` on this machine (the log's times, R4). */
+export const utcOffsetAt = (ms: number) => -new Date(ms).getTimezoneOffset()

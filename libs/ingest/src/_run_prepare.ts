@@ -52,7 +52,7 @@ export const prepareWorkArea = (ctx: RunContext) =>
     if (freshLog._tag === "Left") yield* log.write(text.gramFailed(freshLog.left.message), "warn")
 
     // C1, W3: a killed run's LibreOffice keeps running and would capture this run's (same profile).
-    for (const p of yield* store.endLeftoverProcesses(paths)) yield* log.write(`ended a process an interrupted run left: ${p.pid} ${p.command.slice(0, 160)}`, "warn")
+    for (const p of yield* store.endLeftoverProcesses(paths)) yield* log.write(text.logLeftoverEnded(p.pid, p.command.slice(0, 160)), "warn")
     // R7: finish what the previous run left: removals, then unpublished staged folders. A record
     // that exists but cannot be read ends the run here (R18), before anything is reset or deleted.
     yield* store.readPendingRemove(paths).pipe(Effect.flatMap((removals) => store.removeBodyFolders(paths, removals)), Effect.mapError(ioFailure))
@@ -66,9 +66,9 @@ export const prepareWorkArea = (ctx: RunContext) =>
       const published = yield* store.publishSourceFolder(paths, s.index, s.path, staged).pipe(Effect.either)
       if (published._tag === "Left") {
         inFlight.add(fileKey(s.index, s.path))
-        yield* log.write(`not recovered: ${s.index}/${s.path} is ingested again (${describeWorkFolderError(published.left.message)})`, "warn", "file")
+        yield* log.write(text.logNotRecovered(`${s.index}/${s.path}`, describeWorkFolderError(published.left.message, ctx.language)), "warn", "file")
       } else {
-        yield* log.write(`recovered: ${s.index}/${s.path} (published the TSVs staged by an interrupted run)`, "info", "file")
+        yield* log.write(text.logRecovered(`${s.index}/${s.path}`), "info", "file")
       }
     }
     yield* store.resetJournal(paths).pipe(Effect.mapError(ioFailure))
@@ -97,7 +97,7 @@ export const crawlSelected = (ctx: RunContext, selected: ReadonlyArray<TargetFol
       yield* ctx.progress({ _tag: "phase", phase: "crawl", current: text.crawling(target.name, target.path) })
       yield* log.write(text.crawling(target.name, target.path))
       const result = yield* crawlFolder(target.name, target.path).pipe(Effect.mapError((e) => new RunFailure({ message: e.message })))
-      for (const s of result.skipped) yield* log.write(`skip: ${target.name}/${s.path} (${s.reason}${s.detail === "" ? "" : `: ${s.detail}`})`, "info", "file")
+      for (const s of result.skipped) yield* log.write(text.logSkipped(`${target.name}/${s.path}`, s.reason, s.detail), "info", "file")
       for (const s of result.skipped) if (s.reason === "unreadable") unreadable.push({ index: target.name, path: s.path })
       files.push(...result.files)
       crawledIndexes.push(target.name)
@@ -153,7 +153,7 @@ export const obtainAnswer = (ctx: RunContext, confirmation: Confirmation, counte
 export const removeVanished = (ctx: RunContext, list: TargetList) =>
   Effect.gen(function* () {
     yield* ctx.store.removeBodyFolders(ctx.paths, list.vanished).pipe(Effect.mapError(ioFailure))
-    for (const r of list.vanished) yield* ctx.log.write(`removed: ${r.index}/${r.path} (the source file is gone)`, "info", "file")
+    for (const r of list.vanished) yield* ctx.log.write(ctx.text.logRemovedVanished(`${r.index}/${r.path}`), "info", "file")
   })
 
 /** R8, R10: cancel and stop keep the previous rows (`rowsKeptOnCancel`), minus the vanished files, whose removal is kept. */
@@ -171,18 +171,12 @@ export const reportCloudSkipped = (ctx: RunContext, list: TargetList) =>
     for (const c of list.counts) {
       if (c.cloudSkipped > 0) yield* log.write(text.cloudSkippedIn(c.index, c.cloudSkipped))
     }
-    for (const f of list.cloudSkipped) yield* log.write(`  cloud-only: ${f.index}/${f.path}`, "info", "file")
+    for (const f of list.cloudSkipped) yield* log.write(text.logCloudOnlyFile(`${f.index}/${f.path}`), "info", "file")
   })
 
 /** R13: the counts per index, then the number of targets, into the log. */
 export const reportCounts = (ctx: RunContext, list: TargetList) =>
   Effect.gen(function* () {
-    for (const c of list.counts) {
-      yield* ctx.log.write(
-        `${c.index}: new ${c.new}, changed ${c.changed}, pending ${c.pending}, retry ${c.retry}, ` +
-          `unchanged ${c.unchanged}, failed last time ${c.failedLastTime}, ` +
-          `failed last time for the environment (retried) ${c.failedByEnvironment}, vanished ${c.vanished}`
-      )
-    }
+    for (const c of list.counts) yield* ctx.log.write(ctx.text.logIndexCounts(c))
     yield* ctx.log.write(ctx.text.targetCounts(list.targets.length))
   })

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type StagedFile, fileKey } from "@sagasu/domain"
+import { type StagedFile, describeWorkFolderError, fileKey } from "@sagasu/domain"
 import { type GramUpdateSummary, crashPoint } from "@sagasu/store"
 import { Cause, Clock, Effect } from "effect"
 import * as path from "node:path"
@@ -54,7 +54,8 @@ export const finallyStep = (ctx: RunContext, state: RunState) =>
     yield* store.appendJournal(paths, [{ _tag: "end" }])
   }).pipe(
     Effect.catchAllCause((cause) => {
-      const message = `The finally step failed: ${Cause.pretty(cause)}`
+      // One line a person reads (the system's words, a full disk said so, R18); not a stack trace.
+      const message = ctx.text.logFinallyFailed(describeWorkFolderError(causeLine(cause), ctx.language))
       state.finallyError = message
       return ctx.log.write(message, "error")
     })
@@ -74,20 +75,24 @@ export const updateGramIndex = (ctx: RunContext, changes: RoundChanges, round: G
     const started = yield* Clock.currentTimeMillis
     yield* update.pipe(
       Effect.flatMap((summary) =>
-        Clock.currentTimeMillis.pipe(Effect.flatMap((now) => ctx.log.write(gramUpdatedLine(summary, now - started))))
+        Clock.currentTimeMillis.pipe(Effect.flatMap((now) => ctx.log.write(gramUpdatedLine(ctx, summary, now - started))))
       ),
-      Effect.catchAllCause((cause) => ctx.log.write(ctx.text.gramFailed(String(cause)), "warn"))
+      Effect.catchAllCause((cause) => ctx.log.write(ctx.text.gramFailed(causeLine(cause)), "warn"))
     )
   })
 }
 
 // The log line of a finished R16, with what the store's update reports when it does.
-const gramUpdatedLine = (summary: unknown, ms: number) => {
-  const seconds = `${(ms / 1000).toFixed(1)} s`
+const gramUpdatedLine = (ctx: RunContext, summary: unknown, ms: number) => {
   if (typeof summary !== "object" || summary === null || !("indexed" in summary) || !("prebuilt" in summary)) {
-    return `2-gram index updated: ${seconds}`
+    return ctx.text.logGramUpdated(undefined, ms)
   }
-  const s = summary as GramUpdateSummary
-  return `2-gram index updated: ${s.indexed} file(s) indexed (${s.prebuilt} while ingesting), ${s.removed} removed, ` +
-    `${s.merges} merge(s), ${s.segments} segment(s), ${seconds}`
+  return ctx.text.logGramUpdated(summary as GramUpdateSummary, ms)
+}
+
+/** A cause in one line: its first failure's or defect's message (the rest of `Cause.pretty` is a stack). */
+export const causeLine = (cause: Cause.Cause<unknown>) => {
+  const squashed = Cause.squash(cause)
+  const text = squashed instanceof Error ? squashed.message : String(squashed)
+  return text.split("\n")[0] ?? ""
 }

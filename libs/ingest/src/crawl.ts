@@ -4,23 +4,13 @@
  *
  * @module
  */
-import { type CrawledFile, fileFormatOf, inBothLanguages } from "@sagasu/domain"
+import { type CrawlSkipReason, type CrawledFile, fileFormatOf, inBothLanguages } from "@sagasu/domain"
 import { Effect, Schema } from "effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { type CloudOnlyRule, platformCloudOnlyRule } from "./cloud_only.ts"
 
-/**
- * Why the crawl passed over an entry: an Office owner/lock file (`~$*`,
- * `.~lock.*#`), a temporary file (`*.tmp`, e.g. Word's `~WRL1234.tmp`), a hidden entry
- * (name starting with `.`), a link leaving the target folder, a link loop, an
- * entry that is not a regular file (FIFO, socket, device), an entry that
- * could not be read, or a name that is not valid UTF-8 (`invalid-name`, issue
- * 15: bytes of another encoding, e.g. Shift_JIS from a share mounted without
- * `iocharset=utf8`; its path would come out with U+FFFD in it and could not
- * be opened, so it is reported as what it is instead of as `ENOENT`).
- */
-export type CrawlSkipReason = "owner-file" | "temporary" | "hidden" | "link-outside" | "loop" | "not-a-file" | "unreadable" | "invalid-name"
+export type { CrawlSkipReason }
 
 /** An entry the crawl passed over, `path` relative to the target folder. */
 export interface CrawlSkip {

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { type IngestResult, fileFormatOf, formatFailureText } from "@sagasu/domain"
+import { type FileNote, type IngestResult, fileFormatOf } from "@sagasu/domain"
 import { WorkStore, type WorkStoreError, stagingWriteFailure } from "@sagasu/store"
 import { Effect } from "effect"
 import * as path from "node:path"
@@ -21,8 +21,8 @@ export { stagingCompleteMark } from "@sagasu/store"
  */
 export const defaultMaxStagedBytes = 1024 ** 3
 
-/** The log line of a file that is done with no text at all; its block is a warning (R4, issue 15 item 10). */
-export const noTextWarning = "warning: no text found in it: it was read without error, but nothing in it is text Sagasu reads"
+/** The log note of a file that is done with no text at all; its block is a warning (R4, issue 15 item 10). */
+export const noTextWarning: FileNote = { _tag: "NoText" }
 
 /** Options of {@link ingestPlain}. */
 export interface IngestPlainOptions {
@@ -85,7 +85,7 @@ export const ingestPlain = Effect.fn("Ingest.ingestPlain")(function* (source: st
     Effect.either
   )
   if (staged._tag === "Right") {
-    const log = [`${staged.right} part(s), ${lines} line(s), ${Date.now() - started} ms`]
+    const log: Array<FileNote> = [{ _tag: "Read", parts: staged.right, lines, ms: Date.now() - started }]
     // Issue 15 item 10: a file read without error that shows no text at all is worth a look (a format part we do not read?).
     if (lines === 0) log.push(noTextWarning)
     return { status: "done", tsvCount: staged.right, log, lines } satisfies IngestResult
@@ -95,13 +95,14 @@ export const ingestPlain = Effect.fn("Ingest.ingestPlain")(function* (source: st
   const e = staged.left
   if (!(e instanceof ExtractError)) {
     const failure = stagingWriteFailure(e.detail)
-    return { status: "failed", failure, log: [formatFailureText(failure)] } satisfies IngestResult
+    return { status: "failed", failure, log: [] } satisfies IngestResult
   }
   const failure = { reason: e.reason, detail: e.detail }
   if (e.reason === "needs-office") {
     // Behind an unknown name, the owner of what the reader found (issue 17: a field of the error); else the spreadsheet owner's LibreOffice tries.
     const app = fileFormatOf(path.basename(source))?.app ?? e.app ?? "spreadsheet"
-    return { status: "reroute", failure, app, log: [formatFailureText(failure)] } satisfies IngestResult
+    return { status: "reroute", failure, app, log: [] } satisfies IngestResult
   }
-  return { status: "failed", failure, log: [e.message] } satisfies IngestResult
+  // The failure is the block's first line (R4), said once: no note repeats it.
+  return { status: "failed", failure, log: [] } satisfies IngestResult
 })

@@ -84,12 +84,12 @@ const fakeWorkers = (log: Array<string>, script: Script = () => Effect.succeed(u
         const scripted = yield* script(kind, request)
         if (scripted !== undefined) return scripted
         const content = fs.readFileSync(request.source, "utf8")
-        if (content.startsWith("fail")) return { status: "failed", failure: { reason: "corrupt", detail: "scripted failure" }, log: ["bad"] }
+        if (content.startsWith("fail")) return { status: "failed", failure: { reason: "corrupt", detail: "scripted failure" }, log: [] }
         if (content.startsWith("reroute") && kind === "plain") {
           return { status: "reroute", failure: { reason: "needs-office", detail: "legacy" }, app: "spreadsheet", log: [] }
         }
         yield* stage(request, content)
-        return { status: "done", tsvCount: 1, log: [`ok ${kind}`] }
+        return { status: "done", tsvCount: 1, log: [{ _tag: "Read", parts: 1, lines: kind === "plain" ? 1 : 2, ms: 7 }] }
       }) as Effect.Effect<IngestResult>
   })
 
@@ -203,20 +203,45 @@ describe("runIndexer(): start of the run (R1–R6)", () => {
       expect(r.dispatched).toEqual([])
     })))
 
-  it.effect("R4: the log has a BOM, a header, [n/total] blocks, and the previous log is kept", () =>
+  it.effect("R4: the log has a BOM, a header, [n/total] blocks, its start and end time, and the previous log is kept", () =>
     provide(Effect.gen(function* () {
       const f = yield* makeFixture({ A: { "a.xlsx": "見積", "b.xlsx": "fail" } })
       fs.writeFileSync(f.paths.log, "older")
       const r = yield* run(f)
       expect(r.code).toBe(0)
       const log = fs.readFileSync(f.paths.log, "utf8")
-      expect(log.startsWith("\uFEFFSagasu test — indexing run started")).toBe(true)
-      expect(log).toContain("Node.js v")
-      expect(log).toContain("[1/2] A/a.xlsx: done\n    ok plain")
-      // Issue 17: the failure in the catalogue's words (the settings' language, Japanese by default), its code and detail after.
-      expect(log).toContain("[WARN] [2/2] A/b.xlsx: failed (ファイルが壊れています。Office で開いて保存し直すと直ることがあります。（corrupt: scripted failure）)\n    bad")
+      // Issue 16: every line in the settings' language (Japanese by default).
+      expect(log).toMatch(/^\uFEFFSagasu test — インデックス作成の開始: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d\n環境: .*Node\.js v/)
+      expect(log).toContain(`作業フォルダ: ${f.paths.root}\n`)
+      expect(log).toContain(`インデックス「A」: ${f.folder("A")}\n`)
+      expect(log).toContain("インデックス「A」: 新規 2、変更 0、未取り込み 0、再試行 0、変更なし 0、前回失敗 0、前回失敗・環境（再試行） 0、削除 0\n")
+      expect(log).toContain("[1/2] A/a.xlsx: 取り込みました\n    1 パート、1 行、7 ms\n")
+      // Issue 16: a failure said once — the catalogue's sentence, its code and detail after; no line repeats it.
+      expect(log).toContain("[警告] [2/2] A/b.xlsx: 失敗 — ファイルが壊れています。Office で開いて保存し直すと直ることがあります。（corrupt: scripted failure）\n取り込み段階: ")
+      expect(log).toMatch(/\nインデックス作成が完了しました。（成功: 1 件 \/ 失敗: 1 件）\n失敗したファイルと原因:\n  A\/b\.xlsx: .*\nインデックス作成の終了: \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d（所要 0:\d\d）\n$/)
       expect(fs.readFileSync(f.paths.logPrevious, "utf8")).toBe("older")
-      expect(r.echoed).toContain("[1/2] A/a.xlsx: done")
+      expect(r.echoed).toContain("[1/2] A/a.xlsx: 取り込みました")
+    })))
+
+  it.effect("R4, issue 16: the log keeps the last five runs, newest first, each moved one place down", () =>
+    provide(Effect.gen(function* () {
+      const f = yield* makeFixture({ A: { "a.xlsx": "見積" } })
+      const kept = [f.paths.log, f.paths.logPrevious, ...f.paths.logOlder]
+      expect(kept.map((p) => path.basename(p))).toEqual([
+        "indexing_log.txt", "indexing_log_previous.txt", "indexing_log_previous_2.txt", "indexing_log_previous_3.txt", "indexing_log_previous_4.txt"
+      ])
+      const starts: Array<string> = []
+      for (let i = 0; i < 6; i++) {
+        expect((yield* run(f)).code).toBe(0)
+        const log = fs.readFileSync(f.paths.log, "utf8")
+        starts.push(log.split("\n")[0] ?? "")
+        // A marker of this run, to tell the files apart.
+        fs.appendFileSync(f.paths.log, `run ${i}\n`)
+      }
+      // Six runs: the first is gone, the sixth is the current log, the second the oldest kept.
+      expect(kept.map((p) => fs.readFileSync(p, "utf8").match(/run (\d)\n$/)?.[1])).toEqual(["5", "4", "3", "2", "1"])
+      expect(fs.readdirSync(f.paths.root).filter((n) => n.startsWith("indexing_log")).sort()).toEqual(kept.map((p) => path.basename(p)).sort())
+      expect(starts.every((l) => l.includes("インデックス作成の開始: "))).toBe(true)
     })))
 
   it.effect("R5: no enabled index → error, exit 1", () =>
@@ -270,7 +295,7 @@ describe("runIndexer(): start of the run (R1–R6)", () => {
       fs.mkdirSync(path.join(f.paths.root, "system_index"))
       const r = yield* run(f)
       expect(r.code).toBe(0)
-      expect(fs.readFileSync(f.paths.log, "utf8")).toContain("[WARN] 前の版のインデックスは使えません。")
+      expect(fs.readFileSync(f.paths.log, "utf8")).toContain("[警告] 前の版のインデックスは使えません。")
       expect(fs.existsSync(path.join(f.paths.root, "system_index"))).toBe(false)
     })))
 })
@@ -296,7 +321,7 @@ describe("runIndexer(): journal recovery and crawl (R7, R8, C1, C3)", () => {
       writeSource(f.folder("A"), "0.xlsx", "zero")
       const r = yield* run(f)
       expect(r.code).toBe(0)
-      expect(r.echoed).toContain("recovered: A/1.xlsx (published the TSVs staged by an interrupted run)")
+      expect(r.echoed).toContain("復旧しました: A/1.xlsx（中断した前回の実行が用意した本文を書き出しました）")
       expect(tsvText(f.paths, "A", "1.xlsx")).toBe("A1\tone v2 staged")
       // 1.xlsx is done and unchanged: not a target; 2.xlsx was in flight: last.
       expect(r.dispatched).toEqual(["plain:0.xlsx", "plain:2.xlsx"])
@@ -326,7 +351,7 @@ describe("runIndexer(): journal recovery and crawl (R7, R8, C1, C3)", () => {
       // The error gone, the next run recovers the staged folder as R7 says.
       const again = yield* provide(run(f))
       expect(again.code).toBe(0)
-      expect(again.echoed).toContain("recovered: A/1.xlsx (published the TSVs staged by an interrupted run)")
+      expect(again.echoed).toContain("復旧しました: A/1.xlsx（中断した前回の実行が用意した本文を書き出しました）")
     }))
 
   it.effect("R14, R18: pending removals that exist but cannot be read end the run with exit 1 before anything is touched (issue 15)", () =>
@@ -470,7 +495,7 @@ describe("runIndexer(): confirmation (R9, R10, R11, R12)", () => {
       expect(yield* closing(r)).toEqual(Option.some("クラウドにだけあるファイルは、ダウンロードせずに残しました"))
       expect(yield* Ref.get(r.channel.cloudSkipped)).toEqual([{ index: "A", path: "cloud.xlsx" }])
       expect(r.rows).toEqual([])
-      expect(fs.readFileSync(f.paths.log, "utf8")).toContain("cloud-only: A/cloud.xlsx")
+      expect(fs.readFileSync(f.paths.log, "utf8")).toContain("  クラウドのみ: A/cloud.xlsx\n")
     })))
 })
 
@@ -496,7 +521,7 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       expect(r.code).toBe(0)
       expect(new Set(r.dispatched)).toEqual(new Set(["plain:old.xlsx", "spreadsheet:old.xlsx", "spreadsheet:x.ods"]))
       expect(statuses(r.rows)).toEqual({ "A/old.xlsx": "done", "A/x.ods": "done" })
-      expect(r.echoed).toContain("A/old.xlsx: reading it needs Office; handed to the spreadsheet owner")
+      expect(r.echoed).toContain("A/old.xlsx: Office が無いと読めない内容のため、表計算の担当（LibreOffice）に回しました")
     })))
 
   it.effect("W3: legacy Excel files go to the plain workers first; one they cannot read is rerouted to the spreadsheet owner (R14)", () =>
@@ -723,8 +748,8 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
         { published: [{ index: "A", path: "x/a.xlsx" }, { index: "A", path: "z/c.xlsx" }], removed: [{ index: "A", path: "y/b.xlsx" }] },
         "closed"
       ])
-      expect(fs.readFileSync(f.paths.log, "utf8")).toMatch(/ingest phase: \d+\.\d s/)
-      expect(fs.readFileSync(f.paths.log, "utf8")).toMatch(/2-gram index updated: \d+\.\d s/)
+      expect(fs.readFileSync(f.paths.log, "utf8")).toMatch(/取り込み段階: \d+\.\d 秒/)
+      expect(fs.readFileSync(f.paths.log, "utf8")).toMatch(/gram 索引を更新しました: \d+\.\d 秒/)
     })))
 
   it.effect("S1/S2: while the 2-gram round's pace holds, no file is handed over; once it lets go, the run goes on (issue 13)", () =>
@@ -777,7 +802,7 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       expect(yield* Deferred.isDone(ended)).toBe(true)
       const found = yield* searchIndex(f.paths, "見積")
       expect([found.engine, ...found.hits.map((h) => h.text).sort()]).toEqual(["gram", "見積 壱", "見積 弐", "見積 零"])
-      expect(fs.readFileSync(f.paths.log, "utf8")).toMatch(/2-gram index updated: 3 file\(s\) indexed \(0 while ingesting\)/)
+      expect(fs.readFileSync(f.paths.log, "utf8")).toMatch(/gram 索引を更新しました: 3 ファイル（うち取り込み中に 0）/)
     })), 600_000)
 
   // The round in the commander's thread, and on a thread of its own as the product runs it (issue 20).
@@ -831,6 +856,6 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       // The next run ingests z/ and merges.
       expect(yield* runIndexer(yield* makeChannel(), options(fakeWorkers([])))).toBe(0)
       expect(yield* search("見積")).toEqual(["gram", "見積 新0", "見積 新1", "見積 新2"])
-      expect(fs.readFileSync(f.paths.log, "utf8")).toMatch(/2-gram index updated: \d+ file\(s\) indexed/)
+      expect(fs.readFileSync(f.paths.log, "utf8")).toMatch(/gram 索引を更新しました: \d+ ファイル（うち取り込み中に \d+）/)
     })), 600_000)
 })

@@ -10,8 +10,8 @@
  */
 import {
   type ExitCode, type Failure, type IngestResult, type IngestRow, type Language, type PlanAnswer, type ProgressEvent, type RunOutcome,
-  computeTargetList, decideAfterTargets, decideBeforeDispatch, decideConfirmation, decideResult, dispatchHalted, fileKey,
-  foldersReadyToPublish, messages, nextProgress, pickNextDispatch, settleRun
+  computeTargetList, decideAfterTargets, decideBeforeDispatch, decideConfirmation, decideResult, describeWorkFolderError, dispatchHalted, fileKey,
+  foldersReadyToPublish, logTimestamp, messages, nextProgress, pickNextDispatch, settleRun
 } from "@sagasu/domain"
 import { WorkStore, crashPoint, maxPathBytes } from "@sagasu/store"
 import { Clock, Context, Deferred, Effect, Fiber, Layer, Option, Queue, Ref, type Scope, Stream, SubscriptionRef } from "effect"
@@ -19,7 +19,7 @@ import * as path from "node:path"
 import { DispatchBook } from "./_dispatch_book.ts"
 import {
   type InFlight, type RoundChanges, type RunContext, RunFailure, type RunIndexerOptions, type RunState, defaultWorkers,
-  ioFailure, isFolder, isRegularFileOrUnknown, logHeader, makeRunState
+  ioFailure, isFolder, isRegularFileOrUnknown, logHeader, makeRunState, runFailureMessage, utcOffsetAt
 } from "./_run_context.ts"
 import {
   crawlSelected, keepPreviousRows, obtainAnswer, prepareWorkArea, removeVanished, reportCloudSkipped, reportCounts,
@@ -50,10 +50,11 @@ export const runIndexer = (
 ): Effect.Effect<ExitCode, never, WorkStore> =>
   Effect.gen(function* () {
     // R18: an unhandled error is the run's error, exit 1.
+    // Before the settings are read (the work folder, the lock) the language is Japanese (the default).
     const code = yield* runGuarded(channel, options).pipe(
-      Effect.catchAll((failure) => Ref.set(channel.error, Option.some(failure.message)).pipe(Effect.as<ExitCode>(1))),
+      Effect.catchAll((failure) => Ref.set(channel.error, Option.some(runFailureMessage(failure, "ja"))).pipe(Effect.as<ExitCode>(1))),
       Effect.catchAllDefect((defect) =>
-        Ref.set(channel.error, Option.some(`Unexpected error: ${String(defect)}`)).pipe(Effect.as<ExitCode>(1))
+        Ref.set(channel.error, Option.some(messages("ja").unexpectedError(String(defect)))).pipe(Effect.as<ExitCode>(1))
       )
     )
     yield* Deferred.succeed(channel.exitCode, code) // R1
@@ -73,9 +74,10 @@ const runGuarded = (channel: IndexerChannel, options: RunIndexerOptions) =>
       yield* store.acquireLock(paths).pipe(
         Effect.mapError((e) => new RunFailure({ message: e.reason === "held" ? text.lockHeld : e.message }))
       )
-      // R4: the log, only after the lock.
-      const header = logHeader(paths, options, settingsForMessages, yield* Clock.currentTimeMillis)
-      const log = yield* store.openRunLog(paths, header, channel.echo)
+      // R4: the log, only after the lock; its first line says when the run started, its last when it ended.
+      const startedMs = yield* Clock.currentTimeMillis
+      const header = logHeader(paths, options, settingsForMessages, text, { nowMs: startedMs, utcOffsetMinutes: utcOffsetAt(startedMs) })
+      const log = yield* store.openRunLog(paths, header, channel.echo, language)
       const progress = (event: ProgressEvent) =>
         SubscriptionRef.updateAndGet(channel.progress, (p) => nextProgress(p, event)).pipe(
           Effect.flatMap((p) => store.writeProgress(paths, p)),
@@ -84,13 +86,12 @@ const runGuarded = (channel: IndexerChannel, options: RunIndexerOptions) =>
       const ctx: RunContext = { channel, options, store, paths, log, language, text, progress }
 
       const outcome: MainOutcome = yield* runMain(ctx).pipe(
-        Effect.catchAll((failure) =>
-          (failure.logged === true ? Effect.void : log.write(failure.message, "error")).pipe(
-            Effect.as<MainOutcome>({ _tag: "Error", message: failure.message })
-          )
-        ),
+        Effect.catchAll((failure) => {
+          const message = runFailureMessage(failure, language)
+          return (failure.logged === true ? Effect.void : log.write(message, "error")).pipe(Effect.as<MainOutcome>({ _tag: "Error", message }))
+        }),
         Effect.catchAllDefect((defect) => {
-          const message = `Unexpected error: ${String(defect)}`
+          const message = text.unexpectedError(String(defect))
           return log.write(message, "error").pipe(Effect.as<MainOutcome>({ _tag: "Error", message }))
         })
       )
@@ -107,6 +108,8 @@ const runGuarded = (channel: IndexerChannel, options: RunIndexerOptions) =>
           yield* log.write(settled.message)
           yield* Ref.set(channel.closing, Option.some({ message: settled.message, failed: settled.failed }))
       }
+      const endedMs = yield* Clock.currentTimeMillis
+      yield* log.write(text.logEnded(logTimestamp(endedMs, utcOffsetAt(endedMs)), endedMs - startedMs))
       return settled.code
     })
   )
@@ -194,7 +197,7 @@ const runMain = (run: RunContext): Effect.Effect<MainOutcome, RunFailure, Scope.
       })
     )
     const ingestEnded = yield* Clock.currentTimeMillis
-    yield* log.write(`ingest phase: ${((ingestEnded - ingestStarted) / 1000).toFixed(1)} s (dispatch, results, publish and the finally step)`)
+    yield* log.write(text.logIngestPhase(ingestEnded - ingestStarted))
     return { _tag: "Ingested", state } as MainOutcome
   })
 
@@ -210,6 +213,8 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
   Effect.gen(function* () {
     const { channel, store, paths, log, text, progress } = ctx
     const total = state.targets.length
+    // A file's notes in the run's words (R4).
+    const notes = (result: IngestResult) => result.log.map((n) => text.logNote(n))
     const results = yield* Queue.unbounded<Arrival>()
     const book = new DispatchBook(state.targets, workers)
     let officeInterrupted = false
@@ -282,7 +287,7 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
             yield* store.removeBodyFolders(paths, [next.target]).pipe(Effect.mapError(ioFailure))
             state.removedKeys.add(fileKey(next.target.index, next.target.path))
             state.removed.push({ index: next.target.index, path: next.target.path })
-            yield* log.block(next.n, total, `${name}: ${text.sourceVanished}`, [])
+            yield* log.block(next.n, total, text.logFile(name, { _tag: "sourceVanished" }), [])
             yield* progress({ _tag: "result", failed: false, current: name })
             break
           case "Submit": {
@@ -326,28 +331,28 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
       switch (step._tag) {
         case "Reroute":
           yield* submit({ ...flight, kind: step.app, worker: book.ownerNumber[step.app] })
-          yield* log.write(`${name}: reading it needs Office; handed to the ${step.app} owner`, "info", "file")
+          yield* log.write(text.logFile(name, { _tag: "rerouted", app: step.app }), "info", "file")
           continue
         case "KeepPending":
           state.stopped = true
           yield* store.appendIngestRows(paths, [row("pending")]).pipe(Effect.mapError(ioFailure))
-          yield* log.block(flight.n, total, `${name}: stopped (stays pending)`, arrival.result.log)
+          yield* log.block(flight.n, total, text.logFile(name, { _tag: "stopped" }), notes(arrival.result))
           break
         case "TargetLost":
           // R13: the target folder went while the file waited or was read: nothing more is handed
           // over, the file stays pending, the run ends naming the folder (the first one lost).
           yield* state.folderLost === undefined ? folderLost(flight.target.index, targetRoot(flight)) : Effect.void
-          yield* log.block(flight.n, total, `${name}: not recorded (stays pending, its R11 row): its folder is gone`, arrival.result.log)
+          yield* log.block(flight.n, total, text.logFile(name, { _tag: "folderGone" }), notes(arrival.result))
           break
         case "WorkFolderFailed":
           // R18: not the file's fault. It stays pending (its R11 row), nothing more is handed over,
           // the run ends with exit 1.
-          state.workFolderError = step.message
-          yield* log.block(flight.n, total, `${name}: not recorded (stays pending): ${text.failure(step.failure)}`, arrival.result.log, "error")
+          state.workFolderError = describeWorkFolderError(step.failure.detail, ctx.language)
+          yield* log.block(flight.n, total, text.logFile(name, { _tag: "notRecorded", failure: step.failure }), notes(arrival.result), "error")
           break
         case "Done": {
           // A file done with no text at all is a warning (issue 15 item 10).
-          yield* log.block(flight.n, total, `${name}: done`, arrival.result.log, step.empty ? "warn" : "info")
+          yield* log.block(flight.n, total, text.logFile(name, { _tag: "done" }), notes(arrival.result), step.empty ? "warn" : "info")
           // S1: a done file is findable at once, from its staging folder while it waits for the rest
           // of its source folder to be published (R14); noted before its row says done.
           const staging = flight.staging.split(path.sep).join("/")
@@ -360,7 +365,7 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
           break
         }
         case "Failed":
-          yield* log.block(flight.n, total, `${name}: failed (${text.failure(step.failure)})`, arrival.result.log, "warn")
+          yield* log.block(flight.n, total, text.logFile(name, { _tag: "failed", failure: step.failure }), notes(arrival.result), "warn")
           yield* store.appendIngestRows(paths, [row("failed", step.failure)]).pipe(Effect.mapError(ioFailure))
           state.failed.push({ index: flight.target.index, path: flight.target.path, failure: step.failure })
           // The text of an earlier version must not stay searchable (a path too long has none).

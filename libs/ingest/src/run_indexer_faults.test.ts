@@ -123,7 +123,7 @@ describe("runIndexer(): faults found by the chaos campaign", { timeout: 600_000 
         orphan.once("exit", (_code, s) => resume(Effect.succeed(s)))
       })
       expect(signal).toBe("SIGKILL")
-      expect(r.echoed.some((l) => l.startsWith(`ended a process an interrupted run left: ${orphan.pid}`))).toBe(true)
+      expect(r.echoed.some((l) => l.startsWith(`中断した実行が残したプロセスを終了しました: ${orphan.pid}`))).toBe(true)
     })))
 
   it.scoped("R13, §5: a file that became a FIFO after the crawl is not handed over; it is gone like a vanished file", () =>
@@ -154,7 +154,7 @@ describe("runIndexer(): faults found by the chaos campaign", { timeout: 600_000 
       fs.utimesSync(path.join(f.source, "b.xlsx"), new Date(), new Date(2000))
       const r = yield* run(f)
       expect(r.code).toBe(0)
-      expect(r.echoed.some((l) => l.startsWith("skip: A/sub (unreadable"))).toBe(true)
+      expect(r.echoed.some((l) => l.startsWith("飛ばしました: A/sub — 読み取れません（unreadable: "))).toBe(true)
       expect(statuses(r.rows)).toEqual({ "sub/a.xlsx": "done", "b.xlsx": "done" })
       expect(fs.readFileSync(path.join(bodyFolderOf(f.paths, "A", "sub/a.xlsx"), "1_Sheet1.tsv"), "utf8")).toBe(body)
       // Readable again: nothing to redo for it.
@@ -172,7 +172,7 @@ describe("runIndexer(): faults found by the chaos campaign", { timeout: 600_000 
       const dispatched: Array<string> = []
       const r = yield* run(f, dispatched, { result: (req) => (req.path === "b.xlsx" ? { status: "failed", failure, log: [] } : undefined) })
       expect(r.code).toBe(1)
-      expect(Option.getOrThrow(r.error)).toMatch(/^The disk of the work folder is full: free some space and start indexing again/)
+      expect(Option.getOrThrow(r.error)).toMatch(/^作業フォルダのディスクがいっぱいです。空きを作ってから、もう一度インデックス作成を始めると続きから取り込みます。/)
       expect(dispatched).toEqual(["a.xlsx", "b.xlsx"])
       expect(statuses(r.rows)).toEqual({ "a.xlsx": "done", "b.xlsx": "pending", "c.xlsx": "pending" })
       const again = yield* run(f)
@@ -220,7 +220,7 @@ describe("runIndexer(): faults found by the chaos campaign", { timeout: 600_000 
       const dispatched: Array<string> = []
       const r = yield* run(f, dispatched)
       expect(r.code).toBe(0)
-      expect(r.echoed.some((l) => l.startsWith(`not recovered: A/${long} is ingested again`))).toBe(true)
+      expect(r.echoed.some((l) => l.startsWith(`復旧できませんでした: A/${long} はもう一度取り込みます`))).toBe(true)
       expect(dispatched).toEqual(["a.xlsx", long])
       expect(statuses(r.rows)[long]).toBe("failed")
     })))
@@ -264,7 +264,7 @@ describe("runIndexer(): faults found by the chaos campaign", { timeout: 600_000 
       const filler = fill(mnt, 200_000) // about 200 kB left: too little for LibreOffice
       const full = yield* run(f, [], {}, "real workers")
       expect(full.code, full.echoed.slice(-5).join("\n")).toBe(1)
-      expect(Option.getOrThrow(full.error)).toMatch(/^The disk of the work folder is full: free some space and start indexing again/)
+      expect(Option.getOrThrow(full.error)).toMatch(/^作業フォルダのディスクがいっぱいです。空きを作ってから、もう一度インデックス作成を始めると続きから取り込みます。/)
       const rows = Object.fromEntries(full.rows.map((r) => [r.path, `${r.status} ${r.failure === undefined ? "" : formatFailureText(r.failure)}`.trim()]))
       expect(rows["メモ1.rtf"]).toBe("pending")
       expect(rows["メモ2.rtf"]).toBe("pending")

@@ -65,14 +65,16 @@ describe.skipIf(!haveCorpus)("legacy Word and PowerPoint: plain first, Office wh
       expect(Object.fromEntries(rows.map((r) => [r.path, r.status]))).toEqual({ "ppt97.ppt": "done", "word2.doc": "done", "word95.doc": "done", "word97.doc": "done" })
       // The log block of each file says how it was read: LibreOffice converted only the two old ones.
       const log = fs.readFileSync(paths.log, "utf8")
+      // A file's block: its `[n/total]` line and the indented lines under it (R4).
       const block = (name: string) => {
-        const at = log.indexOf(`] A/${name}: `)
-        return log.slice(at, log.indexOf("\n[", at) >>> 0)
+        const lines = log.slice(log.indexOf(`] A/${name}: `)).split("\n")
+        const end = lines.findIndex((l, i) => i > 0 && !l.startsWith("    "))
+        return lines.slice(0, end).join("\n")
       }
       // R14: the reroute is logged when it happens, the owner's result in the file's block.
-      for (const name of ["word95.doc", "word2.doc"]) expect(log).toContain(`A/${name}: reading it needs Office; handed to the document owner`)
-      for (const name of ["word95.doc", "word2.doc"]) expect(block(name), name).toMatch(/: done\n.*converted to docx/)
-      for (const name of ["word97.doc", "ppt97.ppt"]) expect(block(name), name).not.toMatch(/LibreOffice|converted/)
+      for (const name of ["word95.doc", "word2.doc"]) expect(log).toContain(`A/${name}: Office が無いと読めない内容のため、文書の担当（LibreOffice）に回しました`)
+      for (const name of ["word95.doc", "word2.doc"]) expect(block(name), name).toMatch(/: 取り込みました\n(.*\n)*.*docx に変換しました（\d+ ms、このプロセスで \d 件目）/)
+      for (const name of ["word97.doc", "ppt97.ppt"]) expect(block(name), name).not.toMatch(/LibreOffice|変換/)
       for (const [query, file] of [["ディレクトリ", "word97.doc"], ["カタカナ", "ppt97.ppt"], ["quick brown fox", "word95.doc"], ["alain.bibas@rd.francetelecom.com", "word2.doc"]] as const) {
         const result = yield* searchIndex(paths, query, { index: "A", limit: 5 })
         expect(result.hits.map((h) => h.path), query).toContain(file)

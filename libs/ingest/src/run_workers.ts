@@ -14,7 +14,7 @@ import { gramRoundThread } from "./gram_thread.ts"
 import { Duration, Effect, Layer, Option } from "effect"
 import * as fsSync from "node:fs"
 import * as os from "node:os"
-import { installLibreOfficeHint } from "./office/office_failure.ts"
+import { libreOfficePackages } from "./office/office_failure.ts"
 import { makeOfficeOwners, officeVersion } from "./office/office_owner.ts"
 import type { RunIndexerOptions } from "./run_indexer.ts"
 import { workAreaTooFull, workFolderFailure } from "./work_area_space.ts"
@@ -70,7 +70,8 @@ export const standardWorkersLayer = (
             Effect.sync((): IngestResult => {
               // R18 (issue 15): LibreOffice failing for the work area's full disk is not the file's failure.
               const full = workFolderFailure(e, { workArea: paths.tmp, sourceBytes: sizeOf(request.source) })
-              return { status: "failed", failure: full ?? { reason: e.reason, detail: e.detail }, log: [e.message] }
+              // The failure is the block's first line (R4), said once.
+              return { status: "failed", failure: full ?? { reason: e.reason, detail: e.detail }, log: [] }
             })
           )
         )
@@ -109,12 +110,7 @@ export const standardRunOptions = (
       version,
       workers: (settings, paths) =>
         standardWorkersLayer(paths, settings).pipe(Layer.provide(Layer.succeed(WorkStore, store)), Layer.provide(NodeContext.layer)),
-      headerExtra: [
-        Option.match(office, {
-          onNone: () => `LibreOffice: not found — files that need it (doc, ppt, ods, Excel 2–4 xls, …) fail. ${installLibreOfficeHint}`,
-          onSome: (v) => `LibreOffice: ${v}`
-        })
-      ],
+      libreOffice: { version: Option.getOrUndefined(office), packages: libreOfficePackages },
       updateGram: (paths, changes) => store.updateGramIndexesOfRound(paths, changes),
       gramRound: (paths) => gramRoundThread(paths).pipe(Effect.provideService(WorkStore, store))
     } satisfies RunIndexerOptions

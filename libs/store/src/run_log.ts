@@ -1,15 +1,18 @@
 /**
  * The run's log file (R4): `indexing_log.txt`, UTF-8 with a BOM, opened only
  * after the lock is taken; the previous one becomes
- * `indexing_log_previous.txt`. Written only by the commander.
+ * `indexing_log_previous.txt`, and the older ones move down one place each
+ * (`indexing_log_previous_2.txt` … `_4.txt`, issue 16: five runs are kept,
+ * `keptLogs`). Written only by the commander.
  *
  * @module
  */
+import { type Language, messages } from "@sagasu/domain"
 import { Effect, type Scope } from "effect"
 import * as fs from "node:fs"
 import type { WorkPaths } from "./work_paths.ts"
 
-/** `info`, or a warning ("yellow" in the seed: marked `[WARN]` in the file), or an error (`[ERROR]`). */
+/** `info`, or a warning ("yellow" in the seed: marked `[警告]` / `[WARN]` in the file), or an error (`[エラー]` / `[ERROR]`). */
 export type LogLevel = "info" | "warn" | "error"
 
 /**
@@ -33,37 +36,56 @@ export interface RunLog {
   readonly block: (n: number, total: number, title: string, lines: ReadonlyArray<string>, level?: LogLevel) => Effect.Effect<void>
 }
 
-const mark = (level: LogLevel) => (level === "warn" ? "[WARN] " : level === "error" ? "[ERROR] " : "")
 
 /**
- * Rotates the log, opens a new one with a BOM and writes `header` (R4). The
- * file is closed when the scope closes. A header that cannot be written does
- * not stop the run; nor does a log that cannot be opened (lines then only go
- * to `echo`).
+ * Moves each kept log one place down — the oldest of `keptLogs` is dropped,
+ * `indexing_log.txt` becomes `indexing_log_previous.txt` (R4) — and returns
+ * the first error, if any (the rest is still tried: a log that cannot move
+ * is overwritten by the next one).
+ */
+export function rotateLogs(paths: WorkPaths): unknown {
+  const chain = [paths.log, paths.logPrevious, ...paths.logOlder]
+  let error: unknown
+  for (let i = chain.length - 1; i > 0; i--) {
+    const from = chain[i - 1] ?? ""
+    try {
+      if (fs.existsSync(from)) fs.renameSync(from, chain[i] ?? "")
+    } catch (e) {
+      error ??= e
+    }
+  }
+  return error
+}
+
+/**
+ * Rotates the logs ({@link rotateLogs}), opens a new one with a BOM and
+ * writes `header` (R4). The file is closed when the scope closes. A header
+ * that cannot be written does not stop the run; nor does a log that cannot
+ * be opened (lines then only go to `echo`). Its own troubles go to `echo` in
+ * `language`.
  */
 export const openRunLog = (
   paths: WorkPaths,
   header: ReadonlyArray<string>,
-  echo: LogEcho = () => {}
+  echo: LogEcho = () => {},
+  language: Language = "ja"
 ): Effect.Effect<RunLog, never, Scope.Scope> =>
   // Sync `node:fs` (STYLE 14): a line or a file's block per write, several per file of a run;
   // an append through the platform's FileSystem took 135–300 µs against 10–16 µs (journal_store.ts).
   Effect.acquireRelease(
     Effect.sync(() => {
-      try {
-        if (fs.existsSync(paths.log)) fs.renameSync(paths.log, paths.logPrevious)
-      } catch (e) {
-        echo(`the previous log could not be kept: ${String(e)}`, "warn", "run")
-      }
+      const text = messages(language)
+      const notRotated = rotateLogs(paths)
+      if (notRotated !== undefined) echo(text.logNotKept(String(notRotated)), "warn", "run")
       let fd: number | undefined
       try {
         fd = fs.openSync(paths.log, "w")
         fs.writeSync(fd, "\uFEFF")
       } catch (e) {
-        echo(`the log file could not be opened: ${String(e)}`, "warn", "run")
+        echo(text.logNotOpened(String(e)), "warn", "run")
         fd = undefined
       }
-      return { fd }
+      return { fd, text }
     }),
     (state) => Effect.sync(() => {
       if (state.fd !== undefined) fs.closeSync(state.fd)
@@ -71,13 +93,14 @@ export const openRunLog = (
     })
   ).pipe(
     Effect.map((state) => {
+      const mark = (level: LogLevel) => (level === "info" ? "" : `${state.text.logMark(level)} `)
       let failed = false
       const raw = (text: string) => {
         if (state.fd === undefined) return
         try {
           fs.writeSync(state.fd, text)
         } catch (e) {
-          if (!failed) echo(`the log file could not be written: ${String(e)}`, "warn", "run")
+          if (!failed) echo(state.text.logNotWritten(String(e)), "warn", "run")
           failed = true
         }
       }

@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url"
 import { bodyFolderOf, publishFolder } from "./body_index.ts"
 import { formatSettings } from "./settings_store.ts"
 import type { StoreReadError } from "./read_error.ts"
-import { type WorkPaths, workPaths } from "./work_paths.ts"
+import { rotateLogs } from "./run_log.ts"
+import { type WorkPaths, keptLogs, workPaths } from "./work_paths.ts"
 import { WorkStore } from "./work_store.ts"
 import { TestWorkFolder, WorkStoreTest } from "./testing.ts"
 
@@ -96,13 +97,35 @@ describe("run log (R4)", () => {
       void log
       expect(fs.readFileSync(paths.logPrevious, "utf8")).toBe("previous run")
       expect(fs.readFileSync(paths.log, "utf8")).toBe(
-        "\uFEFFSagasu 0.1.0\nNode v20\ncrawling 共有\nskip: 共有/~$a.xlsx (owner-file)\n[WARN] [3/10] 共有/見積.xlsx: failed (corrupt: bad zip)\n    line one\n"
+        "\uFEFFSagasu 0.1.0\nNode v20\ncrawling 共有\nskip: 共有/~$a.xlsx (owner-file)\n[警告] [3/10] 共有/見積.xlsx: failed (corrupt: bad zip)\n    line one\n"
       )
       // Issue 16: a file's lines are told apart from the run's, so a terminal can leave them out.
       expect(echoed).toEqual([
         "info:run:Sagasu 0.1.0", "info:run:Node v20", "info:run:crawling 共有", "info:file:skip: 共有/~$a.xlsx (owner-file)",
         "warn:file:[3/10] 共有/見積.xlsx: failed (corrupt: bad zip)", "warn:file:    line one"
       ])
+    }).pipe(Effect.provide(WorkStoreTest)))
+})
+
+describe("rotateLogs() (R4, issue 16: five runs kept)", () => {
+  it.effect("moves each log one place down, drops the oldest, and skips a place that is missing", () =>
+    Effect.gen(function* () {
+      const paths = yield* tempWork()
+      const chain = [paths.log, paths.logPrevious, ...paths.logOlder]
+      expect(chain).toHaveLength(keptLogs)
+      // Logs of runs 1..5 (5 the newest), without run 3's.
+      chain.forEach((p, i) => { if (i !== 2) fs.writeFileSync(p, `run ${5 - i}`) })
+      expect(rotateLogs(paths)).toBeUndefined()
+      expect(chain.map((p) => (fs.existsSync(p) ? fs.readFileSync(p, "utf8") : null))).toEqual([null, "run 5", "run 4", null, "run 2"])
+      // Run 1 was the oldest of five: gone.
+      expect(fs.readdirSync(paths.root).filter((n) => n.startsWith("indexing_log")).length).toBe(3)
+    }).pipe(Effect.provide(WorkStoreTest)))
+
+  it.effect("an English run's log marks warnings [WARN]", () =>
+    Effect.gen(function* () {
+      const paths = yield* tempWork()
+      yield* Effect.scoped(Effect.flatMap(WorkStore.openRunLog(paths, ["Sagasu 0.1.0"], () => {}, "en"), (log) => log.write("a warning", "warn")))
+      expect(fs.readFileSync(paths.log, "utf8")).toBe("\uFEFFSagasu 0.1.0\n[WARN] a warning\n")
     }).pipe(Effect.provide(WorkStoreTest)))
 })
 

@@ -9,12 +9,22 @@ import * as path from "node:path"
 /** The layout this version writes; `store/layout_version` holds it (R2, R6). */
 export const currentLayoutVersion = "1"
 
+/**
+ * How many runs' logs the work folder keeps (R4, issue 16): `indexing_log.txt`
+ * (the current or last run), `indexing_log_previous.txt` (the run before) and
+ * `indexing_log_previous_2.txt` … `_4.txt` (older, newest first).
+ */
+export const keptLogs = 5
+
 /** Absolute paths of everything in a work folder. */
 export interface WorkPaths {
   readonly root: string
   readonly settings: string
   readonly log: string
+  /** The log of the run before (R4). */
   readonly logPrevious: string
+  /** The logs of the runs before that, newest first ({@link keptLogs} runs are kept in all). */
+  readonly logOlder: ReadonlyArray<string>
   readonly store: string
   readonly layoutVersion: string
   readonly ingestList: string
@@ -41,6 +51,7 @@ export function workPaths(root: string): WorkPaths {
     settings: path.join(r, "setting.config"),
     log: path.join(r, "indexing_log.txt"),
     logPrevious: path.join(r, "indexing_log_previous.txt"),
+    logOlder: Array.from({ length: keptLogs - 2 }, (_, i) => path.join(r, `indexing_log_previous_${i + 2}.txt`)),
     store,
     layoutVersion: path.join(store, "layout_version"),
     ingestList: path.join(store, "ingest_list.tsv"),

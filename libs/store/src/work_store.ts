@@ -20,7 +20,7 @@
  */
 import { FileSystem } from "@effect/platform"
 import { NodeFileSystem } from "@effect/platform-node"
-import { type IndexEdit, type IngestRow, type JournalEntry, type Progress, type Settings, inBothLanguages } from "@sagasu/domain"
+import { type IndexEdit, type IngestRow, type JournalEntry, type Language, type Progress, type Settings, inBothLanguages } from "@sagasu/domain"
 import type { Extraction } from "@sagasu/domain"
 import { Effect, Schema, type Scope } from "effect"
 import * as nodeFs from "node:fs"
@@ -157,8 +157,8 @@ const make = Effect.gen(function* () {
       withFs(writeOrigins(paths, origins)).pipe(
         Effect.mapError((e) => (e._tag === "StoreReadError" ? e : workStoreError(paths.origins, e)))
       ),
-    /** Opens the run's log (R4), closed with the scope. */
-    openRunLog: (paths: WorkPaths, header: ReadonlyArray<string>, echo?: LogEcho) => openRunLog(paths, header, echo),
+    /** Opens the run's log (R4), closed with the scope; the older logs rotated (five kept), its own troubles said in `language`. */
+    openRunLog: (paths: WorkPaths, header: ReadonlyArray<string>, echo?: LogEcho, language?: Language) => openRunLog(paths, header, echo, language),
 
     // The body index (C2, W1).
     /** Empties `dir` and opens it for writing part by part (W1), closed with the scope. */

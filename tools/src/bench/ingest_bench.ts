@@ -536,7 +536,8 @@ async function main() {
     const ingest = p.ingestEnd !== undefined ? p.ingestEnd - (p.crawlEnd ?? 0) : NaN
     // Per-worker xlsx throughput: the worker's own time per file from the run log against the floor's per-file time.
     let sagasuXlsxMs = 0
-    for (const m of r.log.matchAll(/\] bench\/(.+?\.xlsx): done\n\s+.*?, (\d+) ms\n/g)) sagasuXlsxMs += Number(m[2])
+    // A done file's block and its first note, `2 パート、100 行、35 ms` (English before issue 16: `…, 35 ms`).
+    for (const m of r.log.matchAll(/\] bench\/(.+?\.xlsx): (?:done|取り込みました)\n\s+.*?[,、] ?(\d+) ms\n/g)) sagasuXlsxMs += Number(m[2])
     const floorXlsxMs = r.floor.files.filter((f) => f.file.endsWith(".xlsx")).reduce((n, f) => n + f.ms, 0)
     push(`| ${r.corpus.label} | ${f2(r.recoll.wall / r.sagasu.wall)}× | ${pct(r.floor.wall, r.sagasu.wall)} | ${pct(r.floor.wall, ingest)} | ${pct(floorXlsxMs, sagasuXlsxMs)} |`)
   }

@@ -174,7 +174,8 @@ async function cliRun(version: Version, folder: string): Promise<CliRun> {
   if (m.code !== 0) say(`${version.name}: exit ${m.code} ${m.stderr.slice(-400)}`)
   return {
     ...m,
-    ingestPhase: logFigure(work, /ingest phase: ([0-9.]+) s/),
+    // The log's words follow the settings' language since issue 16; older versions wrote English.
+    ingestPhase: logFigure(work, /(?:ingest phase|取り込み段階): ([0-9.]+) (?:s|秒)/),
     done: logFigure(work, /成功: (\d+)/)
   }
 }

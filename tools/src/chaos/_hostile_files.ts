@@ -279,8 +279,8 @@ export async function makeHostileTree(root: string, seed: number): Promise<Reado
   for (const [name, text] of [["改行\nを含む", "名前に改行"], ["タブ\tを含む", "名前にタブ"], ["バック\\スラッシュ", "名前にバックスラッシュ"], [" 前後に空白 ", "名前に空白"], ["#%?*:|<>\"", "名前に記号"], ["点..二つ", "点二つ"], ["CaseTwin", "大文字"], ["casetwin", "小文字"]] as const) {
     put(`names/${name}.xlsx`, await workbook(text), `odd characters in the name (${JSON.stringify(name)})`, done(text))
   }
-  put("names/.隠し.xlsx", await workbook("隠し"), "hidden file", { _tag: "skipped", logPattern: /skip: hostile\/names\/\.隠し\.xlsx \(hidden/ })
-  put("names/~$所有者.xlsx", await workbook("所有者"), "Office owner file", { _tag: "skipped", logPattern: /skip: hostile\/names\/~\$所有者\.xlsx \(owner-file/ })
+  put("names/.隠し.xlsx", await workbook("隠し"), "hidden file", { _tag: "skipped", logPattern: /飛ばしました: hostile\/names\/\.隠し\.xlsx — .*（hidden/ })
+  put("names/~$所有者.xlsx", await workbook("所有者"), "Office owner file", { _tag: "skipped", logPattern: /飛ばしました: hostile\/names\/~\$所有者\.xlsx — .*（owner-file/ })
   // Near PATH_MAX (4096 bytes with the NUL): one path that fits everywhere, one whose body-index
   // folder (the work folder's path + the relative path) would pass the limit.
   const rootBytes = Buffer.byteLength(path.resolve(root))
@@ -299,7 +299,7 @@ export async function makeHostileTree(root: string, seed: number): Promise<Reado
   for (const [i, bytes] of [[0, [0xff, 0xfe]], [1, [0xe3, 0x81]]] as const) {
     const name = Buffer.concat([Buffer.from(path.join(root, "names") + "/"), Buffer.from(`bad${i}_`), Buffer.from(bytes), Buffer.from(".xlsx")])
     fs.writeFileSync(name, await workbook(`壊れた名前${i}`))
-    out.push({ path: `names/bad${i}_\ufffd.xlsx`, kind: "name with invalid UTF-8 bytes", expect: { _tag: "skipped", logPattern: new RegExp(`skip: hostile/names/bad${i}_.*\\(invalid-name: the name is not valid UTF-8`) } })
+    out.push({ path: `names/bad${i}_\ufffd.xlsx`, kind: "name with invalid UTF-8 bytes", expect: { _tag: "skipped", logPattern: new RegExp(`飛ばしました: hostile/names/bad${i}_.* — .*（invalid-name: the name is not valid UTF-8`) } })
   }
 
   // --- Links and special files. ------------------------------------------------------------------
@@ -307,18 +307,18 @@ export async function makeHostileTree(root: string, seed: number): Promise<Reado
   const outsideTarget = path.join(path.dirname(root), "outside.xlsx")
   fs.writeFileSync(outsideTarget, await workbook("外のファイル"))
   fs.symlinkSync(outsideTarget, path.join(root, "links", "to_outside.xlsx"))
-  out.push({ path: "links/to_outside.xlsx", kind: "link leaving the target folder", expect: { _tag: "skipped", logPattern: /skip: hostile\/links\/to_outside\.xlsx \(link-outside/ } })
+  out.push({ path: "links/to_outside.xlsx", kind: "link leaving the target folder", expect: { _tag: "skipped", logPattern: /飛ばしました: hostile\/links\/to_outside\.xlsx — .*（link-outside/ } })
   fs.symlinkSync("/dev/zero", path.join(root, "links", "dev_zero.xlsx"))
-  out.push({ path: "links/dev_zero.xlsx", kind: "link to /dev/zero", expect: { _tag: "skipped", logPattern: /skip: hostile\/links\/dev_zero\.xlsx \(link-outside/ } })
+  out.push({ path: "links/dev_zero.xlsx", kind: "link to /dev/zero", expect: { _tag: "skipped", logPattern: /飛ばしました: hostile\/links\/dev_zero\.xlsx — .*（link-outside/ } })
   fs.symlinkSync("nowhere.xlsx", path.join(root, "links", "dangling.xlsx"))
-  out.push({ path: "links/dangling.xlsx", kind: "dangling link", expect: { _tag: "skipped", logPattern: /skip: hostile\/links\/dangling\.xlsx \(unreadable/ } })
+  out.push({ path: "links/dangling.xlsx", kind: "dangling link", expect: { _tag: "skipped", logPattern: /飛ばしました: hostile\/links\/dangling\.xlsx — .*（unreadable/ } })
   fs.symlinkSync(".", path.join(root, "links", "loop"))
-  out.push({ path: "links/loop", kind: "link loop", expect: { _tag: "skipped", logPattern: /skip: hostile\/links\/loop \(loop/ } })
+  out.push({ path: "links/loop", kind: "link loop", expect: { _tag: "skipped", logPattern: /飛ばしました: hostile\/links\/loop — .*（loop/ } })
   put("links/real.xlsx", await workbook("本物"), "file reached also through a hard link", done("本物"))
   fs.linkSync(path.join(root, "links", "real.xlsx"), path.join(root, "links", "hard_link.xlsx"))
   out.push({ path: "links/hard_link.xlsx", kind: "hard link", expect: done("本物") })
   execFileSync("mkfifo", [path.join(root, "links", "fifo.xlsx")])
-  out.push({ path: "links/fifo.xlsx", kind: "FIFO", expect: { _tag: "skipped", logPattern: /skip: hostile\/links\/fifo\.xlsx \(not-a-file/ } })
+  out.push({ path: "links/fifo.xlsx", kind: "FIFO", expect: { _tag: "skipped", logPattern: /飛ばしました: hostile\/links\/fifo\.xlsx — .*（not-a-file/ } })
   fs.mkdirSync(path.join(root, "links", "folder.xlsx"))
   put("links/folder.xlsx/inside.docx", await document("拡張子付きフォルダ"), "file inside a folder named like a workbook", done("拡張子付きフォルダ"))
   // A sparse 2 GB file: a cloud placeholder by the POSIX rule (no blocks), never read.
@@ -326,7 +326,7 @@ export async function makeHostileTree(root: string, seed: number): Promise<Reado
   const fd = fs.openSync(sparse, "w")
   fs.ftruncateSync(fd, 2 * 1024 ** 3)
   fs.closeSync(fd)
-  out.push({ path: "links/sparse_2GB.xlsx", kind: "sparse 2 GB file (cloud-only placeholder)", expect: { _tag: "skipped", logPattern: /cloud-only: hostile\/links\/sparse_2GB\.xlsx/ } })
+  out.push({ path: "links/sparse_2GB.xlsx", kind: "sparse 2 GB file (cloud-only placeholder)", expect: { _tag: "skipped", logPattern: /クラウドのみ: hostile\/links\/sparse_2GB\.xlsx/ } })
 
   return out
 }

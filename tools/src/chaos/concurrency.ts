@@ -60,12 +60,12 @@ export async function concurrencyPart(options: ConcurrencyOptions, tally: Tally)
     for (const l of losers) {
       const out = l.out()
       tally.check("R3: the others say the seed's message", out.includes(held), () => `round ${round}: ${out.slice(0, 300)}`)
-      tally.check("R3, R4: the others write no log (no header printed)", !/Sagasu .* — indexing run started/.test(out), () => `round ${round}: ${out.slice(0, 300)}`)
+      tally.check("R3, R4: the others write no log (no header printed)", !/^Sagasu \S+ — /m.test(out), () => `round ${round}: ${out.slice(0, 300)}`)
     }
     const winner = winners[0]
     if (winner !== undefined) {
       const logAfter = fs.readFileSync(log, "utf8")
-      tally.check("R4: the log is the one winner's", logAfter.includes(`pid ${winner.child.pid}\n`) && logAfter.includes("インデックス作成が完了しました"), () => `round ${round}: ${logAfter.slice(0, 400)}`)
+      tally.check("R4: the log is the one winner's", logAfter.includes(`プロセス番号 ${winner.child.pid}\n`) && logAfter.includes("インデックス作成が完了しました"), () => `round ${round}: ${logAfter.slice(0, 400)}`)
       tally.check("R3: the log was rotated exactly once (the others left it untouched)", fs.readFileSync(previous).equals(logBefore), () => `round ${round}: indexing_log_previous.txt is not the log from before the round`)
       // How long the losers' attempts overlapped the winner's run: the margin this round had.
       const lastLoser = Math.max(...losers.map((l) => l.started + (exits[children.indexOf(l)]?.ms ?? 0)))

@@ -138,7 +138,7 @@ async function filesChangeMidRun(options: EnvironmentOptions, tally: Tally, i: n
     tally.fault("file rewritten with other content mid-run")
   }
   const exit = await child.exited
-  tally.check("files changing mid-run: the run completes (exit 0), no crash", exit.code === 0 && !/Unexpected error/.test(child.out()), () => `changing ${i}: exit ${exit.code}: ${child.out().slice(-400)}`)
+  tally.check("files changing mid-run: the run completes (exit 0), no crash", exit.code === 0 && !/Unexpected error|予期しないエラー/.test(child.out()), () => `changing ${i}: exit ${exit.code}: ${child.out().slice(-400)}`)
   const again = await startIndex(work).exited
   tally.check("files changing mid-run: the next run completes", again.code === 0, () => `changing ${i}: exit ${again.code}`)
   const queries = [...tree.queries, ...other.slice(0, 4).map((f) => f.probe)]
@@ -190,7 +190,7 @@ async function permissionDenied(options: EnvironmentOptions, tally: Tally) {
     const row = rows.get(`tree/${f.path}`)
     tally.check("permissions: an unreadable file fails with reason unreadable (permission denied)", row?.failure?.reason === "unreadable" && /permission denied|EACCES/i.test(row.failure.detail), () => `${f.path}: ${row?.status} ${textOf(row)}`)
   }
-  tally.check("permissions: the unreadable folder is logged as skipped", /skip: tree\/秘密 \(unreadable/.test(second.out), () => second.out.slice(-400))
+  tally.check("permissions: the unreadable folder is logged as skipped", /飛ばしました: tree\/秘密 — .*（unreadable/.test(second.out), () => second.out.slice(-400))
   const secretRows = secret.map((f) => rows.get(`tree/秘密/${f.path}`)?.status)
   tally.check("R8: files in a folder that cannot be read keep their rows (not vanished)", secretRows.every((s) => s === "done"), () => `rows: ${secretRows.join(", ")}`)
   const secretFolders = [...indexed.keys()].filter((k) => k.startsWith("tree/秘密/"))
@@ -219,7 +219,7 @@ async function fifos(options: EnvironmentOptions, tally: Tally) {
   const exit = await first.exited
   clearTimeout(hang)
   tally.check("§5: the crawl does not hang on a FIFO (exit 0)", exit.code === 0, () => `exit ${exit.code} ${exit.signal ?? ""} after ${exit.ms} ms`)
-  tally.check("§5: the FIFO is logged as skipped (not-a-file)", /skip: tree\/パイプ\.xlsx \(not-a-file/.test(first.out()), () => first.out().slice(-300))
+  tally.check("§5: the FIFO is logged as skipped (not-a-file)", /飛ばしました: tree\/パイプ\.xlsx — .*（not-a-file/.test(first.out()), () => first.out().slice(-300))
 
   // After the crawl: the last file in target order becomes a FIFO while the run reads the others.
   for (const f of tree.files) fs.utimesSync(path.join(tree.root, ...f.path.split("/")), new Date(), new Date())
@@ -352,7 +352,7 @@ async function diskFullDuringOffice(options: EnvironmentOptions, tally: Tally) {
     const out = child.out()
     if (process.env.SAGASU_CHAOS_DEBUG !== undefined) console.log(out.slice(-3000))
     tally.check("R18: a full disk during LibreOffice ends the run with exit 1", exit.code === 1, () => `exit ${exit.code} ${exit.signal ?? ""}: ${out.slice(-500)}`)
-    tally.check("R18: the message says the disk of the work folder is full", /disk of the work folder is full/.test(out), () => out.slice(-500))
+    tally.check("R18: the message says the disk of the work folder is full", /作業フォルダのディスクがいっぱいです/.test(out), () => out.slice(-500))
     const ref = await referenceOf(path.join(dir, "clean"), { tree: tree.root }, tree.queries)
     const rows = await ingestRows(work)
     const blamed = [...rows].filter(([k, r]) => r.status === "failed" && ref.rows.get(k) !== `failed ${r.failure?.reason ?? ""}`)

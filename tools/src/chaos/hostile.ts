@@ -47,7 +47,7 @@ export async function hostilePart(options: HostileOptions, tally: Tally): Promis
   clearTimeout(hang)
   const out = child.out()
   tally.check("hostile: the run completes (exit 0), the process never crashes", exit.code === 0, () => `exit ${exit.code} ${exit.signal ?? ""}: ${out.slice(-800)}`)
-  tally.check("hostile: no unexpected error", !/Unexpected error|RangeError|Maximum call stack/.test(out), () => out.match(/.*(Unexpected error|RangeError|Maximum call stack).*/)?.[0] ?? "")
+  tally.check("hostile: no unexpected error", !/Unexpected error|予期しないエラー|RangeError|Maximum call stack/.test(out), () => out.match(/.*(Unexpected error|予期しないエラー|RangeError|Maximum call stack).*/)?.[0] ?? "")
   tally.check(`hostile: peak RSS under ${options.rssBoundBytes / MiB} MiB`, peak > 0 && peak < options.rssBoundBytes, () => `peak ${Math.round(peak / MiB)} MiB`)
   tally.figures.set("hostile: peak RSS", `${Math.round(peak / MiB)} MiB for the Sagasu process (bound ${options.rssBoundBytes / MiB} MiB), ${Math.round(officePeak / MiB)} MiB for its LibreOffice processes; run ${(exit.ms / 1000).toFixed(1)} s for ${files.length} files`)
 

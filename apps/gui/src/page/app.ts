@@ -98,7 +98,7 @@ const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e)
 
 function renderTexts() {
   document.documentElement.lang = language
-  document.title = language === "ja" ? "Sagasu（さがす）" : "Sagasu"
+  document.title = t.title
   for (const e of document.querySelectorAll<HTMLElement>("[data-t]")) {
     const v = (t as unknown as Record<string, unknown>)[e.dataset["t"] ?? ""]
     if (typeof v === "string") e.textContent = v
@@ -365,6 +365,9 @@ function renderRun() {
     const bar = $("bar")
     bar.classList.toggle("indeterminate", p.phase === "crawl")
     $("bar-fill").style.width = total === 0 ? "0%" : `${Math.round((100 * p.processed) / total)}%`
+    // Assistive technology reads the bar's value (issue 16); none while the crawl cannot count.
+    if (p.phase === "crawl" || total === 0) bar.removeAttribute("aria-valuenow")
+    else bar.setAttribute("aria-valuenow", String(Math.floor((100 * p.processed) / total)))
     setText($("n-processed"), count(p.processed))
     setText($("n-remaining"), count(p.remaining))
     setText($("n-failed"), count(p.failed))

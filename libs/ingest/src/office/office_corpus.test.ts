@@ -53,17 +53,21 @@ const runAll = Effect.gen(function* () {
         const elapsed = performance.now() - t0
         const status = yield* owner.status
         const mineOut = outcomes.slice(-mine.length)
-        const done = mineOut.flatMap((o) => (Exit.isSuccess(o.exit) && o.exit.value.via === "office" ? [{ ms: o.ms, log: o.exit.value.log[0] ?? "" }] : []))
-        const cold = done.filter((o) => o.log.startsWith("LibreOffice started"))
-        const warm = done.filter((o) => !o.log.startsWith("LibreOffice started"))
-        const conversionMs = (log: string) => Number(/converted to \w+ in (\d+) ms/.exec(log)?.[1] ?? 0)
-        const startMs = (log: string) => Number(/LibreOffice started \(process \d+, (\d+) ms\)/.exec(log)?.[1] ?? 0)
+        // The owner's Converted note (R4): its conversion time, and its start when this file started LibreOffice.
+        const done = mineOut.flatMap((o) => {
+          const note = Exit.isSuccess(o.exit) && o.exit.value.via === "office" ? o.exit.value.log.find((n) => n._tag === "Converted") : undefined
+          return note?._tag === "Converted" ? [{ ms: o.ms, note }] : []
+        })
+        const cold = done.filter((o) => o.note.started !== undefined)
+        const warm = done.filter((o) => o.note.started === undefined)
+        const conversionMs = (o: (typeof done)[number]) => o.note.ms
+        const startMs = (o: (typeof done)[number]) => o.note.started?.ms ?? 0
         const median = (xs: ReadonlyArray<number>) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
         stats.push(
           `${kind}: ${mine.length} files in ${(elapsed / 1000).toFixed(1)} s = ${Math.round((mine.length * 60_000) / elapsed)} files/min through one owner; ` +
-            `${status.processesStarted} LibreOffice process(es) started; cold start median ${median(cold.map((o) => startMs(o.log)))} ms ` +
-            `(+ first conversion ${median(cold.map((o) => conversionMs(o.log)))} ms); warm conversion median ${median(warm.map((o) => conversionMs(o.log)))} ms ` +
-            `(min ${Math.min(...warm.map((o) => conversionMs(o.log)))}, max ${Math.max(...warm.map((o) => conversionMs(o.log)))}), ` +
+            `${status.processesStarted} LibreOffice process(es) started; cold start median ${median(cold.map(startMs))} ms ` +
+            `(+ first conversion ${median(cold.map(conversionMs))} ms); warm conversion median ${median(warm.map(conversionMs))} ms ` +
+            `(min ${Math.min(...warm.map(conversionMs))}, max ${Math.max(...warm.map(conversionMs))}), ` +
             `warm file incl. extraction median ${Math.round(median(warm.map((o) => o.ms)))} ms`
         )
       })

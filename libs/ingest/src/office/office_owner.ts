@@ -25,7 +25,7 @@
  * @module
  */
 import { CommandExecutor, FileSystem } from "@effect/platform"
-import { type AppKind, type Extraction, fileFormatOf } from "@sagasu/domain"
+import { type AppKind, type Extraction, type FileNote, fileFormatOf } from "@sagasu/domain"
 import { Clock, Duration, Effect, Exit, Option, type Scope } from "effect"
 import * as path from "node:path"
 import type { ExtractFileOptions } from "../extract.ts"
@@ -89,8 +89,8 @@ export interface OfficeIngestion {
   readonly extraction: Extraction
   /** `office` when LibreOffice converted it; `plain` when the bytes turned out readable without Office. */
   readonly via: "office" | "plain"
-  /** Lines for the file's log block (R4): how it was read and how long it took. */
-  readonly log: ReadonlyArray<string>
+  /** Notes for the file's log block (R4): how it was read and how long it took. */
+  readonly log: ReadonlyArray<FileNote>
 }
 
 /** Counters and the current process of an owner, for logs and tests. */
@@ -242,8 +242,11 @@ export const makeOfficeOwner = (
         }
         running.files += 1
         filesConverted += 1
-        const startLog = cold ? `LibreOffice started (process ${running.generation}, ${t1 - t0} ms); ` : ""
-        return { bytes, log: `${startLog}converted to ${target.ext} in ${t2 - t1} ms (file ${running.files} of this process)` }
+        const note: FileNote = {
+          _tag: "Converted", ext: target.ext, ms: t2 - t1, fileOfProcess: running.files,
+          ...(cold ? { started: { process: running.generation, ms: t1 - t0 } } : {})
+        }
+        return { bytes, note }
       })
 
     const ingestOne = (sourcePath: string, files: WorkFiles, officeAsked: { value: boolean }) =>
@@ -255,7 +258,7 @@ export const makeOfficeOwner = (
         const checked = yield* precheck(bytes, path.basename(sourcePath), options.extract)
         if (checked._tag === "plain" && options.convertReadable !== true) {
           const empty = checked.extraction.parts.every((part) => part.lines.length === 0)
-          const log = ["read without Office: the content needs no conversion", ...(empty ? [noTextWarning] : [])]
+          const log: Array<FileNote> = [{ _tag: "ReadWithoutOffice" }, ...(empty ? [noTextWarning] : [])]
           return { extraction: checked.extraction, via: "plain", log } satisfies OfficeIngestion
         }
         if (checked._tag === "fail") {
@@ -285,8 +288,8 @@ export const makeOfficeOwner = (
         }
         const t1 = yield* Clock.currentTimeMillis
         const lines = extraction.parts.reduce((sum, part) => sum + part.lines.length, 0)
-        const log = [`${converted.log}; ${extraction.parts.length} part(s), ${lines} line(s), ${t1 - t0} ms in all`]
-        if (lines === 0) log.push(`warning: LibreOffice read no text from it (${verdict.detail})`)
+        const log: Array<FileNote> = [converted.note, { _tag: "Read", parts: extraction.parts.length, lines, ms: t1 - t0 }]
+        if (lines === 0) log.push({ _tag: "OfficeNoText", detail: verdict.detail })
         return { extraction, via: "office", log } satisfies OfficeIngestion
       })
 

@@ -2,7 +2,7 @@
 // at a time in the order they came, the stop word looked at when a file is taken), with scripted
 // behaviour by file name instead of extraction: `hang` never ends (a stuck parse), `oom` fills the
 // heap until the thread's limit, `crash` throws outside any handler; any other file is done at once,
-// its log naming the thread and the order it was read in.
+// its result naming the thread (tsvCount) and the order it was read in (lines).
 import { parentPort, threadId, workerData } from "node:worker_threads"
 
 const control = new Int32Array(workerData.control)
@@ -24,7 +24,8 @@ function readQueue() {
       for (;;) hoard.push(new Array(100_000).fill(hoard.length))
     }
     if (name === "crash") setImmediate(() => { throw new Error("scripted crash") })
-    else parentPort.postMessage({ _tag: "result", seq: file.seq, result: { status: "done", tsvCount: 0, log: [`thread ${threadId}`, `read ${++order}`], lines: 0 } })
+    // The thread that read it and the order it was read in, as tsvCount and lines (the log holds notes, FileNote).
+    else parentPort.postMessage({ _tag: "result", seq: file.seq, result: { status: "done", tsvCount: threadId, log: [], lines: ++order } })
     if (name === "crash") return
   }
   reading = false
