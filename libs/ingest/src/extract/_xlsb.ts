@@ -23,7 +23,7 @@ import { builtInFormatCode } from "./_number_format.ts"
 import type { OpcPackage } from "./_opc.ts"
 import { SharedStringTable } from "./_shared_strings.ts"
 import { emitLines, type ExtractionSink } from "./_sink.ts"
-import { drawingLines, type SheetStreaming, type WorksheetLinesOptions } from "./_workbook.ts"
+import { drawingLines, type SheetEntry, sheetParts, type SheetStreaming, type WorksheetLinesOptions } from "./_workbook.ts"
 import { columnName, headerFooterText, lineOfCell, MergeFilter, type Area, type Cell } from "./_worksheet.ts"
 import { f64, rkNumber, u16, u32 } from "./_biff.ts"
 import { ExtractError } from "./extract_error.ts"
@@ -148,12 +148,6 @@ const readRecords = (pkg: OpcPackage, part: string, each: (type: number, data: U
     const splitter = new RecordSplitter(part, each)
     return Effect.zipRight(pkg.readBytes(part, (chunk) => splitter.push(chunk)), Effect.try({ try: () => splitter.end(), catch: (e) => e as ExtractError }))
   })
-
-interface SheetEntry {
-  readonly name: string
-  readonly state: PartState
-  readonly relationshipId: string
-}
 
 const states: ReadonlyArray<PartState> = ["visible", "hidden", "veryHidden"]
 
@@ -461,20 +455,7 @@ export const extractXlsb = <E>(
     strings.pack()
     const context: CellContext = { sharedStrings: strings, formats, date1904 }
 
-    for (const sheet of sheets) {
-      const part = byId.get(sheet.relationshipId)
-      budget.startPart()
-      yield* sink.beginPart({ name: sheet.name, locator: "cell", state: sheet.state })
-      if (part !== undefined) {
-        const rels = yield* pkg.relationships(part.target)
-        if (part.type === "chartsheet") {
-          for (const r of rels) {
-            if (r.type === "drawing" && !r.external && pkg.has(r.target)) yield* emitLines(sink, budget, yield* drawingLines(pkg, r.target, budget))
-          }
-        } else {
-          yield* worksheetLines({ pkg, sheetPart: part.target, rels, context, budget, sink, streaming })
-        }
-      }
-      yield* sink.endPart
-    }
+    yield* sheetParts(pkg, sheets, byId, budget, sink, (sheetPart, rels) =>
+      worksheetLines({ pkg, sheetPart, rels, context, budget, sink, streaming })
+    )
   }).pipe(Effect.withSpan("Extract.xlsb"))
