@@ -90,25 +90,26 @@ describe(`extractFile() over the corpus (${corpusDir})`, () => {
     120_000
   )
 
-  it.effect(
-    "W3: recalls every expected string of the legacy workbooks (xls, xlsb) without Office",
-    () =>
+  it.effect.each([
+    [
+      "W3: recalls every expected string of the legacy workbooks (xls, xlsb) without Office",
+      "legacy workbook recall without Office",
+      (row: CorpusRow) => plainLegacyKinds.has(row.kind),
+      81
+    ],
+    [
+      "W3: recalls every expected string of the Word 97–2003 and PowerPoint 97–2003 files (Word 6/95 and Word 2 are Office's)",
+      "doc/ppt recall",
+      (row: CorpusRow) => plainTextKinds.has(row.kind) && !olderVersion(row),
+      10
+    ]
+  ] as const)(
+    "%s",
+    ([, label, include, atLeast]) =>
       Effect.gen(function* () {
-        const { total, found, misses } = yield* recall((row) => plainLegacyKinds.has(row.kind))
-        console.log(`legacy workbook recall without Office: ${found}/${total}` + (misses.length > 0 ? `\nmisses:\n${misses.join("\n")}` : ""))
-        expect(total).toBeGreaterThan(80)
-        expect(misses).toEqual([])
-      }),
-    120_000
-  )
-
-  it.effect(
-    "W3: recalls every expected string of the Word 97–2003 and PowerPoint 97–2003 files (Word 6/95 and Word 2 are Office's)",
-    () =>
-      Effect.gen(function* () {
-        const { total, found, misses } = yield* recall((row) => plainTextKinds.has(row.kind) && !olderVersion(row))
-        console.log(`doc/ppt recall: ${found}/${total}` + (misses.length > 0 ? `\nmisses:\n${misses.join("\n")}` : ""))
-        expect(total).toBeGreaterThanOrEqual(10)
+        const { total, found, misses } = yield* recall(include)
+        console.log(`${label}: ${found}/${total}` + (misses.length > 0 ? `\nmisses:\n${misses.join("\n")}` : ""))
+        expect(total).toBeGreaterThanOrEqual(atLeast)
         expect(misses).toEqual([])
       }),
     120_000
