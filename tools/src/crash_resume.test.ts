@@ -5,14 +5,15 @@
  * invariants are checked, and the run is restarted until it completes. The end
  * state must equal a clean, uninterrupted run's.
  */
-import * as crypto from "node:crypto"
+import { seededRandom } from "@sagasu/domain"
 import { type ChildProcess, spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { snapshot } from "./chaos/_harness.ts"
 import { repoRoot } from "./corpus.ts"
-import { type TreeFile, makeTree, prng } from "./make_tree.ts"
+import { type TreeFile, makeTree } from "./make_tree.ts"
 
 const bin = path.join(repoRoot, "apps", "cli", "bin", "sagasu.js")
 const base = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-crash-"))
@@ -37,27 +38,6 @@ const makeWork = (name: string) => {
     ingestThreads: 2
   }))
   return work
-}
-
-/** Every body-index folder (relative path → hash of its TSVs), ignoring the completion mark. */
-const snapshot = (work: string): Map<string, string> => {
-  const root = path.join(work, "index")
-  const out = new Map<string, string>()
-  if (!fs.existsSync(root)) return out
-  const byFolder = new Map<string, Array<string>>()
-  for (const e of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
-    if (!e.isFile() || !e.name.endsWith(".tsv")) continue
-    const folder = path.relative(root, e.parentPath)
-    const list = byFolder.get(folder) ?? []
-    list.push(e.name)
-    byFolder.set(folder, list)
-  }
-  for (const [folder, names] of byFolder) {
-    const h = crypto.createHash("sha256")
-    for (const name of names.sort()) h.update(name).update("\0").update(fs.readFileSync(path.join(root, folder, name))).update("\0")
-    out.set(folder, h.digest("hex"))
-  }
-  return out
 }
 
 interface Row { readonly key: string; readonly status: string }
@@ -113,7 +93,7 @@ describe("crash and resume through the CLI (C1, C2, C3, R3, R7)", () => {
     expect(reference.size).toBe(files.length)
 
     const work = makeWork("crashed")
-    const rand = prng(20261129)
+    const rand = seededRandom(20261129)
     const violations: Array<string> = []
     let kills = 0
     let everDone = new Set<string>()

@@ -21,6 +21,7 @@ import { fileURLToPath } from "node:url"
 import ExcelJS from "exceljs"
 import type { CellValue, Workbook, Worksheet } from "exceljs"
 import JSZip from "jszip"
+import { contentTypes, escapeXml, officeXmlHead, relationships, xmlns } from "@sagasu/ingest/testing"
 
 // ---------------------------------------------------------------------------
 // Public types
@@ -123,31 +124,6 @@ const normalizeZip = async (bytes: Uint8Array): Promise<Buffer> => {
   return zipEntries(entries)
 }
 
-const escXml = (s: string): string =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
-
-const XML_DECL = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n`
-const NS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-const NS_PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
-const NS_CT = "http://schemas.openxmlformats.org/package/2006/content-types"
-const NS_A = "http://schemas.openxmlformats.org/drawingml/2006/main"
-const NS_P = "http://schemas.openxmlformats.org/presentationml/2006/main"
-const NS_W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-
-const relationships = (rels: ReadonlyArray<readonly [id: string, type: string, target: string]>): string =>
-  XML_DECL +
-  `<Relationships xmlns="${NS_PKG_REL}">` +
-  rels.map(([id, type, target]) => `<Relationship Id="${id}" Type="${NS_REL}/${type}" Target="${target}"/>`).join("") +
-  `</Relationships>`
-
-const contentTypes = (overrides: ReadonlyArray<readonly [partName: string, contentType: string]>): string =>
-  XML_DECL +
-  `<Types xmlns="${NS_CT}">` +
-  `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
-  `<Default Extension="xml" ContentType="application/xml"/>` +
-  overrides.map(([p, ct]) => `<Override PartName="${p}" ContentType="${ct}"/>`).join("") +
-  `</Types>`
-
 // ---------------------------------------------------------------------------
 // Workbooks (exceljs)
 
@@ -219,6 +195,33 @@ const DETAIL_ITEMS: ReadonlyArray<readonly [string, string, number]> = [
   ["P-0020", "セットアップ作業費", 8000]
 ]
 
+/**
+ * Writes a priced line in row `r` through `put`: A to E the line's number,
+ * two texts, quantity and unit price, F the amount as the formula `D*E`
+ * with its cached result. Returns the amount.
+ */
+const pricedLine = (
+  put: (address: string, value: CellInput) => void,
+  r: number,
+  cells: readonly [no: number, first: string, second: string, qty: number, price: number]
+): number => {
+  cells.forEach((value, k) => put(`${colName(k + 1)}${r}`, value))
+  const [, , , qty, price] = cells
+  put(`F${r}`, { formula: `D${r}*E${r}`, result: qty * price })
+  return qty * price
+}
+
+/** Writes label–value rows through `put`: in row `r`, the label in column A, then the value in column B. */
+const putLabelled = (
+  put: (address: string, value: CellInput) => void,
+  rows: ReadonlyArray<readonly [r: number, label: string, value: CellInput]>
+): void => {
+  for (const [r, label, value] of rows) {
+    put(`A${r}`, label)
+    put(`B${r}`, value)
+  }
+}
+
 const makeEstimate = async (): Promise<{ bytes: Buffer; expected: Array<ExpectedText> }> => {
   const expected: Array<ExpectedText> = []
   const wb = newWorkbook("御見積書 A-1234")
@@ -242,14 +245,7 @@ const makeEstimate = async (): Promise<{ bytes: Buffer; expected: Array<Expected
   ]
   let total = 0
   lines.forEach(([name, code, qty, price], i) => {
-    const r = 8 + i
-    put(`A${r}`, i + 1)
-    put(`B${r}`, name)
-    put(`C${r}`, code)
-    put(`D${r}`, qty)
-    put(`E${r}`, price)
-    put(`F${r}`, { formula: `D${r}*E${r}`, result: qty * price })
-    total += qty * price
+    total += pricedLine(put, 8 + i, [i + 1, name, code, qty, price])
   })
   const last = 8 + lines.length - 1
   put(`E${last + 2}`, "合計")
@@ -263,14 +259,7 @@ const makeEstimate = async (): Promise<{ bytes: Buffer; expected: Array<Expected
   const dput = sheetWriter(ds, expected)
   ;["行", "品目コード", "品名", "数量", "単価", "金額"].forEach((h, i) => dput(`${colName(i + 1)}1`, h))
   DETAIL_ITEMS.forEach(([code, name, price], i) => {
-    const r = 2 + i
-    const qty = ((i * 7) % 13) + 1
-    dput(`A${r}`, i + 1)
-    dput(`B${r}`, code)
-    dput(`C${r}`, name)
-    dput(`D${r}`, qty)
-    dput(`E${r}`, price)
-    dput(`F${r}`, { formula: `D${r}*E${r}`, result: qty * price })
+    pricedLine(dput, 2 + i, [i + 1, code, name, ((i * 7) % 13) + 1, price])
   })
 
   // Sheet 3: メモ — hidden.
@@ -290,36 +279,27 @@ const makeInvoice = async (): Promise<{ bytes: Buffer; expected: Array<ExpectedT
   ws.columns = [{ width: 26 }, { width: 18 }]
   const put = sheetWriter(ws, expected)
   put("A1", "請求書")
-  put("A3", "請求書番号")
-  put("B3", "INV-2024-003")
-  put("A4", "請求日")
-  put("B4", new Date(Date.UTC(2024, 2, 31)))
-  put("A5", "請求先")
-  put("B5", "株式会社サンプル商事")
-  put("A7", "項目")
-  put("B7", "金額")
-  put("A8", "保守サポート費用（3月分）")
-  put("B8", 150000)
-  put("A9", "クラウド利用料")
-  put("B9", 48000)
-  put("A10", "小計")
-  put("B10", { formula: "SUM(B8:B9)", result: 198000 })
-  put("A11", "消費税（10%）")
-  put("B11", { formula: "ROUNDDOWN(B10*0.1,0)", result: 19800 })
-  put("A12", "合計")
-  put("B12", { formula: "B10+B11", result: 217800 })
+  putLabelled(put, [
+    [3, "請求書番号", "INV-2024-003"],
+    [4, "請求日", new Date(Date.UTC(2024, 2, 31))],
+    [5, "請求先", "株式会社サンプル商事"],
+    [7, "項目", "金額"],
+    [8, "保守サポート費用（3月分）", 150000],
+    [9, "クラウド利用料", 48000],
+    [10, "小計", { formula: "SUM(B8:B9)", result: 198000 }],
+    [11, "消費税（10%）", { formula: "ROUNDDOWN(B10*0.1,0)", result: 19800 }],
+    [12, "合計", { formula: "B10+B11", result: 217800 }]
+  ])
 
   const ps = wb.addWorksheet("入金予定")
   ps.columns = [{ width: 14 }, { width: 40 }]
   const pput = sheetWriter(ps, expected)
-  pput("A1", "請求書番号")
-  pput("B1", "INV-2024-003")
-  pput("A2", "支払期限")
-  pput("B2", new Date(Date.UTC(2024, 3, 30)))
-  pput("A3", "振込先")
-  pput("B3", "サンプル銀行 本店営業部 普通 1234567")
-  pput("A4", "入金額")
-  pput("B4", { formula: "請求書!B12", result: 217800 })
+  putLabelled(pput, [
+    [1, "請求書番号", "INV-2024-003"],
+    [2, "支払期限", new Date(Date.UTC(2024, 3, 30))],
+    [3, "振込先", "サンプル銀行 本店営業部 普通 1234567"],
+    [4, "入金額", { formula: "請求書!B12", result: 217800 }]
+  ])
 
   return { bytes: await writeWorkbook(wb), expected }
 }
@@ -331,7 +311,7 @@ const makeInvoice = async (): Promise<{ bytes: Buffer; expected: Array<ExpectedT
 type Run = { readonly text: string; readonly bold?: boolean }
 
 const wRun = (r: Run): string =>
-  `<w:r>${r.bold === true ? "<w:rPr><w:b/></w:rPr>" : ""}<w:t xml:space="preserve">${escXml(r.text)}</w:t></w:r>`
+  `<w:r>${r.bold === true ? "<w:rPr><w:b/></w:rPr>" : ""}<w:t xml:space="preserve">${escapeXml(r.text)}</w:t></w:r>`
 
 const makeMinutes = async (): Promise<{ bytes: Buffer; expected: Array<ExpectedText> }> => {
   const expected: Array<ExpectedText> = []
@@ -369,8 +349,8 @@ const makeMinutes = async (): Promise<{ bytes: Buffer; expected: Array<ExpectedT
     para([{ text: "以上" }], `<w:pPr><w:jc w:val="right"/></w:pPr>`)
 
   const document =
-    XML_DECL +
-    `<w:document xmlns:w="${NS_W}" xmlns:r="${NS_REL}"><w:body>` +
+    officeXmlHead +
+    `<w:document xmlns:w="${xmlns.w}" xmlns:r="${xmlns.r}"><w:body>` +
     body +
     `<w:sectPr><w:pgSz w:w="11906" w:h="16838"/>` +
     `<w:pgMar w:top="1985" w:right="1701" w:bottom="1701" w:left="1701" w:header="851" w:footer="992" w:gutter="0"/>` +
@@ -424,13 +404,13 @@ const placeholder = (id: number, name: string, ph: string, spPr: string, paras: 
 
 const aPara = (text: string): string => {
   const lang = /^[\x20-\x7e]*$/.test(text) ? "en-US" : "ja-JP"
-  return `<a:p><a:r><a:rPr lang="${lang}" dirty="0"/><a:t>${escXml(text)}</a:t></a:r></a:p>`
+  return `<a:p><a:r><a:rPr lang="${lang}" dirty="0"/><a:t>${escapeXml(text)}</a:t></a:r></a:p>`
 }
 
-const PML_ROOT_ATTRS = `xmlns:a="${NS_A}" xmlns:r="${NS_REL}" xmlns:p="${NS_P}"`
+const PML_ROOT_ATTRS = `xmlns:a="${xmlns.a}" xmlns:r="${xmlns.r}" xmlns:p="${xmlns.p}"`
 
 const slideXml = (title: string, bullets: ReadonlyArray<string>): string =>
-  XML_DECL +
+  officeXmlHead +
   `<p:sld ${PML_ROOT_ATTRS}><p:cSld><p:spTree>${GROUP_START}` +
   placeholder(2, "Title 1", `<p:ph type="title"/>`, TITLE_XFRM, aPara(title)) +
   placeholder(3, "Content Placeholder 2", `<p:ph idx="1"/>`, BODY_XFRM, bullets.map(aPara).join("")) +
@@ -440,7 +420,7 @@ const EMPTY_PARA = `<a:p><a:endParaRPr lang="ja-JP"/></a:p>`
 const RECT = `<a:prstGeom prst="rect"><a:avLst/></a:prstGeom>`
 
 const SLIDE_MASTER =
-  XML_DECL +
+  officeXmlHead +
   `<p:sldMaster ${PML_ROOT_ATTRS}><p:cSld>` +
   `<p:bg><p:bgRef idx="1001"><a:schemeClr val="bg1"/></p:bgRef></p:bg><p:spTree>${GROUP_START}` +
   placeholder(2, "Title Placeholder 1", `<p:ph type="title"/>`, TITLE_XFRM + RECT, EMPTY_PARA) +
@@ -459,7 +439,7 @@ const SLIDE_MASTER =
   `</p:txStyles></p:sldMaster>`
 
 const SLIDE_LAYOUT =
-  XML_DECL +
+  officeXmlHead +
   `<p:sldLayout ${PML_ROOT_ATTRS} type="obj" preserve="1"><p:cSld name="Title and Content"><p:spTree>${GROUP_START}` +
   placeholder(2, "Title 1", `<p:ph type="title"/>`, "", EMPTY_PARA) +
   placeholder(3, "Content Placeholder 2", `<p:ph idx="1"/>`, "", EMPTY_PARA) +
@@ -471,8 +451,8 @@ const phFill = `<a:solidFill><a:schemeClr val="phClr"/></a:solidFill>`
 const line = (w: number): string => `<a:ln w="${w}" cap="flat" cmpd="sng" algn="ctr">${phFill}<a:prstDash val="solid"/></a:ln>`
 
 const THEME =
-  XML_DECL +
-  `<a:theme xmlns:a="${NS_A}" name="Sagasu"><a:themeElements>` +
+  officeXmlHead +
+  `<a:theme xmlns:a="${xmlns.a}" name="Sagasu"><a:themeElements>` +
   `<a:clrScheme name="Sagasu">` +
   `<a:dk1><a:sysClr val="windowText" lastClr="000000"/></a:dk1><a:lt1><a:sysClr val="window" lastClr="FFFFFF"/></a:lt1>` +
   srgb("dk2", "44546A") + srgb("lt2", "E7E6E6") + srgb("accent1", "4472C4") + srgb("accent2", "ED7D31") +
@@ -488,7 +468,7 @@ const THEME =
   `<a:bgFillStyleLst>${phFill}${phFill}${phFill}</a:bgFillStyleLst>` +
   `</a:fmtScheme></a:themeElements><a:objectDefaults/><a:extraClrSchemeLst/></a:theme>`
 
-const PRES_PROPS = XML_DECL + `<p:presentationPr ${PML_ROOT_ATTRS}/>`
+const PRES_PROPS = officeXmlHead + `<p:presentationPr ${PML_ROOT_ATTRS}/>`
 
 const makePresentation = async (): Promise<{ bytes: Buffer; expected: Array<ExpectedText> }> => {
   const expected: Array<ExpectedText> = []
@@ -501,7 +481,7 @@ const makePresentation = async (): Promise<{ bytes: Buffer; expected: Array<Expe
   const themeRid = `rId${SLIDES.length + 2}`
   const propsRid = `rId${SLIDES.length + 3}`
   const presentation =
-    XML_DECL +
+    officeXmlHead +
     `<p:presentation ${PML_ROOT_ATTRS} saveSubsetFonts="1">` +
     `<p:sldMasterIdLst><p:sldMasterId id="2147483648" r:id="rId1"/></p:sldMasterIdLst>` +
     `<p:sldIdLst>${SLIDES.map((_, i) => `<p:sldId id="${256 + i}" r:id="${slideRid(i)}"/>`).join("")}</p:sldIdLst>` +

@@ -1,8 +1,9 @@
 /**
  * Generates a deterministic tree of Office files (xlsx, docx, pptx) for
  * crash tests, chaos campaigns and benchmarks: Japanese and ASCII business
- * text from a seeded generator, written as minimal but valid OOXML with jszip
- * (no exceljs: it would be the slow part at 2,000 files).
+ * text from a seeded generator, written as minimal but valid OOXML with the
+ * package plumbing of `@sagasu/ingest/testing` (no exceljs: it would be the
+ * slow part at 2,000 files).
  *
  * Every file holds a unique probe string (`PROBE-<n>`) in a known place, so a
  * test can check that search finds exactly the files it should.
@@ -11,8 +12,8 @@
  *
  * @module
  */
-import JSZip from "jszip"
 import { seededRandom } from "@sagasu/domain"
+import { contentTypes, escapeXml, officeXmlHead, relationships, slideFiles, xmlns, zipOf } from "@sagasu/ingest/testing"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -44,9 +45,6 @@ export interface TreeFile {
   readonly probeLocation: string
 }
 
-/** A small, fast, seedable PRNG (not for security): the domain's {@link seededRandom}. */
-export const prng = seededRandom
-
 const words = [
   "見積", "請求", "納品", "発注", "契約", "会議", "議事録", "予算", "実績", "売上", "原価", "経費", "部署", "担当",
   "営業部", "総務部", "経理部", "開発部", "株式会社", "サンプル", "商事", "工業", "東京", "大阪", "名古屋", "福岡",
@@ -54,8 +52,6 @@ const words = [
   "ノートパソコン", "モニター", "ケーブル", "ライセンス", "保守", "サポート", "クラウド", "サーバー", "ネットワーク",
   "invoice", "order", "quote", "delivery", "budget", "review", "meeting", "report", "status", "total", "amount"
 ]
-
-const escXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
 
 const sentence = (rand: () => number, n: number) => {
   const parts: Array<string> = []
@@ -70,38 +66,16 @@ const colName = (n: number) => {
   return s
 }
 
-const rels = (items: ReadonlyArray<readonly [string, string, string]>) =>
-  `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-  items.map(([id, type, target]) => `<Relationship Id="${id}" Type="${type}" Target="${target}"/>`).join("") +
-  `</Relationships>`
+const sheetType = "application/vnd.openxmlformats-officedocument.spreadsheetml"
 
-const officeDocRel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument"
-const R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-
-const contentTypes = (overrides: ReadonlyArray<readonly [string, string]>) =>
-  `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
-  `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
-  `<Default Extension="xml" ContentType="application/xml"/>` +
-  overrides.map(([part, type]) => `<Override PartName="${part}" ContentType="${type}"/>`).join("") +
-  `</Types>`
-
-const zipOf = async (entries: ReadonlyArray<readonly [string, string]>) => {
-  const zip = new JSZip()
-  const date = new Date(Date.UTC(2024, 0, 1))
-  for (const [name, data] of entries) zip.file(name, data, { date })
-  return zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE", compressionOptions: { level: 6 } })
-}
-
-const xlsx = (rand: () => number, probe: string, options: TreeOptions) => {
+const xlsx = (rand: () => number, probe: string, options: TreeOptions): Made => {
   const sheets = 1 + Math.floor(rand() * (options.maxSheets ?? 3))
   const minRows = options.minRows ?? 10
   const maxRows = options.maxRows ?? 200
-  const entries: Array<readonly [string, string]> = []
+  const files: Record<string, string> = {}
   const sheetEntries: Array<string> = []
   const relItems: Array<readonly [string, string, string]> = []
-  const overrides: Array<readonly [string, string]> = [
-    ["/xl/workbook.xml", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"]
-  ]
+  const overrides: Array<readonly [string, string]> = [["/xl/workbook.xml", `${sheetType}.sheet.main+xml`]]
   for (let s = 1; s <= sheets; s++) {
     const rows = minRows + Math.floor(rand() * (maxRows - minRows + 1))
     const out: Array<string> = []
@@ -114,67 +88,51 @@ const xlsx = (rand: () => number, probe: string, options: TreeOptions) => {
         } else if (c === 4) {
           cells.push(`<c r="${ref}"><v>${Math.floor(rand() * 1000000)}</v></c>`)
         } else {
-          cells.push(`<c r="${ref}" t="inlineStr"><is><t>${escXml(sentence(rand, 2 + Math.floor(rand() * 4)))}</t></is></c>`)
+          cells.push(`<c r="${ref}" t="inlineStr"><is><t>${escapeXml(sentence(rand, 2 + Math.floor(rand() * 4)))}</t></is></c>`)
         }
       }
       out.push(`<row r="${r}">${cells.join("")}</row>`)
     }
-    entries.push([
-      `xl/worksheets/sheet${s}.xml`,
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${out.join("")}</sheetData></worksheet>`
-    ])
+    files[`xl/worksheets/sheet${s}.xml`] = `${officeXmlHead}<worksheet xmlns="${xmlns.sml}"><sheetData>${out.join("")}</sheetData></worksheet>`
     sheetEntries.push(`<sheet name="シート${s}" sheetId="${s}" r:id="rId${s}"/>`)
-    relItems.push([`rId${s}`, "http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet", `worksheets/sheet${s}.xml`])
-    overrides.push([`/xl/worksheets/sheet${s}.xml`, "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"])
+    relItems.push([`rId${s}`, "worksheet", `worksheets/sheet${s}.xml`])
+    overrides.push([`/xl/worksheets/sheet${s}.xml`, `${sheetType}.worksheet+xml`])
   }
-  entries.push(
-    ["[Content_Types].xml", contentTypes(overrides)],
-    ["_rels/.rels", rels([["rId1", officeDocRel, "xl/workbook.xml"]])],
-    ["xl/workbook.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${R}"><sheets>${sheetEntries.join("")}</sheets></workbook>`],
-    ["xl/_rels/workbook.xml.rels", rels(relItems)]
-  )
-  return { entries, probeLocation: "シート1!A1" }
+  files["[Content_Types].xml"] = contentTypes(overrides)
+  files["_rels/.rels"] = relationships([["rId1", "officeDocument", "xl/workbook.xml"]])
+  files["xl/workbook.xml"] = `${officeXmlHead}<workbook xmlns="${xmlns.sml}" xmlns:r="${xmlns.r}"><sheets>${sheetEntries.join("")}</sheets></workbook>`
+  files["xl/_rels/workbook.xml.rels"] = relationships(relItems)
+  return { files, probeLocation: "シート1!A1" }
 }
 
-const docx = (rand: () => number, probe: string) => {
+const docx = (rand: () => number, probe: string): Made => {
   const paragraphs = [probe, ...Array.from({ length: 5 + Math.floor(rand() * 60) }, () => sentence(rand, 4 + Math.floor(rand() * 10)))]
-  const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${escXml(p)}</w:t></w:r></w:p>`).join("")
+  const body = paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${escapeXml(p)}</w:t></w:r></w:p>`).join("")
   return {
-    entries: [
-      ["[Content_Types].xml", contentTypes([["/word/document.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"]])],
-      ["_rels/.rels", rels([["rId1", officeDocRel, "word/document.xml"]])],
-      ["word/document.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`]
-    ] as Array<readonly [string, string]>,
+    files: {
+      "[Content_Types].xml": contentTypes([["/word/document.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"]]),
+      "_rels/.rels": relationships([["rId1", "officeDocument", "word/document.xml"]]),
+      "word/document.xml": `${officeXmlHead}<w:document xmlns:w="${xmlns.w}"><w:body>${body}</w:body></w:document>`
+    },
     probeLocation: "¶1"
   }
 }
 
-const pptx = (rand: () => number, probe: string) => {
+const pptx = (rand: () => number, probe: string): Made => {
   const slides = 1 + Math.floor(rand() * 8)
-  const entries: Array<readonly [string, string]> = []
-  const ids: Array<string> = []
-  const relItems: Array<readonly [string, string, string]> = []
-  const overrides: Array<readonly [string, string]> = [
-    ["/ppt/presentation.xml", "application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"]
-  ]
+  const xml: Array<string> = []
   for (let s = 1; s <= slides; s++) {
     const paras = (s === 1 ? [probe] : []).concat(Array.from({ length: 2 + Math.floor(rand() * 5) }, () => sentence(rand, 3 + Math.floor(rand() * 5))))
-    const sp = paras.map((p) => `<a:p><a:r><a:t>${escXml(p)}</a:t></a:r></a:p>`).join("")
-    entries.push([
-      `ppt/slides/slide${s}.xml`,
-      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><p:sld xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"><p:cSld><p:spTree><p:sp><p:txBody>${sp}</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`
-    ])
-    ids.push(`<p:sldId id="${255 + s}" r:id="rId${s}"/>`)
-    relItems.push([`rId${s}`, "http://schemas.openxmlformats.org/officeDocument/2006/relationships/slide", `slides/slide${s}.xml`])
-    overrides.push([`/ppt/slides/slide${s}.xml`, "application/vnd.openxmlformats-officedocument.presentationml.slide+xml"])
+    const sp = paras.map((p) => `<a:p><a:r><a:t>${escapeXml(p)}</a:t></a:r></a:p>`).join("")
+    xml.push(`${officeXmlHead}<p:sld xmlns:a="${xmlns.a}" xmlns:p="${xmlns.p}"><p:cSld><p:spTree><p:sp><p:txBody>${sp}</p:txBody></p:sp></p:spTree></p:cSld></p:sld>`)
   }
-  entries.push(
-    ["[Content_Types].xml", contentTypes(overrides)],
-    ["_rels/.rels", rels([["rId1", officeDocRel, "ppt/presentation.xml"]])],
-    ["ppt/presentation.xml", `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><p:presentation xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main" xmlns:r="${R}"><p:sldIdLst>${ids.join("")}</p:sldIdLst></p:presentation>`],
-    ["ppt/_rels/presentation.xml.rels", rels(relItems)]
-  )
-  return { entries, probeLocation: "slide 1" }
+  return { files: slideFiles(xml), probeLocation: "slide 1" }
+}
+
+/** One file's parts (name → XML, in zip order) and where its probe stands. */
+interface Made {
+  readonly files: Record<string, string>
+  readonly probeLocation: string
 }
 
 /**
@@ -183,7 +141,7 @@ const pptx = (rand: () => number, probe: string) => {
  * names are Japanese (`部署01/…`), file names mix Japanese and ASCII.
  */
 export async function makeTree(dir: string, options: TreeOptions): Promise<Array<TreeFile>> {
-  const rand = prng(options.seed)
+  const rand = seededRandom(options.seed)
   const mix = options.mix ?? { xlsx: 0.7, docx: 0.2, pptx: 0.1 }
   const perFolder = options.filesPerFolder ?? 25
   const out: Array<TreeFile> = []
@@ -194,7 +152,7 @@ export async function makeTree(dir: string, options: TreeOptions): Promise<Array
     const made = kind === "xlsx" ? xlsx(rand, probe, options) : kind === "docx" ? docx(rand, probe) : pptx(rand, probe)
     const folder = `部署${String(Math.ceil(n / perFolder)).padStart(2, "0")}`
     const rel = `${folder}/${words[n % words.length]}_${String(n).padStart(5, "0")}.${kind}`
-    const bytes = await zipOf(made.entries)
+    const bytes = await zipOf(made.files)
     const file = path.join(dir, ...rel.split("/"))
     fs.mkdirSync(path.dirname(file), { recursive: true })
     fs.writeFileSync(file, bytes)

@@ -55,17 +55,13 @@ const init = Command.make("init", { work }, ({ work }) => initCommand(work)).pip
   Command.withDescription(summary.init)
 )
 
-const add = Command.make(
-  "add",
-  {
-    work,
-    name: Args.text({ name: "NAME" }).pipe(Args.withDescription("the index name, e.g. 共有")),
-    folder: Args.text({ name: "PATH" }).pipe(Args.withDescription("the folder to index"))
-  },
-  ({ work, name, folder }) => addCommand(work, name, folder)
-).pipe(Command.withDescription(summary.add))
+/** A text argument shown as `name` in the help, with its description. */
+const textArg = (name: string, description: string) => Args.text({ name }).pipe(Args.withDescription(description))
+const indexName = (description: string) => textArg("NAME", description)
 
-const indexName = (description: string) => Args.text({ name: "NAME" }).pipe(Args.withDescription(description))
+const add = Command.make("add", { work, name: indexName("the index name, e.g. 共有"), folder: textArg("PATH", "the folder to index") }, ({ work, name, folder }) =>
+  addCommand(work, name, folder)
+).pipe(Command.withDescription(summary.add))
 
 const list = Command.make(
   "list",
@@ -81,14 +77,8 @@ const disable = Command.make("disable", { work, name: indexName("the index to di
   enableCommand(work, name, false)
 ).pipe(Command.withDescription(summary.disable))
 
-const rename = Command.make(
-  "rename",
-  {
-    work,
-    from: Args.text({ name: "OLD" }).pipe(Args.withDescription("the index's name")),
-    to: Args.text({ name: "NEW" }).pipe(Args.withDescription("its new name"))
-  },
-  ({ work, from, to }) => renameCommand(work, from, to)
+const rename = Command.make("rename", { work, from: textArg("OLD", "the index's name"), to: textArg("NEW", "its new name") }, ({ work, from, to }) =>
+  renameCommand(work, from, to)
 ).pipe(Command.withDescription(summary.rename))
 
 const remove = Command.make("remove", { work, name: indexName("the index to remove") }, ({ work, name }) =>
@@ -97,11 +87,7 @@ const remove = Command.make("remove", { work, name: indexName("the index to remo
 
 const move = Command.make(
   "move",
-  {
-    work,
-    name: indexName("the index"),
-    folder: Args.text({ name: "PATH" }).pipe(Args.withDescription("its new folder"))
-  },
+  { work, name: indexName("the index"), folder: textArg("PATH", "its new folder") },
   ({ work, name, folder }) => moveCommand(work, name, folder)
 ).pipe(Command.withDescription(summary.move))
 

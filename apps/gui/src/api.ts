@@ -20,6 +20,7 @@
  * @module
  */
 import type { HitContext, Plan, Progress } from "@sagasu/domain"
+import type { IndexListing } from "@sagasu/store"
 import { Schema } from "effect"
 
 /** An edit of the indexes table (the store's index management, issue 16: `setting.config`, and the data for rename and remove). */
@@ -69,15 +70,8 @@ export const SearchParams = Schema.Struct({
 })
 export type SearchParams = typeof SearchParams.Type
 
-/** One row of the indexes table: the setting and the ingest list's counts. */
-export interface IndexRow {
-  readonly name: string
-  readonly path: string
-  readonly enabled: boolean
-  readonly done: number
-  readonly failed: number
-  readonly pending: number
-}
+/** One row of the indexes table: the store's listing of an index (the setting and the ingest list's counts). */
+export type IndexRow = IndexListing
 
 /** `GET /api/indexes`. `settingsError` when `setting.config` cannot be read. */
 export interface IndexesView {

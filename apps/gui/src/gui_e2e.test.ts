@@ -14,7 +14,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { type BrowserContext, type Page, chromium } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { writeManyDocuments, writeSamples } from "./_samples.ts"
+import { writeManyDocuments, writeSamples } from "./_test_samples.ts"
 import { type OpenCommand, openPathCommand } from "./opener.ts"
 import { type GuiServer, startGuiServer } from "./server.ts"
 

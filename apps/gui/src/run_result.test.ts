@@ -14,7 +14,7 @@ import * as http from "node:http"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { writeSamples } from "./_samples.ts"
+import { writeSamples } from "./_test_samples.ts"
 import type { RunResult, RunView } from "./api.ts"
 import { type GuiServer, startGuiServer } from "./server.ts"
 

@@ -14,7 +14,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { RunView, SearchView } from "./api.ts"
-import { writeSearchSamples } from "./_samples.ts"
+import { writeSearchSamples } from "./_test_samples.ts"
 import { type GuiServer, startGuiServer } from "./server.ts"
 
 const reports = 45

@@ -2,8 +2,6 @@ import { describe, expect, it } from "vitest"
 import { normalizeForSearch, normalizeWithMap } from "./normalize.ts"
 import { seededRandom } from "./seeded_random.ts"
 
-const mulberry32 = seededRandom
-
 describe("normalizeForSearch() (SPEC §5: NFKC, case fold, width; issue 6: kana, dashes)", () => {
   it.each([
     ["ＡＢＣ１２３", "abc123"],
@@ -44,7 +42,7 @@ describe("normalizeForSearch() (SPEC §5: NFKC, case fold, width; issue 6: kana,
 
   it("the whole-text fast path gives the same string as the mapped path on random mixed text", () => {
     const alphabet = [..."aAｱｶﾞﾞﾟ゛゜\u3099\u309Aかカ・ーｰ－−‐〜～ΣσςﾊﾟパＡ１😀𠮷 \t漢字㈱㍻ﬁ\u1100\u1161\u11A8가é\u0301ŉİ"]
-    const random = mulberry32(28)
+    const random = seededRandom(28)
     for (let n = 0; n < 3000; n++) {
       let s = ""
       const len = 1 + Math.floor(random() * 12)
@@ -72,7 +70,7 @@ describe("normalizeForSearch() (SPEC §5: NFKC, case fold, width; issue 6: kana,
     }
     const plain = [..."aAZ09 -_.,/:()（）「」、。かなカナ漢字株式会社ＡＢｃ１２３ｱｲｳ・ーｰ－−‐〜～ΣσςİŉßẞÅﬁ㈱㍻①\t"]
     const marked = [..."ｶﾞﾟ゛゜\u3099\u309A😀𠮷\u1100\u1161\u11A8é\u0301"]
-    const random = mulberry32(13)
+    const random = seededRandom(13)
     let fast = 0
     for (let n = 0; n < 4000; n++) {
       let s = ""
@@ -91,7 +89,7 @@ describe("normalizeForSearch() (SPEC §5: NFKC, case fold, width; issue 6: kana,
   // The gram index normalises a block of TSV rows at once (issue 9): that must be the rows normalised one by one.
   it("never joins or makes characters across a tab or a line feed: a block of rows normalises row by row", () => {
     const alphabet = [..."aAｱｶﾞﾞﾟ゛゜\u3099\u309Aかカ・ーｰ－−‐〜～ΣσςﾊﾟパＡ１😀𠮷 漢字㈱㍻ﬁ\u1100\u1161\u11A8가é\u0301ŉİ\u2028\uFEFF＼\uD800\uDC00"]
-    const random = mulberry32(9)
+    const random = seededRandom(9)
     const piece = () => {
       let s = ""
       const len = Math.floor(random() * 6)

@@ -9,6 +9,7 @@ import {
   chartPart,
   documentFiles,
   sheetDrawing,
+  presentationFiles,
   relationships,
   sharedStrings,
   slide,
@@ -404,13 +405,7 @@ describe("extractBuffer() on presentations", () => {
   it.effect("slides in presentation order, not file order; hidden slides in a part marked hidden; tables, groups, charts, notes", () =>
     Effect.gen(function* () {
       const files = {
-        "[Content_Types].xml": "<Types/>",
-        "_rels/.rels": relationships([["rId1", "officeDocument", "ppt/presentation.xml"]]),
-        "ppt/presentation.xml": `<p:presentation xmlns:p="${xmlns.p}" xmlns:r="${xmlns.r}"><p:sldIdLst><p:sldId id="256" r:id="rId3"/><p:sldId id="257" r:id="rId2"/></p:sldIdLst></p:presentation>`,
-        "ppt/_rels/presentation.xml.rels": relationships([
-          ["rId2", "slide", "slides/slide1.xml"],
-          ["rId3", "slide", "slides/slide2.xml"]
-        ]),
+        ...presentationFiles(["slides/slide2.xml", "slides/slide1.xml"]),
         // slide2.xml is shown first; slide1.xml second and hidden, with a table and a group.
         "ppt/slides/slide2.xml": slide(textShape(["はじめに"])),
         "ppt/slides/slide1.xml": slide(
@@ -454,13 +449,7 @@ describe("extractBuffer() on presentations: SmartArt", () => {
     Effect.gen(function* () {
       const frame = (id: string) => `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="4" name="Diagram"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr>${smartArtGraphic(id)}</p:graphicFrame>`
       const files = {
-        "[Content_Types].xml": "<Types/>",
-        "_rels/.rels": relationships([["rId1", "officeDocument", "ppt/presentation.xml"]]),
-        "ppt/presentation.xml": `<p:presentation xmlns:p="${xmlns.p}" xmlns:r="${xmlns.r}"><p:sldIdLst><p:sldId id="256" r:id="rId2"/><p:sldId id="257" r:id="rId3"/></p:sldIdLst></p:presentation>`,
-        "ppt/_rels/presentation.xml.rels": relationships([
-          ["rId2", "slide", "slides/slide1.xml"],
-          ["rId3", "slide", "slides/slide2.xml"]
-        ]),
+        ...presentationFiles(["slides/slide1.xml", "slides/slide2.xml"]),
         "ppt/slides/slide1.xml": slide(textShape(["工程"]) + frame("rId5") + textShape(["備考"])),
         "ppt/slides/_rels/slide1.xml.rels": relationships([
           ["rId5", "diagramData", "../diagrams/data1.xml"],

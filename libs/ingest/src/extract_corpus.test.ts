@@ -48,26 +48,38 @@ function failureOf(exit: Exit.Exit<Extraction, ExtractError>): ExtractError | un
   throw new Error(`not an ExtractError: ${Cause.pretty(exit.cause)}`)
 }
 
+/**
+ * Recall of the manifest's expected strings over the rows `include` keeps
+ * (rows without expected strings are passed over): how many there are, how
+ * many the text holds, and one line per miss with why (the failure, or "not
+ * in the text").
+ */
+const recall = (include: (row: CorpusRow) => boolean) =>
+  Effect.gen(function* () {
+    let total = 0
+    let found = 0
+    const misses: Array<string> = []
+    for (const row of rows) {
+      if (!include(row) || row.expected.length === 0) continue
+      const { exit } = yield* extractOnce(row.path)
+      const texts = Exit.isSuccess(exit) ? exit.value.parts.flatMap((p) => p.lines.map((l) => l.text)) : []
+      const why = Exit.isSuccess(exit) ? "not in the text" : (failureOf(exit)?.message ?? "")
+      for (const s of row.expected) {
+        total++
+        if (texts.some((t) => t.includes(s))) found++
+        else misses.push(`  ${row.path}: ${JSON.stringify(s)} (${why})`)
+      }
+    }
+    return { total, found, misses }
+  })
+
 describe(`extractFile() over the corpus (${corpusDir})`, () => {
   it.effect(
     "recalls the manifest's expected strings of OOXML files",
     () =>
       Effect.gen(function* () {
-        let total = 0
-        let found = 0
-        const misses: Array<string> = []
         const started = performance.now()
-        for (const row of rows) {
-          if (!ooxmlKinds.has(row.kind) || row.expected.length === 0) continue
-          const { exit } = yield* extractOnce(row.path)
-          const texts = Exit.isSuccess(exit) ? exit.value.parts.flatMap((p) => p.lines.map((l) => l.text)) : []
-          const why = Exit.isSuccess(exit) ? "not in the text" : (failureOf(exit)?.message ?? "")
-          for (const s of row.expected) {
-            total++
-            if (texts.some((t) => t.includes(s))) found++
-            else misses.push(`  ${row.path}: ${JSON.stringify(s)} (${why})`)
-          }
-        }
+        const { total, found, misses } = yield* recall((row) => ooxmlKinds.has(row.kind))
         console.log(
           `corpus recall: ${found}/${total} (${((100 * found) / total).toFixed(1)}%) in ${Math.round(performance.now() - started)} ms` +
             (misses.length > 0 ? `\nmisses:\n${misses.join("\n")}` : "")
@@ -78,51 +90,26 @@ describe(`extractFile() over the corpus (${corpusDir})`, () => {
     120_000
   )
 
-  it.effect(
-    "W3: recalls every expected string of the legacy workbooks (xls, xlsb) without Office",
-    () =>
+  it.effect.each([
+    [
+      "W3: recalls every expected string of the legacy workbooks (xls, xlsb) without Office",
+      "legacy workbook recall without Office",
+      (row: CorpusRow) => plainLegacyKinds.has(row.kind),
+      81
+    ],
+    [
+      "W3: recalls every expected string of the Word 97–2003 and PowerPoint 97–2003 files (Word 6/95 and Word 2 are Office's)",
+      "doc/ppt recall",
+      (row: CorpusRow) => plainTextKinds.has(row.kind) && !olderVersion(row),
+      10
+    ]
+  ] as const)(
+    "%s",
+    ([, label, include, atLeast]) =>
       Effect.gen(function* () {
-        let total = 0
-        let found = 0
-        const misses: Array<string> = []
-        for (const row of rows) {
-          if (!plainLegacyKinds.has(row.kind) || row.expected.length === 0) continue
-          const { exit } = yield* extractOnce(row.path)
-          const texts = Exit.isSuccess(exit) ? exit.value.parts.flatMap((p) => p.lines.map((l) => l.text)) : []
-          const why = Exit.isSuccess(exit) ? "not in the text" : (failureOf(exit)?.message ?? "")
-          for (const s of row.expected) {
-            total++
-            if (texts.some((t) => t.includes(s))) found++
-            else misses.push(`  ${row.path}: ${JSON.stringify(s)} (${why})`)
-          }
-        }
-        console.log(`legacy workbook recall without Office: ${found}/${total}` + (misses.length > 0 ? `\nmisses:\n${misses.join("\n")}` : ""))
-        expect(total).toBeGreaterThan(80)
-        expect(misses).toEqual([])
-      }),
-    120_000
-  )
-
-  it.effect(
-    "W3: recalls every expected string of the Word 97–2003 and PowerPoint 97–2003 files (Word 6/95 and Word 2 are Office's)",
-    () =>
-      Effect.gen(function* () {
-        let total = 0
-        let found = 0
-        const misses: Array<string> = []
-        for (const row of rows) {
-          if (!plainTextKinds.has(row.kind) || olderVersion(row) || row.expected.length === 0) continue
-          const { exit } = yield* extractOnce(row.path)
-          const texts = Exit.isSuccess(exit) ? exit.value.parts.flatMap((p) => p.lines.map((l) => l.text)) : []
-          const why = Exit.isSuccess(exit) ? "not in the text" : (failureOf(exit)?.message ?? "")
-          for (const s of row.expected) {
-            total++
-            if (texts.some((t) => t.includes(s))) found++
-            else misses.push(`  ${row.path}: ${JSON.stringify(s)} (${why})`)
-          }
-        }
-        console.log(`doc/ppt recall: ${found}/${total}` + (misses.length > 0 ? `\nmisses:\n${misses.join("\n")}` : ""))
-        expect(total).toBeGreaterThanOrEqual(10)
+        const { total, found, misses } = yield* recall(include)
+        console.log(`${label}: ${found}/${total}` + (misses.length > 0 ? `\nmisses:\n${misses.join("\n")}` : ""))
+        expect(total).toBeGreaterThanOrEqual(atLeast)
         expect(misses).toEqual([])
       }),
     120_000

@@ -17,6 +17,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { corpusFile, haveCorpus } from "./_test_corpus.ts"
 import { biff8Workbook, label, xlsFile } from "./extract/_test_biff.ts"
+import { cfbDirectoryEntry, cfbHeader } from "./extract/_test_containers.ts"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 
@@ -45,20 +46,7 @@ function writeBigCfb(file: string, head: Uint8Array, streamSectors: number): voi
   const firstFat = difatSectors
   const dirSector = firstFat + fatSectors
   const firstStream = dirSector + 1
-  const header = Buffer.alloc(sector)
-  Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(header)
-  header.writeUInt16LE(0x3e, 0x18)
-  header.writeUInt16LE(3, 0x1a)
-  header.writeUInt16LE(0xfffe, 0x1c)
-  header.writeUInt16LE(9, 0x1e)
-  header.writeUInt16LE(6, 0x20)
-  header.writeUInt32LE(fatSectors, 0x2c)
-  header.writeUInt32LE(dirSector, 0x30)
-  header.writeUInt32LE(4096, 0x38)
-  header.writeUInt32LE(endOfChain, 0x3c)
-  header.writeUInt32LE(difatSectors > 0 ? 0 : endOfChain, 0x44)
-  header.writeUInt32LE(difatSectors, 0x48)
-  for (let i = 0; i < 109; i++) header.writeUInt32LE(i < fatSectors ? firstFat + i : free, 0x4c + i * 4)
+  const header = cfbHeader({ fatSectors, firstFat, dirSector, difatSectors })
   const difat = Buffer.alloc(difatSectors * sector, 0xff)
   for (let d = 0; d < difatSectors; d++) {
     for (let i = 0; i < 127; i++) {
@@ -73,19 +61,8 @@ function writeBigCfb(file: string, head: Uint8Array, streamSectors: number): voi
   fat.writeUInt32LE(endOfChain, dirSector * 4)
   for (let s = 0; s < streamSectors; s++) fat.writeUInt32LE(s + 1 < streamSectors ? firstStream + s + 1 : endOfChain, (firstStream + s) * 4)
   const dir = Buffer.alloc(sector)
-  const entry = (i: number, name: string, type: number, child: number, start: number, size: number) => {
-    const utf16 = Buffer.from(`${name}\0`, "utf16le")
-    utf16.copy(dir, i * 128)
-    dir.writeUInt16LE(utf16.length, i * 128 + 0x40)
-    dir[i * 128 + 0x42] = type
-    dir.writeUInt32LE(free, i * 128 + 0x44)
-    dir.writeUInt32LE(free, i * 128 + 0x48)
-    dir.writeUInt32LE(child, i * 128 + 0x4c)
-    dir.writeUInt32LE(start, i * 128 + 0x74)
-    dir.writeUInt32LE(size, i * 128 + 0x78)
-  }
-  entry(0, "Root Entry", 5, 1, endOfChain, 0)
-  entry(1, "Workbook", 2, free, firstStream, streamSectors * sector)
+  cfbDirectoryEntry(dir, 0, { name: "Root Entry", type: 5, child: 1, right: free, start: endOfChain, size: 0 })
+  cfbDirectoryEntry(dir, 1, { name: "Workbook", type: 2, child: free, right: free, start: firstStream, size: streamSectors * sector })
   const fd = fs.openSync(file, "w")
   try {
     fs.writeSync(fd, Buffer.concat([header, difat, fat, dir, Buffer.from(head)]))

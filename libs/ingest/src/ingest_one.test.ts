@@ -42,14 +42,19 @@ const writeWorkbook = (dir: string, name: string, files: Record<string, string>)
     return file
   })
 
+/** A temporary folder (gone with the scope) holding the workbook `name` of `files`, and where its staging folder goes. */
+const workbookToStage = (name: string, files: Record<string, string> = threeSheets()) =>
+  Effect.gen(function* () {
+    const dir = yield* tempDir()
+    return { dir, file: yield* writeWorkbook(dir, name, files), staging: path.join(dir, "staging") }
+  })
+
 const filesOf = (dir: string) => Object.fromEntries(fs.readdirSync(dir).sort().map((n) => [n, fs.readFileSync(path.join(dir, n), "utf8")]))
 
 describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
   it.scoped("stages each sheet as it is read: the TSVs and bytes of the whole extraction, .complete last, the same log line", () =>
     Effect.gen(function* () {
-      const dir = yield* tempDir()
-      const file = yield* writeWorkbook(dir, "台帳.xlsx", threeSheets())
-      const staging = path.join(dir, "staging")
+      const { dir, file, staging } = yield* workbookToStage("台帳.xlsx")
       const result = yield* ingestPlain(file, staging, small)
       expect(result).toMatchObject({ status: "done", tsvCount: 3 })
       expect(result.log).toEqual([{ _tag: "Read", parts: 3, lines: 18000, ms: expect.any(Number) }])
@@ -66,10 +71,8 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
 
   it.scoped("a failure in the middle of sheet 3 fails the file with its reason and leaves no staging folder", () =>
     Effect.gen(function* () {
-      const dir = yield* tempDir()
       const broken = worksheet(rows("三", 1_000) + `<row r="1001"><c r="A1001" t="inlineStr"><is><t>壊れ</t></is></c></bad>` + rows("三", 1_000))
-      const file = yield* writeWorkbook(dir, "壊れ.xlsx", threeSheets(broken))
-      const staging = path.join(dir, "staging")
+      const { file, staging } = yield* workbookToStage("壊れ.xlsx", threeSheets(broken))
       const result = yield* ingestPlain(file, staging, small)
       expect(result.status).toBe("failed")
       expect(result.failure).toMatchObject({ reason: "corrupt", detail: expect.stringMatching(/^xl\/worksheets\/sheet3\.xml: /) })
@@ -78,9 +81,7 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
 
   it.scoped("a sheet over maxLines fails too-large naming it; sheets each under it are all staged (maxLines per sheet)", () =>
     Effect.gen(function* () {
-      const dir = yield* tempDir()
-      const file = yield* writeWorkbook(dir, "行.xlsx", threeSheets())
-      const staging = path.join(dir, "staging")
+      const { file, staging } = yield* workbookToStage("行.xlsx")
       const over = yield* ingestPlain(file, staging, { extract: { maxLines: 5_999, sheetBatchLines: 3 } })
       expect(over).toMatchObject({ status: "failed", failure: { reason: "too-large", detail: "xl/worksheets/sheet1.xml: more than 5999 lines of text" } })
       expect(fs.existsSync(staging)).toBe(false)
@@ -92,9 +93,7 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
 
   it.scoped("BUG-10: the staged TSVs of one file are bounded: past maxStagedBytes it fails too-large with the bound, nothing staged", () =>
     Effect.gen(function* () {
-      const dir = yield* tempDir()
-      const file = yield* writeWorkbook(dir, "大.xlsx", threeSheets())
-      const staging = path.join(dir, "staging")
+      const { file, staging } = yield* workbookToStage("大.xlsx")
       const result = yield* ingestPlain(file, staging, { ...small, maxStagedBytes: 200_000 })
       expect(result).toMatchObject({ status: "failed", failure: { reason: "too-large", detail: "staged TSVs: more than 200000 bytes of text" } })
       // The failure is its block's first line in the log (R4), said once: no note repeats it.
@@ -104,8 +103,7 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
 
   it.scoped("R18: a staging folder that cannot be written fails with the work-folder reason, not the file's", () =>
     Effect.gen(function* () {
-      const dir = yield* tempDir()
-      const file = yield* writeWorkbook(dir, "a.xlsx", threeSheets())
+      const { dir, file } = yield* workbookToStage("a.xlsx")
       fs.writeFileSync(path.join(dir, "not-a-folder"), "")
       const result = yield* ingestPlain(file, path.join(dir, "not-a-folder", "staging"), small)
       expect(result.status).toBe("failed")

@@ -188,12 +188,18 @@ describe("runIndexer(): faults found by the chaos campaign", { timeout: 600_000 
     return `${segments.join("/")}/${"p".repeat(room - segments.length * 251 - 5)}.xlsx`
   }
 
+  // A source of a.xlsx and a file whose body-index path passes PATH_MAX (the limit is Linux's: the tests run there only).
+  const withLongPath = Effect.gen(function* () {
+    const f = yield* makeFixture({ "a.xlsx": "a" })
+    const long = longPath(f)
+    write(f.source, long, "長い")
+    return { f, long }
+  })
+
   it.scoped("C2: a file whose body-index path passes PATH_MAX fails with a reason; the run and the next complete", () =>
     provide(Effect.gen(function* () {
       if (process.platform !== "linux") return
-      const f = yield* makeFixture({ "a.xlsx": "a" })
-      const long = longPath(f)
-      write(f.source, long, "長い")
+      const { f, long } = yield* withLongPath
       const r = yield* run(f)
       expect(r.code).toBe(0)
       const row = r.rows.find((x) => x.path === long)
@@ -208,9 +214,7 @@ describe("runIndexer(): faults found by the chaos campaign", { timeout: 600_000 
   it.scoped("R7: a staged folder that cannot be published is carried over (ingested again), not a failed run", () =>
     provide(Effect.gen(function* () {
       if (process.platform !== "linux") return
-      const f = yield* makeFixture({ "a.xlsx": "a" })
-      const long = longPath(f)
-      write(f.source, long, "長い")
+      const { f, long } = yield* withLongPath
       // What a run killed between staging and publish leaves: `start`, complete staging, no `published`.
       const staging = path.join("publish", "99999", "w1", "1")
       fs.mkdirSync(path.join(f.paths.root, staging), { recursive: true })

@@ -15,10 +15,10 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { makeChannel } from "./channel.ts"
 import { corpusFile, haveCorpus } from "./_test_corpus.ts"
+import { aroundIngest } from "./_test_workers.ts"
 import { pgrep } from "./office/_test_support.ts"
 import { runIndexer } from "./run_indexer.ts"
 import { standardWorkersLayer } from "./run_workers.ts"
-import { IngestWorkers } from "./workers.ts"
 
 describe.skipIf(!haveCorpus)("standard workers on legacy workbooks (W3, R14)", () => {
   it.live(
@@ -36,16 +36,10 @@ describe.skipIf(!haveCorpus)("standard workers on legacy workbooks (W3, R14)", (
           yield* writeSettings(paths, { ...defaultSettings, ingestThreads: 1, targetFolders: [{ name: "L", path: source, enabled: true }] })
           const dispatched: Array<string> = []
           const results: Array<string> = []
-          const recording = Layer.effect(
-            IngestWorkers,
-            Effect.map(IngestWorkers, (w) => ({
-              ...w,
-              ingest: (kind: Parameters<typeof w.ingest>[0], request: Parameters<typeof w.ingest>[1], worker?: number) => {
-                dispatched.push(`${kind}:${request.path}`)
-                return w.ingest(kind, request, worker).pipe(Effect.tap((r) => Effect.sync(() => results.push(`${kind}:${request.path}:${r.status}`))))
-              }
-            }))
-          )
+          const recording = aroundIngest((kind, request, ingest) => {
+            dispatched.push(`${kind}:${request.path}`)
+            return ingest.pipe(Effect.tap((r) => Effect.sync(() => results.push(`${kind}:${request.path}:${r.status}`))))
+          })
           const channel = yield* makeChannel({})
           const code = yield* runIndexer(channel, {
             work,

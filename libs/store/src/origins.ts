@@ -7,10 +7,10 @@
  * @module
  */
 import { FileSystem } from "@effect/platform"
-import { formatTsvLine, parseTsvLine } from "@sagasu/domain"
+import { formatTsvLine } from "@sagasu/domain"
 import { Effect, Option } from "effect"
 import { writeFileAtomic } from "./_atomic.ts"
-import { type StoreReadError, readTextIfExists } from "./read_error.ts"
+import { type StoreReadError, readTsvRecords } from "./read_error.ts"
 import type { WorkPaths } from "./work_paths.ts"
 
 /** One index's source folder as last seen. */
@@ -24,13 +24,9 @@ export interface Origin {
 
 /** Reads the origin records (empty when there is no file; {@link StoreReadError} when it cannot be read). */
 export const readOrigins = (paths: WorkPaths): Effect.Effect<Array<Origin>, StoreReadError, FileSystem.FileSystem> =>
-  Effect.map(readTextIfExists(paths.origins), (found) => {
-    const text = Option.getOrElse(found, () => "")
-    return text.split("\n").filter((l) => l !== "").flatMap((line) => {
-      const [index, path, realPath = "", identity = ""] = parseTsvLine(line)
-      return index === undefined || path === undefined ? [] : [{ index, path, realPath, identity }]
-    })
-  })
+  readTsvRecords(paths.origins, ([index, path, realPath = "", identity = ""]) =>
+    index === undefined || path === undefined ? [] : [{ index, path, realPath, identity }]
+  )
 
 /** Describes the folder of an index as it is now (real path, device and inode). */
 export const describeOrigin = (index: string, folder: string): Effect.Effect<Origin, never, FileSystem.FileSystem> =>

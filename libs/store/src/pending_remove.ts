@@ -6,12 +6,12 @@
  * @module
  */
 import { FileSystem } from "@effect/platform"
-import { formatTsvLine, parseTsvLine } from "@sagasu/domain"
-import { Effect, Option } from "effect"
+import { formatTsvLine } from "@sagasu/domain"
+import { Effect } from "effect"
 import { writeFileAtomic } from "./_atomic.ts"
 import { removeBodyFolder } from "./body_index.ts"
 import { noteFresh } from "./gram/fresh.ts"
-import { type StoreReadError, readTextIfExists } from "./read_error.ts"
+import { type StoreReadError, readTsvRecords } from "./read_error.ts"
 import type { WorkPaths } from "./work_paths.ts"
 
 /** A source file whose body-index folder is to be removed. */
@@ -22,13 +22,7 @@ export interface Removal {
 
 /** Reads the removals a crashed run left (empty when there is no record; {@link StoreReadError} when it cannot be read). */
 export const readPendingRemove = (paths: WorkPaths): Effect.Effect<Array<Removal>, StoreReadError, FileSystem.FileSystem> =>
-  Effect.map(readTextIfExists(paths.pendingRemove), (found) => {
-    const text = Option.getOrElse(found, () => "")
-    return text.split("\n").filter((l) => l !== "").flatMap((line) => {
-      const [index, path] = parseTsvLine(line)
-      return index === undefined || path === undefined ? [] : [{ index, path }]
-    })
-  })
+  readTsvRecords(paths.pendingRemove, ([index, path]) => (index === undefined || path === undefined ? [] : [{ index, path }]))
 
 /**
  * Removes the body-index folders of `removals`, recording them in

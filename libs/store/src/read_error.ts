@@ -9,7 +9,7 @@
  * @module
  */
 import { FileSystem } from "@effect/platform"
-import { inBothLanguages } from "@sagasu/domain"
+import { inBothLanguages, parseTsvLine } from "@sagasu/domain"
 import { Effect, Option, Schema } from "effect"
 import * as path from "node:path"
 
@@ -37,4 +37,22 @@ export const readTextIfExists = (file: string): Effect.Effect<Option.Option<stri
       () => Effect.succeed(Option.none<string>())
     ),
     Effect.mapError((e) => new StoreReadError({ reason: "unreadable", file, detail: e.message }))
+  )
+
+/**
+ * The records of the TSV file `file`, one per non-empty line, each made by
+ * `parse` from the line's fields (`[]` passes a line over, e.g. one with a
+ * field missing); none when the file does not exist; {@link StoreReadError}
+ * when it cannot be read. The small records of `store/` (origins.tsv,
+ * pending_remove.tsv).
+ */
+export const readTsvRecords = <A>(
+  file: string,
+  parse: (fields: Array<string>) => ReadonlyArray<A>
+): Effect.Effect<Array<A>, StoreReadError, FileSystem.FileSystem> =>
+  Effect.map(readTextIfExists(file), (found) =>
+    Option.getOrElse(found, () => "")
+      .split("\n")
+      .filter((l) => l !== "")
+      .flatMap((line) => parse(parseTsvLine(line)))
   )

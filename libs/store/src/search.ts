@@ -73,22 +73,45 @@ export const searchIndex = Effect.fn("Store.searchIndex")(function* (
   options: SearchOptions & SearchBudget = {}
 ) {
   const limit = options.limit ?? 100
-  const started = performance.now()
-  const deadline = options.budgetMs === undefined ? undefined : started + options.budgetMs
-  const control = { ...(deadline !== undefined ? { deadline } : {}), ...(options.cancelled !== undefined ? { cancelled: options.cancelled } : {}) }
-  const searcher = yield* open(paths).pipe(Effect.either)
-  if (searcher._tag === "Right" && searcher.right !== undefined) {
-    const s = searcher.right
-    const outcome = yield* Effect.try({
-      try: () => s.searchWithin(query, { ...options, limit }, control),
-      catch: (e) => new GramIndexError({ reason: "index-unreadable", path: paths.gram, detail: e instanceof Error ? e.message : String(e) })
-    }).pipe(Effect.ensuring(Effect.sync(() => s.close())))
-    return { hits: outcome.hits, engine: "gram", limited: outcome.hits.length >= limit, problem: "", partial: outcome.partial } satisfies SearchResult
-  }
-  const scanned = yield* scanBodyIndex(paths, query, { ...options, limit, ...control })
-  const problem = searcher._tag === "Left" ? searcher.left.message : ""
-  return { hits: scanned.hits, engine: "scan", limited: scanned.hits.length >= limit, problem, partial: scanned.partial } satisfies SearchResult
+  const control = budgetControl(options, performance.now())
+  return yield* gramOrScan(
+    paths,
+    (s): SearchResult => {
+      const outcome = s.searchWithin(query, { ...options, limit }, control)
+      return { hits: outcome.hits, engine: "gram", limited: outcome.hits.length >= limit, problem: "", partial: outcome.partial }
+    },
+    (problem) =>
+      Effect.map(
+        scanBodyIndex(paths, query, { ...options, limit, ...control }),
+        (scanned): SearchResult => ({ hits: scanned.hits, engine: "scan", limited: scanned.hits.length >= limit, problem, partial: scanned.partial })
+      )
+  )
 })
+
+/** The deadline and cancel test of a search started at `started` (`performance.now()`) with `options`' budget. */
+const budgetControl = (options: SearchBudget, started: number): { readonly deadline?: number; readonly cancelled?: () => boolean } => ({
+  ...(options.budgetMs !== undefined ? { deadline: started + options.budgetMs } : {}),
+  ...(options.cancelled !== undefined ? { cancelled: options.cancelled } : {})
+})
+
+/**
+ * One search through the gram index when there is a usable one (`gram`
+ * with the open searcher, closed after; its throw is a GramIndexError), else
+ * by `scan`, told why the index could not be used (`""` when there is none
+ * yet).
+ */
+const gramOrScan = <A, B, E, R>(paths: WorkPaths, gram: (s: GramSearcher) => A, scan: (problem: string) => Effect.Effect<B, E, R>) =>
+  Effect.gen(function* () {
+    const searcher = yield* open(paths).pipe(Effect.either)
+    if (searcher._tag === "Right" && searcher.right !== undefined) {
+      const s = searcher.right
+      return yield* Effect.try({
+        try: (): A | B => gram(s),
+        catch: (e) => new GramIndexError({ reason: "index-unreadable", path: paths.gram, detail: e instanceof Error ? e.message : String(e) })
+      }).pipe(Effect.ensuring(Effect.sync(() => s.close())))
+    }
+    return yield* scan(searcher._tag === "Left" ? searcher.left.message : "")
+  })
 
 /** What a file-level search found (S5) and how: the page, the totals, and the engine as in {@link SearchResult}. */
 export interface FileSearchResult extends FileSearchOutcome {
@@ -117,19 +140,15 @@ export const searchIndexFiles = Effect.fn("Store.searchIndexFiles")(function* (
   options: FileSearchOptions & SearchBudget & CountBudget = {}
 ) {
   const started = performance.now()
-  const deadline = options.budgetMs === undefined ? undefined : started + options.budgetMs
   const countDeadline = options.countBudgetMs === undefined ? undefined : started + options.countBudgetMs
-  const control = { ...(deadline !== undefined ? { deadline } : {}), ...(options.cancelled !== undefined ? { cancelled: options.cancelled } : {}) }
-  const searcher = yield* open(paths).pipe(Effect.either)
-  if (searcher._tag === "Right" && searcher.right !== undefined) {
-    const s = searcher.right
-    const outcome = yield* Effect.try({
-      try: () => s.searchFiles(query, { ...options, ...(countDeadline !== undefined ? { countDeadline } : {}) }, control),
-      catch: (e) => new GramIndexError({ reason: "index-unreadable", path: paths.gram, detail: e instanceof Error ? e.message : String(e) })
-    }).pipe(Effect.ensuring(Effect.sync(() => s.close())))
-    return { ...outcome, engine: "gram", problem: "" } satisfies FileSearchResult
-  }
-  const scanned = yield* scanBodyIndexFiles(paths, query, { ...options, ...control })
-  const problem = searcher._tag === "Left" ? searcher.left.message : ""
-  return { ...scanned, engine: "scan", problem } satisfies FileSearchResult
+  const control = budgetControl(options, started)
+  return yield* gramOrScan(
+    paths,
+    (s): FileSearchResult => ({
+      ...s.searchFiles(query, { ...options, ...(countDeadline !== undefined ? { countDeadline } : {}) }, control),
+      engine: "gram",
+      problem: ""
+    }),
+    (problem) => Effect.map(scanBodyIndexFiles(paths, query, { ...options, ...control }), (scanned): FileSearchResult => ({ ...scanned, engine: "scan", problem }))
+  )
 })

@@ -8,39 +8,22 @@
  *
  * @module
  */
-import { type Locator, bodyTsvFileName, escapeTsvField, formatBodyTsv, normalizeForSearch } from "@sagasu/domain"
+import { bodyTsvFileName, escapeTsvField, formatBodyTsv, type Locator, normalizeForSearch, seededRandom } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { prng } from "../make_tree.ts"
-
+import { code, departments, int, people, phrases, pick } from "./_vocabulary.ts"
 
 const companies = [
   "サンプル商事", "山田製作所", "東都物産", "ミライ電機", "さくら食品", "北斗システムズ", "大和運輸", "青葉建設", "ひかり印刷",
   "中央化学", "アルファ工業", "富士見不動産", "みどり薬品", "朝日ソリューションズ", "ｻﾝﾌﾟﾙ商事", "日本データサービス", "光陽精機",
   "Tokyo Trading", "Pacific Systems", "Blue Ocean Foods", "Nippon Logistics", "Kansai Steel"
 ]
-const people = [
-  "山田太郎", "佐藤花子", "鈴木一郎", "高橋美咲", "田中健太", "伊藤由美", "渡辺翔", "中村さくら", "小林直樹", "加藤愛",
-  "吉田拓也", "山本恵", "松本大輔", "井上真理", "木村誠", "林優子", "清水亮", "斎藤みなみ", "John Smith", "Emily Clark"
-]
 const products = [
   "ノートパソコン", "液晶モニター", "複合機", "トナーカートリッジ", "オフィスチェア", "会議用テーブル", "ＬＡＮケーブル", "無線ルーター",
   "外付けＨＤＤ", "ＵＳＢメモリ", "プロジェクター", "スキャナー", "電源タップ", "ホワイトボード", "シュレッダー", "コピー用紙Ａ４",
   "ﾌﾟﾘﾝﾀｰ", "サーバーラック", "ソフトウェア保守", "クラウド利用料", "Laptop", "Monitor", "Router", "License"
 ]
-const phrases = [
-  "下記のとおりお見積り申し上げます", "ご検討のほどよろしくお願いいたします", "納品書を送付いたします", "請求書を発行しました",
-  "次回の打ち合わせは来週を予定しています", "仕様変更について確認が必要です", "在庫の確認をお願いします", "契約更新の時期が近づいています",
-  "支払期限は月末です", "送料は当社負担とします", "議事録を共有します", "予算の見直しを行います", "品質管理部門と協議の上決定",
-  "先月比で売上が増加しました", "問い合わせ窓口を一本化する", "年度末の棚卸しを実施", "Please find the attached quotation",
-  "The meeting was moved to Friday", "Payment terms are net 30 days", "Shipping is included in the price"
-]
-const departments = ["営業部", "総務部", "経理部", "開発部", "購買部", "品質管理部", "人事部", "Sales", "Finance"]
 
-const pick = <A>(random: () => number, list: ReadonlyArray<A>): A => list[Math.floor(random() * list.length)] as A
-const int = (random: () => number, n: number) => Math.floor(random() * n)
-const code = (random: () => number) =>
-  `${String.fromCharCode(65 + int(random, 26))}${String.fromCharCode(65 + int(random, 26))}-${String(int(random, 100000)).padStart(5, "0")}`
 const yen = (random: () => number) => (int(random, 5000) * 100 + 100).toLocaleString("en-US")
 const date = (random: () => number) => `${2019 + int(random, 7)}年${1 + int(random, 12)}月${1 + int(random, 28)}日`
 const isoDate = (random: () => number) =>
@@ -94,7 +77,7 @@ export function generateBenchCorpus(
   dirs: { indexDir: string; mirrorDir: string; groongaLoad: string },
   seed = 20240601
 ): BenchCorpus {
-  const random = prng(seed)
+  const random = seededRandom(seed)
   const sample: Array<string> = []
   const load = fs.openSync(dirs.groongaLoad, "w")
   fs.writeSync(load, "load --table Lines\n[\n")

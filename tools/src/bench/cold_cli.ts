@@ -13,7 +13,7 @@
  * @module
  */
 import { NodeContext } from "@effect/platform-node"
-import { normalizeForSearch } from "@sagasu/domain"
+import { normalizeForSearch, seededRandom } from "@sagasu/domain"
 import { workPaths } from "@sagasu/store"
 import { updateGramIndexesOfRound } from "@sagasu/store/testing"
 import { Effect } from "effect"
@@ -21,7 +21,6 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { prng } from "../make_tree.ts"
 
 const args = process.argv.slice(2)
 const option = (name: string, fallback: string) => {
@@ -44,7 +43,7 @@ const summary = await Effect.runPromise(Effect.provide(updateGramIndexesOfRound(
 log(`gram index up to date in ${((performance.now() - t) / 1000).toFixed(1)} s (rebuilt: ${summary.rebuilt})`)
 
 // Substrings of sampled lines, 2 to 10 characters, no spaces (one word each).
-const random = prng(13)
+const random = seededRandom(13)
 const queries: Array<string> = []
 while (queries.length < count) {
   const line = corpus.sample[Math.floor(random() * corpus.sample.length)] ?? ""

@@ -21,17 +21,9 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { repoRoot } from "../corpus.ts"
 import { type DriveTree, makeDriveTree } from "./drive_tree.ts"
-import { opt } from "./_args.ts"
+import { opt, treeBenchOptions } from "./_args.ts"
 
-const argv = process.argv.slice(2)
-const options = {
-  files: Number(opt("files", "20000")),
-  seed: Number(opt("seed", "7")),
-  pairs: Number(opt("pairs", "3")),
-  threads: Number(opt("threads", String(os.availableParallelism()))),
-  cache: path.resolve(opt("cache", path.join(os.tmpdir(), "sagasu-bench-ingest"))),
-  writeDoc: !argv.includes("--no-doc")
-}
+const options = { ...treeBenchOptions({ files: 20000, seed: 7 }), pairs: Number(opt("pairs", "3")) }
 const bin = path.join(repoRoot, "apps", "cli", "bin", "sagasu.js")
 const recollEnv = { ...process.env, PATH: "/usr/bin:/bin" }
 const say = (s: string) => console.log(`[bench:drive ${new Date().toISOString().slice(11, 19)}] ${s}`)

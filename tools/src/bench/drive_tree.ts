@@ -13,11 +13,11 @@
  *
  * @module
  */
+import { seededRandom } from "@sagasu/domain"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { corpusDir, readManifest } from "../corpus.ts"
-import { prng } from "../make_tree.ts"
 import { makeIngestTree } from "./ingest_tree.ts"
 
 /** One file of the drive. */
@@ -68,7 +68,7 @@ export async function makeDriveTree(cache: string, files: number, seed: number, 
     const tree = JSON.parse(fs.readFileSync(stamp, "utf8")) as DriveTree
     if (tree.version === version && tree.files.length === files) return { dir, tree }
   }
-  const rand = prng(seed)
+  const rand = seededRandom(seed)
   const manifest = readManifest()
   const expectedOf = new Map(manifest.map((r) => [r.path.replace(/^files\//, ""), r.expected[0] ?? ""]))
   const corpusFiles = fs.readdirSync(path.join(corpusDir, "files"), { recursive: true, withFileTypes: true })

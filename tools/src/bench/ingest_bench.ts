@@ -41,7 +41,7 @@ import { fileURLToPath } from "node:url"
 import { corpusDir, ooxmlKinds, readManifest, repoRoot } from "../corpus.ts"
 import type { FloorFile } from "./ingest_floor.ts"
 import { type IngestTree, makeIngestTree, makeWorkbook } from "./ingest_tree.ts"
-import { flag, opt } from "./_args.ts"
+import { flag, opt, treeBenchOptions } from "./_args.ts"
 
 // One runtime for the whole run: building the platform layer per call would cost more than a recall query.
 const runtime = ManagedRuntime.make(NodeContext.layer)
@@ -51,15 +51,11 @@ const run = <A, E>(effect: Effect.Effect<A, E, NodeContext.NodeContext>) => runt
 
 const argv = process.argv.slice(2)
 const options = {
-  files: Number(opt("files", "2000")),
-  seed: Number(opt("seed", "1")),
+  ...treeBenchOptions({ files: 2000, seed: 1 }),
   maxMb: Number(opt("max-mb", "30")),
-  threads: Number(opt("threads", String(os.availableParallelism()))),
-  cache: path.resolve(opt("cache", path.join(os.tmpdir(), "sagasu-bench-ingest"))),
   bigMb: Number(opt("big-mb", "100")),
   scaleWorkers: Number(opt("scale-workers", "500")),
   legacyShare: 0.05,
-  writeDoc: !flag("no-doc"),
   profile: flag("profile")
 }
 fs.mkdirSync(options.cache, { recursive: true })

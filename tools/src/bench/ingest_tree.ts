@@ -21,12 +21,13 @@
  *
  * @module
  */
+import { seededRandom } from "@sagasu/domain"
+import { contentTypes, escapeXml, officeXmlHead, type RawZipEntry, relationships, writeZip, xmlns } from "@sagasu/ingest/testing"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { crc32, deflateRawSync } from "node:zlib"
-import { prng } from "../make_tree.ts"
+import { code, departments, int, people, phrases, pick, type Rand } from "./_vocabulary.ts"
 
 /** Bump when the bytes the generator writes change: cached trees of another version are made again. */
 export const generatorVersion = 4
@@ -75,31 +76,14 @@ const companies = [
   "中央化学工業", "アルファ工業", "富士見不動産", "みどり薬品", "朝日ソリューションズ", "ｻﾝﾌﾟﾙ商事", "日本データサービス", "光陽精機",
   "Tokyo Trading Co., Ltd.", "Pacific Systems", "Blue Ocean Foods", "Nippon Logistics", "Kansai Steel"
 ]
-const people = [
-  "山田太郎", "佐藤花子", "鈴木一郎", "高橋美咲", "田中健太", "伊藤由美", "渡辺翔", "中村さくら", "小林直樹", "加藤愛",
-  "吉田拓也", "山本恵", "松本大輔", "井上真理", "木村誠", "林優子", "清水亮", "斎藤みなみ", "John Smith", "Emily Clark"
-]
 const products = [
   "ノートパソコン", "液晶モニター 27型", "複合機", "トナーカートリッジ", "オフィスチェア", "会議用テーブル", "ＬＡＮケーブル 5m",
   "無線ルーター", "外付けＨＤＤ 4TB", "ＵＳＢメモリ", "プロジェクター", "スキャナー", "電源タップ", "ホワイトボード", "シュレッダー",
   "コピー用紙Ａ４", "ﾌﾟﾘﾝﾀｰ", "サーバーラック", "ソフトウェア保守", "クラウド利用料", "Laptop 14-inch", "Monitor", "Router", "License"
 ]
-const phrases = [
-  "下記のとおりお見積り申し上げます", "ご検討のほどよろしくお願いいたします", "納品書を送付いたします", "請求書を発行しました",
-  "次回の打ち合わせは来週を予定しています", "仕様変更について確認が必要です", "在庫の確認をお願いします", "契約更新の時期が近づいています",
-  "支払期限は月末です", "送料は当社負担とします", "議事録を共有します", "予算の見直しを行います", "品質管理部門と協議の上決定",
-  "先月比で売上が増加しました", "問い合わせ窓口を一本化する", "年度末の棚卸しを実施", "Please find the attached quotation",
-  "The meeting was moved to Friday", "Payment terms are net 30 days", "Shipping is included in the price"
-]
 const statuses = ["完了", "対応中", "未着手", "保留", "確認待ち", "Done", "Open"]
-const departments = ["営業部", "総務部", "経理部", "開発部", "購買部", "品質管理部", "人事部", "Sales", "Finance"]
 const fileStems = ["見積書", "請求書", "売上集計", "顧客一覧", "議事録", "提案書", "報告書", "在庫表", "予算案", "budget", "report", "orders"]
 
-type Rand = () => number
-const pick = <A>(rand: Rand, list: ReadonlyArray<A>): A => list[Math.floor(rand() * list.length)] as A
-const int = (rand: Rand, n: number) => Math.floor(rand() * n)
-const code = (rand: Rand) =>
-  `${String.fromCharCode(65 + int(rand, 26))}${String.fromCharCode(65 + int(rand, 26))}-${String(int(rand, 100000)).padStart(5, "0")}`
 
 function sentence(rand: Rand): string {
   switch (int(rand, 6)) {
@@ -117,8 +101,6 @@ function sentence(rand: Rand): string {
       return `${pick(rand, products)}の${pick(rand, phrases)}`
   }
 }
-
-const escXml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
 
 const colName = (n: number) => {
   let s = ""
@@ -149,91 +131,24 @@ class Chunks {
   }
 }
 
-interface ZipItem {
-  readonly name: string
-  readonly data: Buffer
-  /** Store instead of deflate (pictures are already compressed). */
-  readonly stored?: boolean
+/** One entry of a file's zip: a part's text or bytes, stored (a picture) or deflated. */
+type ZipItem = Pick<RawZipEntry, "name" | "data" | "stored">
+
+/** The time every entry carries: 2024-01-01 00:00. */
+const zipDate = new Date(Date.UTC(2024, 0, 1))
+
+/** Writes a zip of `items` to `file` (deflated at zlib's level 6 as Office does, or stored; names flagged UTF-8); its size. */
+function writeZipFile(file: string, items: ReadonlyArray<ZipItem>): number {
+  const bytes = writeZip(items.map((item) => ({ ...item, utf8Flag: true })), { date: zipDate })
+  fs.writeFileSync(file, bytes)
+  return bytes.length
 }
 
-// 2024-01-01 00:00 in MS-DOS time.
-const dosTime = 0
-const dosDate = ((2024 - 1980) << 9) | (1 << 5) | 1
-
-/** A zip file of `items` (deflate level 6 as Office writes, or stored), written to `file`; returns its size. */
-function writeZip(file: string, items: ReadonlyArray<ZipItem>): number {
-  const out: Array<Buffer> = []
-  const central: Array<Buffer> = []
-  let offset = 0
-  for (const item of items) {
-    const name = Buffer.from(item.name, "utf8")
-    const data = item.stored === true ? item.data : deflateRawSync(item.data, { level: 6 })
-    const crc = crc32(item.data) >>> 0
-    const local = Buffer.alloc(30)
-    local.writeUInt32LE(0x04034b50, 0)
-    local.writeUInt16LE(20, 4)
-    local.writeUInt16LE(0x0800, 6)
-    local.writeUInt16LE(item.stored === true ? 0 : 8, 8)
-    local.writeUInt16LE(dosTime, 10)
-    local.writeUInt16LE(dosDate, 12)
-    local.writeUInt32LE(crc, 14)
-    local.writeUInt32LE(data.length, 18)
-    local.writeUInt32LE(item.data.length, 22)
-    local.writeUInt16LE(name.length, 26)
-    local.writeUInt16LE(0, 28)
-    const dir = Buffer.alloc(46)
-    dir.writeUInt32LE(0x02014b50, 0)
-    dir.writeUInt16LE(20, 4)
-    dir.writeUInt16LE(20, 6)
-    dir.writeUInt16LE(0x0800, 8)
-    dir.writeUInt16LE(item.stored === true ? 0 : 8, 10)
-    dir.writeUInt16LE(dosTime, 12)
-    dir.writeUInt16LE(dosDate, 14)
-    dir.writeUInt32LE(crc, 16)
-    dir.writeUInt32LE(data.length, 20)
-    dir.writeUInt32LE(item.data.length, 24)
-    dir.writeUInt16LE(name.length, 28)
-    dir.writeUInt32LE(offset, 42)
-    central.push(dir, name)
-    out.push(local, name, data)
-    offset += 30 + name.length + data.length
-  }
-  const centralSize = central.reduce((n, b) => n + b.length, 0)
-  const end = Buffer.alloc(22)
-  end.writeUInt32LE(0x06054b50, 0)
-  end.writeUInt16LE(items.length, 8)
-  end.writeUInt16LE(items.length, 10)
-  end.writeUInt32LE(centralSize, 12)
-  end.writeUInt32LE(offset, 16)
-  const all = [...out, ...central, end]
-  fs.writeFileSync(file, Buffer.concat(all))
-  return offset + centralSize + 22
-}
-
-const xmlHead = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n`
-const R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-const relType = (t: string) => `${R}/${t}`
-
-const rels = (items: ReadonlyArray<readonly [string, string, string]>) =>
-  Buffer.from(
-    `${xmlHead}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-      items.map(([id, type, target]) => `<Relationship Id="${id}" Type="${relType(type)}" Target="${target}"/>`).join("") +
-      `</Relationships>`
-  )
-
-const contentTypes = (overrides: ReadonlyArray<readonly [string, string]>, picture: boolean) =>
-  Buffer.from(
-    `${xmlHead}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
-      `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
-      `<Default Extension="xml" ContentType="application/xml"/>` +
-      (picture ? `<Default Extension="jpeg" ContentType="image/jpeg"/>` : "") +
-      overrides.map(([part, type]) => `<Override PartName="${part}" ContentType="${type}"/>`).join("") +
-      `</Types>`
-  )
+const jpeg: ReadonlyArray<readonly [string, string]> = [["jpeg", "image/jpeg"]]
 
 const appXml = (app: string) =>
   Buffer.from(
-    `${xmlHead}<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>${app}</Application></Properties>`
+    `${officeXmlHead}<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties"><Application>${app}</Application></Properties>`
   )
 
 /** Incompressible bytes standing in for a JPEG picture (stored, as Office does). */
@@ -259,7 +174,7 @@ interface Made {
 }
 
 const stylesXml = Buffer.from(
-  `${xmlHead}<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
+  `${officeXmlHead}<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
     `<numFmts count="1"><numFmt numFmtId="176" formatCode="yyyy&quot;年&quot;m&quot;月&quot;d&quot;日&quot;"/></numFmts>` +
     `<fonts count="1"><font><sz val="11"/><name val="游ゴシック"/></font></fonts><fills count="1"><fill><patternFill patternType="none"/></fill></fills>` +
     `<borders count="1"><border/></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>` +
@@ -298,7 +213,7 @@ function xlsx(rand: Rand, n: number, probe: string, probeJa: string, target: num
     // ±25% per sheet, except at the 20,000-row cap (the largest files stay the largest).
     const rows = perSheet === maxRows ? perSheet : Math.min(maxRows, Math.max(10, Math.round(perSheet * (0.75 + rand() * 0.5))))
     const out = new Chunks()
-    out.push(`${xmlHead}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${R}">`)
+    out.push(`${officeXmlHead}<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${xmlns.r}">`)
     out.push(`<dimension ref="A1:J${rows}"/><sheetViews><sheetView workbookViewId="0"/></sheetViews><sheetFormatPr defaultRowHeight="18.75"/>`)
     out.push(`<cols><col min="1" max="1" width="14" customWidth="1"/><col min="9" max="9" width="40" customWidth="1"/></cols><sheetData>`)
     out.push(`<row r="1" spans="1:10">`)
@@ -323,27 +238,27 @@ function xlsx(rand: Rand, n: number, probe: string, probeJa: string, target: num
     }
     out.push(`</sheetData><pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/></worksheet>`)
     items.push({ name: `xl/worksheets/sheet${s}.xml`, data: out.bytes() })
-    sheetEntries.push(`<sheet name="${escXml(s === 1 ? "集計" : `${pick(rand, departments)}${s}`)}" sheetId="${s}" r:id="rId${s}"/>`)
+    sheetEntries.push(`<sheet name="${escapeXml(s === 1 ? "集計" : `${pick(rand, departments)}${s}`)}" sheetId="${s}" r:id="rId${s}"/>`)
     relItems.push([`rId${s}`, "worksheet", `worksheets/sheet${s}.xml`])
     overrides.push([`/xl/worksheets/sheet${s}.xml`, "application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"])
     rowsAll += rows
   }
   const sst = new Chunks()
-  sst.push(`${xmlHead}<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${strings.size}" uniqueCount="${strings.size}">`)
-  for (const s of strings.keys()) sst.push(`<si><t>${escXml(s)}</t></si>`)
+  sst.push(`${officeXmlHead}<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="${strings.size}" uniqueCount="${strings.size}">`)
+  for (const s of strings.keys()) sst.push(`<si><t>${escapeXml(s)}</t></si>`)
   sst.push(`</sst>`)
   relItems.push([`rId${sheets + 1}`, "styles", "styles.xml"], [`rId${sheets + 2}`, "sharedStrings", "sharedStrings.xml"])
   items.unshift(
-    { name: "[Content_Types].xml", data: contentTypes(overrides, false) },
-    { name: "_rels/.rels", data: rels([["rId1", "officeDocument", "xl/workbook.xml"], ["rId2", "extended-properties", "docProps/app.xml"]]) },
+    { name: "[Content_Types].xml", data: contentTypes(overrides) },
+    { name: "_rels/.rels", data: relationships([["rId1", "officeDocument", "xl/workbook.xml"], ["rId2", "extended-properties", "docProps/app.xml"]]) },
     { name: "docProps/app.xml", data: appXml("Microsoft Excel") },
     {
       name: "xl/workbook.xml",
       data: Buffer.from(
-        `${xmlHead}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${R}"><bookViews><workbookView/></bookViews><sheets>${sheetEntries.join("")}</sheets></workbook>`
+        `${officeXmlHead}<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="${xmlns.r}"><bookViews><workbookView/></bookViews><sheets>${sheetEntries.join("")}</sheets></workbook>`
       )
     },
-    { name: "xl/_rels/workbook.xml.rels", data: rels(relItems) },
+    { name: "xl/_rels/workbook.xml.rels", data: relationships(relItems) },
     { name: "xl/styles.xml", data: stylesXml }
   )
   items.push({ name: "xl/sharedStrings.xml", data: sst.bytes() })
@@ -352,7 +267,6 @@ function xlsx(rand: Rand, n: number, probe: string, probeJa: string, target: num
 
 // ---------------------------------------------------------------- docx
 
-const W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 
 function docx(rand: Rand, probe: string, probeJa: string, target: number): Made {
   // Big documents are big mostly because of pictures: over 200 KB, 20–70% of the target is one, and text stops at 50,000 paragraphs.
@@ -360,9 +274,9 @@ function docx(rand: Rand, probe: string, probeJa: string, target: number): Made 
   const paragraphs = Math.max(5, Math.min(50_000, Math.round((target * (1 - share)) / docxBytesPerParagraph)))
   const pictureBytes = share === 0 ? 0 : Math.max(0, Math.round(target - paragraphs * docxBytesPerParagraph))
   const run = (text: string, bold: boolean) =>
-    `<w:r>${bold ? `<w:rPr><w:b/><w:rFonts w:hint="eastAsia"/></w:rPr>` : `<w:rPr><w:rFonts w:hint="eastAsia"/></w:rPr>`}<w:t xml:space="preserve">${escXml(text)}</w:t></w:r>`
+    `<w:r>${bold ? `<w:rPr><w:b/><w:rFonts w:hint="eastAsia"/></w:rPr>` : `<w:rPr><w:rFonts w:hint="eastAsia"/></w:rPr>`}<w:t xml:space="preserve">${escapeXml(text)}</w:t></w:r>`
   const out = new Chunks()
-  out.push(`${xmlHead}<w:document xmlns:w="${W}" xmlns:r="${R}"><w:body>`)
+  out.push(`${officeXmlHead}<w:document xmlns:w="${xmlns.w}" xmlns:r="${xmlns.r}"><w:body>`)
   out.push(`<w:p><w:pPr><w:pStyle w:val="Title"/></w:pPr>${run(`${probe} ${probeJa}`, true)}</w:p>`)
   let p = 1
   while (p < paragraphs) {
@@ -396,13 +310,13 @@ function docx(rand: Rand, probe: string, probeJa: string, target: number): Made 
       data: contentTypes([
         ["/word/document.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"],
         ["/word/styles.xml", "application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"]
-      ], pictureBytes > 0)
+      ], pictureBytes > 0 ? jpeg : [])
     },
-    { name: "_rels/.rels", data: rels([["rId1", "officeDocument", "word/document.xml"], ["rId2", "extended-properties", "docProps/app.xml"]]) },
+    { name: "_rels/.rels", data: relationships([["rId1", "officeDocument", "word/document.xml"], ["rId2", "extended-properties", "docProps/app.xml"]]) },
     { name: "docProps/app.xml", data: appXml("Microsoft Office Word") },
     { name: "word/document.xml", data: out.bytes() },
-    { name: "word/_rels/document.xml.rels", data: rels(relItems) },
-    { name: "word/styles.xml", data: Buffer.from(`${xmlHead}<w:styles xmlns:w="${W}"><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style></w:styles>`) }
+    { name: "word/_rels/document.xml.rels", data: relationships(relItems) },
+    { name: "word/styles.xml", data: Buffer.from(`${officeXmlHead}<w:styles xmlns:w="${xmlns.w}"><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style></w:styles>`) }
   ]
   if (pictureBytes > 0) items.push({ name: "word/media/image1.jpeg", data: picture(rand, pictureBytes), stored: true })
   return { items, units: p, rows: p }
@@ -410,8 +324,6 @@ function docx(rand: Rand, probe: string, probeJa: string, target: number): Made 
 
 // ---------------------------------------------------------------- pptx
 
-const A = "http://schemas.openxmlformats.org/drawingml/2006/main"
-const P = "http://schemas.openxmlformats.org/presentationml/2006/main"
 
 function pptx(rand: Rand, probe: string, probeJa: string, target: number): Made {
   // Over 100 KB, 30–80% of a presentation is a picture; text stops at 300 slides.
@@ -426,7 +338,7 @@ function pptx(rand: Rand, probe: string, probeJa: string, target: number): Made 
   ]
   const shape = (id: number, paras: ReadonlyArray<string>) =>
     `<p:sp><p:nvSpPr><p:cNvPr id="${id}" name="テキスト ${id}"/><p:cNvSpPr txBox="1"/><p:nvPr/></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:lstStyle/>` +
-    paras.map((t) => `<a:p><a:r><a:rPr lang="ja-JP" altLang="en-US"/><a:t>${escXml(t)}</a:t></a:r></a:p>`).join("") +
+    paras.map((t) => `<a:p><a:r><a:rPr lang="ja-JP" altLang="en-US"/><a:t>${escapeXml(t)}</a:t></a:r></a:p>`).join("") +
     `</p:txBody></p:sp>`
   let boxes = 0
   for (let s = 1; s <= slides; s++) {
@@ -441,27 +353,27 @@ function pptx(rand: Rand, probe: string, probeJa: string, target: number): Made 
     items.push({
       name: `ppt/slides/slide${s}.xml`,
       data: Buffer.from(
-        `${xmlHead}<p:sld xmlns:a="${A}" xmlns:p="${P}" xmlns:r="${R}"><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>` +
+        `${officeXmlHead}<p:sld xmlns:a="${xmlns.a}" xmlns:p="${xmlns.p}" xmlns:r="${xmlns.r}"><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/>` +
           shape(2, [title]) + shape(3, body) + pic + `</p:spTree></p:cSld></p:sld>`
       )
     })
-    if (slideRels.length > 0) items.push({ name: `ppt/slides/_rels/slide${s}.xml.rels`, data: rels(slideRels) })
+    if (slideRels.length > 0) items.push({ name: `ppt/slides/_rels/slide${s}.xml.rels`, data: relationships(slideRels) })
     ids.push(`<p:sldId id="${255 + s}" r:id="rId${s}"/>`)
     relItems.push([`rId${s}`, "slide", `slides/slide${s}.xml`])
     overrides.push([`/ppt/slides/slide${s}.xml`, "application/vnd.openxmlformats-officedocument.presentationml.slide+xml"])
     boxes += 2
   }
   items.unshift(
-    { name: "[Content_Types].xml", data: contentTypes(overrides, pictureBytes > 0) },
-    { name: "_rels/.rels", data: rels([["rId1", "officeDocument", "ppt/presentation.xml"], ["rId2", "extended-properties", "docProps/app.xml"]]) },
+    { name: "[Content_Types].xml", data: contentTypes(overrides, pictureBytes > 0 ? jpeg : []) },
+    { name: "_rels/.rels", data: relationships([["rId1", "officeDocument", "ppt/presentation.xml"], ["rId2", "extended-properties", "docProps/app.xml"]]) },
     { name: "docProps/app.xml", data: appXml("Microsoft Office PowerPoint") },
     {
       name: "ppt/presentation.xml",
       data: Buffer.from(
-        `${xmlHead}<p:presentation xmlns:a="${A}" xmlns:p="${P}" xmlns:r="${R}"><p:sldIdLst>${ids.join("")}</p:sldIdLst><p:sldSz cx="12192000" cy="6858000"/></p:presentation>`
+        `${officeXmlHead}<p:presentation xmlns:a="${xmlns.a}" xmlns:p="${xmlns.p}" xmlns:r="${xmlns.r}"><p:sldIdLst>${ids.join("")}</p:sldIdLst><p:sldSz cx="12192000" cy="6858000"/></p:presentation>`
       )
     },
-    { name: "ppt/_rels/presentation.xml.rels", data: rels(relItems) }
+    { name: "ppt/_rels/presentation.xml.rels", data: relationships(relItems) }
   )
   if (pictureBytes > 0) items.push({ name: "ppt/media/image1.jpeg", data: picture(rand, pictureBytes), stored: true })
   return { items, units: slides, rows: boxes }
@@ -471,7 +383,7 @@ function pptx(rand: Rand, probe: string, probeJa: string, target: number): Made 
 
 /** The plan of file `n` (1-based): kind, name, target size; drawn from its own seed only. */
 export function planFile(n: number, options: Required<Omit<IngestTreeOptions, "processes">>) {
-  const rand = prng(options.seed * 1_000_003 + n)
+  const rand = seededRandom(options.seed * 1_000_003 + n)
   const roll = rand()
   // The last file is the largest: a workbook.
   const kind: OoxmlKind = roll < 0.7 || n === options.files ? "xlsx" : roll < 0.9 ? "docx" : "pptx"
@@ -489,7 +401,7 @@ export function planFile(n: number, options: Required<Omit<IngestTreeOptions, "p
 /** Writes file `n` of the tree under `dir` and says what it wrote. */
 export function makeFile(dir: string, n: number, options: Required<Omit<IngestTreeOptions, "processes">>): IngestTreeFile {
   const plan = planFile(n, options)
-  const rand = prng(plan.seed)
+  const rand = seededRandom(plan.seed)
   const probe = `PRB${String(n).padStart(6, "0")}`
   const probeJa = `検索確認${String(n).padStart(6, "0")}`
   const made = plan.kind === "xlsx"
@@ -499,7 +411,7 @@ export function makeFile(dir: string, n: number, options: Required<Omit<IngestTr
       : pptx(rand, probe, probeJa, plan.target)
   const file = path.join(dir, ...plan.rel.split("/"))
   fs.mkdirSync(path.dirname(file), { recursive: true })
-  const bytes = writeZip(file, made.items)
+  const bytes = writeZipFile(file, made.items)
   return { path: plan.rel, kind: plan.kind, bytes, probe, probeJa, units: made.units, rows: made.rows }
 }
 
@@ -508,9 +420,9 @@ export function makeFile(dir: string, n: number, options: Required<Omit<IngestTr
  * takes: a 100 MB file has ~140,000 rows a sheet), for the peak-memory check.
  */
 export function makeWorkbook(file: string, bytes: number, seed: number): number {
-  const made = xlsx(prng(seed), 1, "PRB000001", "検索確認000001", bytes, 1_048_576, 10)
+  const made = xlsx(seededRandom(seed), 1, "PRB000001", "検索確認000001", bytes, 1_048_576, 10)
   fs.mkdirSync(path.dirname(file), { recursive: true })
-  return writeZip(file, made.items)
+  return writeZipFile(file, made.items)
 }
 
 const fullOptions = (o: IngestTreeOptions): Required<Omit<IngestTreeOptions, "processes">> => ({

@@ -21,7 +21,7 @@
  * @module
  */
 import { NodeContext } from "@effect/platform-node"
-import { defaultSettings, normalizeForSearch } from "@sagasu/domain"
+import { defaultSettings, normalizeForSearch, seededRandom } from "@sagasu/domain"
 import { GramSearcher, formatSettings } from "@sagasu/store"
 import { initWorkFolder, updateGramIndexesOfRound } from "@sagasu/store/testing"
 import { Effect } from "effect"
@@ -32,7 +32,6 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
-import { prng } from "../make_tree.ts"
 import { generateBenchCorpus } from "./bench_corpus.ts"
 
 const args = process.argv.slice(2)
@@ -129,7 +128,7 @@ interface Q {
   readonly script: Script
   readonly intent: "hit" | "miss"
 }
-const random = prng(200)
+const random = seededRandom(200)
 const isJa = (s: string) => [...s].every((c) => c.charCodeAt(0) > 0x7f && !/\s/.test(c))
 const isAscii = (s: string) => /^[\x21-\x7e]+$/.test(s)
 const queries: Array<Q> = []

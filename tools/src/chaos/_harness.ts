@@ -19,7 +19,6 @@ import * as net from "node:net"
 import * as path from "node:path"
 import { repoRoot } from "../corpus.ts"
 
-export { prng } from "../make_tree.ts"
 export { repoRoot }
 
 /** The `sagasu` command of this repository. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { FailureReason } from "@sagasu/domain"
+import { FailureReason, seededRandom } from "@sagasu/domain"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -21,6 +21,7 @@ import {
   relationships,
   sharedStrings,
   slide,
+  slideFiles,
   textShape,
   workbookFiles,
   worksheet,
@@ -31,7 +32,6 @@ import {
   xmlns,
   zipOf
 } from "@sagasu/ingest/testing"
-import { prng } from "../make_tree.ts"
 
 /** What a hostile file must end as. */
 export type Expectation =
@@ -68,17 +68,7 @@ const row1 = (text: string) => `<row r="1">${cell(text)}</row>`
 /** A workbook with `text` in A1 (sheet 名前), as a zip. */
 const workbook = (text: string, sheetName = "表") => zipOf(workbookFiles({ sheets: [{ name: sheetName, xml: worksheet(row1(text)) }] }))
 const document = (text: string) => zipOf(documentFiles(`<w:p><w:r><w:t>${text}</w:t></w:r></w:p>`))
-const presentationFiles = (slides: ReadonlyArray<string>): Record<string, string> => {
-  const files: Record<string, string> = {
-    "[Content_Types].xml": `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>`,
-    "_rels/.rels": relationships([["rId1", "officeDocument", "ppt/presentation.xml"]]),
-    "ppt/presentation.xml": `<p:presentation xmlns:p="${xmlns.p}" xmlns:r="${xmlns.r}"><p:sldIdLst>${slides.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 1}"/>`).join("")}</p:sldIdLst></p:presentation>`,
-    "ppt/_rels/presentation.xml.rels": relationships(slides.map((_, i) => [`rId${i + 1}`, "slide", `slides/slide${i + 1}.xml`] as const))
-  }
-  slides.forEach((xml, i) => (files[`ppt/slides/slide${i + 1}.xml`] = xml))
-  return files
-}
-const presentation = (text: string) => zipOf(presentationFiles([slide(textShape([text]))]))
+const presentation = (text: string) => zipOf(slideFiles([slide(textShape([text]))]))
 
 /** Raw zip entries of a files record, with some entries replaced. */
 const rawEntries = (files: Record<string, string>, replace: Record<string, Omit<RawZipEntry, "name">> = {}): Array<RawZipEntry> =>
@@ -91,7 +81,7 @@ const laughs = (root: string, inner: string) =>
 
 /** Writes the hostile set under `root` and returns it. */
 export async function makeHostileTree(root: string, seed: number): Promise<ReadonlyArray<HostileFile>> {
-  const rand = prng(seed)
+  const rand = seededRandom(seed)
   const out: Array<HostileFile> = []
   const put = (rel: string, bytes: Uint8Array | string, kind: string, expect: Expectation) => {
     const file = path.join(root, ...rel.split("/"))
@@ -187,7 +177,7 @@ export async function makeHostileTree(root: string, seed: number): Promise<Reado
   const docBomb = deflateRepeated(`<w:document xmlns:w="${xmlns.w}"><w:body>`, " ".repeat(1 << 20), 1024, "</w:body></w:document>")
   put("bomb/ratio_1GiB.docx", writeZip(rawEntries(documentFiles(""), { "word/document.xml": { deflated: docBomb } })), "zip bomb (1 GiB, ratio)", failed("too-large"))
   const slideBomb = deflateRepeated(`<p:sld xmlns:p="${xmlns.p}" xmlns:a="${xmlns.a}"><p:cSld><p:spTree>`, "\0".repeat(1 << 20), 1024, "</p:spTree></p:cSld></p:sld>")
-  put("bomb/ratio_1GiB.pptx", writeZip(rawEntries(presentationFiles([""]), { "ppt/slides/slide1.xml": { deflated: slideBomb } })), "zip bomb (1 GiB, ratio)", failed("too-large"))
+  put("bomb/ratio_1GiB.pptx", writeZip(rawEntries(slideFiles([""]), { "ppt/slides/slide1.xml": { deflated: slideBomb } })), "zip bomb (1 GiB, ratio)", failed("too-large"))
   const liar = deflateRepeated(`<worksheet xmlns="${xmlns.sml}"><sheetData>`, "<row/>".repeat(100_000), 200, "</sheetData></worksheet>")
   put("bomb/lying_size.xlsx", writeZip(rawEntries(workbookFiles({ sheets: [{ name: "S", xml: "" }] }), { "xl/worksheets/sheet1.xml": { deflated: { ...liar, size: 1000 } } })), "entry lying about its size", failed("corrupt", "too-large"))
   // 300 sheets that are one compressed part each: ~120 MB of rows in all, under the ratio limit.
@@ -217,7 +207,7 @@ export async function makeHostileTree(root: string, seed: number): Promise<Reado
   put("xml/laughs_shared_strings.xlsx", await zipOf(workbookFiles({ sheets: [{ name: "S", xml: worksheet(`<row r="1"><c r="A1" t="s"><v>0</v></c></row>`) }], sharedStrings: laughs("sst", `<sst xmlns="${xmlns.sml}"><si><t>&j;</t></si></sst>`) })), "entity expansion (billion laughs)", failed("corrupt"))
   put("xml/laughs_sheet.xlsx", await zipOf(workbookFiles({ sheets: [{ name: "S", xml: laughs("worksheet", `<worksheet xmlns="${xmlns.sml}"><sheetData>${row1("&j;")}</sheetData></worksheet>`) }] })), "entity expansion (billion laughs)", failed("corrupt"))
   put("xml/laughs_document.docx", await zipOf({ ...documentFiles(""), "word/document.xml": laughs("w:document", `<w:document xmlns:w="${xmlns.w}"><w:body><w:p><w:r><w:t>&j;</w:t></w:r></w:p></w:body></w:document>`) }), "entity expansion (billion laughs)", failed("corrupt"))
-  put("xml/laughs_slide.pptx", await zipOf(presentationFiles([laughs("p:sld", slide(textShape(["&j;"])).replace(/^<\?xml[^>]*>/, ""))])), "entity expansion (billion laughs)", failed("corrupt"))
+  put("xml/laughs_slide.pptx", await zipOf(slideFiles([laughs("p:sld", slide(textShape(["&j;"])).replace(/^<\?xml[^>]*>/, ""))])), "entity expansion (billion laughs)", failed("corrupt"))
   put("xml/laughs_workbook.xlsx", await zipOf({ ...workbookFiles({ sheets: [{ name: "S", xml: worksheet(row1("本体")) }] }), "xl/workbook.xml": laughs("workbook", `<workbook xmlns="${xmlns.sml}" xmlns:r="${xmlns.r}"><sheets><sheet name="&j;" sheetId="1" r:id="rId1"/></sheets></workbook>`) }), "entity expansion (billion laughs)", failed("corrupt"))
   put("xml/laughs_rels.docx", await zipOf({ ...documentFiles(`<w:p><w:r><w:t>関係</w:t></w:r></w:p>`), "_rels/.rels": laughs("Relationships", `<Relationships xmlns="${xmlns.rels}"><Relationship Id="&j;" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>`) }), "entity expansion (billion laughs)", failed("corrupt"))
   put("xml/laughs_content_types.xlsx", await zipOf({ ...workbookFiles({ sheets: [{ name: "S", xml: worksheet(row1("型の宣言")) }] }), "[Content_Types].xml": laughs("Types", `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="&j;" ContentType="application/xml"/></Types>`) }), "entity expansion in [Content_Types].xml", either("型の宣言"))
@@ -229,7 +219,7 @@ export async function makeHostileTree(root: string, seed: number): Promise<Reado
   const deep = (open: string, close: string) => deflateRepeated(open, "<x>".repeat(1000), 200, close)
   put("xml/deep_sheet.xlsx", writeZip(rawEntries(workbookFiles({ sheets: [{ name: "S", xml: "" }] }), { "xl/worksheets/sheet1.xml": { deflated: deep(`<worksheet xmlns="${xmlns.sml}"><sheetData>`, "</sheetData></worksheet>") } })), "nesting 200,000 deep", failed("too-large", "corrupt"))
   put("xml/deep_document.docx", writeZip(rawEntries(documentFiles(""), { "word/document.xml": { deflated: deep(`<w:document xmlns:w="${xmlns.w}"><w:body>`, "</w:body></w:document>") } })), "nesting 200,000 deep", failed("too-large", "corrupt"))
-  put("xml/deep_slide.pptx", writeZip(rawEntries(presentationFiles([""]), { "ppt/slides/slide1.xml": { deflated: deep(`<p:sld xmlns:p="${xmlns.p}"><p:cSld><p:spTree>`, "</p:spTree></p:cSld></p:sld>") } })), "nesting 200,000 deep", failed("too-large", "corrupt"))
+  put("xml/deep_slide.pptx", writeZip(rawEntries(slideFiles([""]), { "ppt/slides/slide1.xml": { deflated: deep(`<p:sld xmlns:p="${xmlns.p}"><p:cSld><p:spTree>`, "</p:spTree></p:cSld></p:sld>") } })), "nesting 200,000 deep", failed("too-large", "corrupt"))
   put("xml/deep_shared_strings.xlsx", writeZip(rawEntries(workbookFiles({ sheets: [{ name: "S", xml: worksheet(`<row r="1"><c r="A1" t="s"><v>0</v></c></row>`) }], sharedStrings: "" }), { "xl/sharedStrings.xml": { deflated: deep(`<sst xmlns="${xmlns.sml}"><si><t>`, "</t></si></sst>") } })), "nesting 200,000 deep", failed("too-large", "corrupt"))
   put("xml/unclosed.xlsx", await zipOf(workbookFiles({ sheets: [{ name: "S", xml: `<worksheet xmlns="${xmlns.sml}"><sheetData><row r="1">${cell("閉じない")}` }] })), "unclosed XML", failed("corrupt"))
   put("xml/not_xml.docx", await zipOf({ ...documentFiles(""), "word/document.xml": "\x00\x01\x02 not xml at all" }), "binary instead of XML", failed("corrupt"))
@@ -247,7 +237,7 @@ export async function makeHostileTree(root: string, seed: number): Promise<Reado
   put("range/numbers.xlsx", await wide(`<row r="1"><c r="A1"><v>NaN</v></c><c r="B1"><v>1e309</v></c><c r="C1"><v>-0</v></c><c r="D1"><v>1E+400</v></c>${cell("数の隣", "E1")}</row>`, ""), "NaN, infinities, -0", either("数の隣"))
   put("range/big_cell.xlsx", await wide(row1("巨大セル" + "あ".repeat(3_000_000)), ""), "a 3,000,000-character cell", either("巨大セル"))
   put("range/many_paragraphs.docx", await zipOf(documentFiles(Array.from({ length: 60_000 }, (_, i) => `<w:p><w:r><w:t>段落${i}</w:t></w:r></w:p>`).join(""))), "60,000 paragraphs", done("段落59999"))
-  put("range/many_slides.pptx", await zipOf(presentationFiles(Array.from({ length: 1000 }, (_, i) => slide(textShape([`スライド${i}`]))))), "1,000 slides", done("スライド999"))
+  put("range/many_slides.pptx", await zipOf(slideFiles(Array.from({ length: 1000 }, (_, i) => slide(textShape([`スライド${i}`]))))), "1,000 slides", done("スライド999"))
 
   // --- Text encodings and characters. ------------------------------------------------------------
   const rawSheet = (bytes: Uint8Array) => writeZip(rawEntries(workbookFiles({ sheets: [{ name: "S", xml: "" }] }), { "xl/worksheets/sheet1.xml": { data: bytes } }))

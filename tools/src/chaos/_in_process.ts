@@ -7,7 +7,8 @@
  * @module
  */
 import type { ExitCode } from "@sagasu/domain"
-import { type IndexerChannel, IngestWorkers, makeChannel, requestStop, runIndexer, standardWorkersLayer } from "@sagasu/ingest"
+import { type IndexerChannel, makeChannel, requestStop, runIndexer, standardWorkersLayer } from "@sagasu/ingest"
+import { aroundIngest } from "@sagasu/ingest/testing"
 import { openGramRound, updateGramIndexesOfRound, NodeWithWorkStore } from "@sagasu/store/testing"
 import { Deferred, Effect, Fiber, Layer, Option, Ref, SubscriptionRef } from "effect"
 
@@ -44,17 +45,11 @@ export interface InProcessOptions {
 /** Runs one indexing run on `work` in this process. */
 export function runInProcess(work: string, options: InProcessOptions = {}): Promise<InProcessRun> {
   const events: Array<IngestEvent> = []
-  const recording = Layer.effect(
-    IngestWorkers,
-    Effect.map(IngestWorkers, (w) => ({
-      ...w,
-      ingest: (kind: Parameters<typeof w.ingest>[0], request: Parameters<typeof w.ingest>[1], worker?: number) => {
-        const event: IngestEvent = { key: `${request.index}/${request.path}`, kind, start: Date.now(), end: undefined }
-        events.push(event)
-        return w.ingest(kind, request, worker).pipe(Effect.ensuring(Effect.sync(() => (event.end = Date.now()))))
-      }
-    }))
-  )
+  const recording = aroundIngest((kind, request, ingest) => {
+    const event: IngestEvent = { key: `${request.index}/${request.path}`, kind, start: Date.now(), end: undefined }
+    events.push(event)
+    return ingest.pipe(Effect.ensuring(Effect.sync(() => (event.end = Date.now()))))
+  })
   return Effect.runPromise(
     Effect.gen(function* () {
       const channel: IndexerChannel = yield* makeChannel({})

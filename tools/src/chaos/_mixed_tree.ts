@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { seededRandom } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import {
@@ -19,7 +20,7 @@ import {
   zipOf
 } from "@sagasu/ingest/testing"
 import { corpusDir } from "../corpus.ts"
-import { makeTree, prng } from "../make_tree.ts"
+import { makeTree } from "../make_tree.ts"
 
 /** Options of {@link makeMixedTree}. */
 export interface MixedTreeOptions {
@@ -121,7 +122,7 @@ export async function makeMixedTree(root: string, options: MixedTreeOptions): Pr
     for (const f of slow) files.push({ path: `大きい表/${f.path}`, kind: "slow" })
   }
 
-  const rand = prng(options.seed + 2)
+  const rand = seededRandom(options.seed + 2)
   const someGood = fs.readFileSync(path.join(root, "通常", ...(good[0]?.path ?? "").split("/")))
   fs.mkdirSync(path.join(root, "壊れた"), { recursive: true })
   for (let i = 0; i < options.failing; i++) {

@@ -11,10 +11,10 @@
  *
  * @module
  */
-import { messages } from "@sagasu/domain"
+import { messages, seededRandom } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { type Tally, lockIsFree, makeWork, prng, startIndex, touch } from "./_harness.ts"
+import { type Tally, lockIsFree, makeWork, startIndex, touch } from "./_harness.ts"
 import { makeMixedTree } from "./_mixed_tree.ts"
 
 /** Options of {@link concurrencyPart}. */
@@ -39,7 +39,7 @@ export async function concurrencyPart(options: ConcurrencyOptions, tally: Tally)
   const held = messages("ja").lockHeld
   const log = path.join(work, "indexing_log.txt")
   const previous = path.join(work, "indexing_log_previous.txt")
-  const rand = prng(options.seed + 3)
+  const rand = seededRandom(options.seed + 3)
   const overlaps: Array<number> = []
 
   for (let round = 1; round <= options.rounds; round++) {

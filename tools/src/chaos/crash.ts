@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { type IngestRow, formatFailureText } from "@sagasu/domain"
+import { formatFailureText, type IngestRow, seededRandom } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import {
@@ -20,7 +20,6 @@ import {
   makeWork,
   openJournalStarts,
   processesMentioning,
-  prng,
   readProgressFile,
   rowStates,
   searchAnswers,
@@ -119,7 +118,7 @@ async function crashChain(options: CrashOptions, chain: number, tally: Tally, re
   fs.cpSync(ref.tree.root, tree.root, { recursive: true, preserveTimestamps: true })
   const work = await makeWork(path.join(options.base, `crashed-${chain}`), { tree: tree.root })
   const gramDir = `${path.join(work, "gram")}/`
-  const rand = prng(options.seed * 31 + chain)
+  const rand = seededRandom(options.seed * 31 + chain)
   const phases = new Map<string, number>()
   let kills = 0
   let completions = 0

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { type IngestRow, formatFailureText, messages } from "@sagasu/domain"
+import { formatFailureText, type IngestRow, messages, seededRandom } from "@sagasu/domain"
 
 // A row's failure as the ingest list's text, for a check's message.
 const textOf = (row: IngestRow | undefined) => (row?.failure === undefined ? "" : formatFailureText(row.failure))
@@ -24,7 +24,6 @@ import {
   firstDifference,
   ingestRows,
   makeWork,
-  prng,
   processesMentioning,
   rowStates,
   runCli,
@@ -119,7 +118,7 @@ async function filesChangeMidRun(options: EnvironmentOptions, tally: Tally, i: n
   const tree = await makeMixedTree(path.join(dir, "tree"), { seed: options.seed + 10 + i, good: 80, slow: 2, slowRows: 20_000, failing: 0, office: 0 })
   const other = await makeTree(path.join(dir, "other"), { seed: options.seed + 20 + i, files: 12 })
   const work = await makeWork(path.join(dir, "work"), { tree: tree.root })
-  const rand = prng(options.seed + 30 + i)
+  const rand = seededRandom(options.seed + 30 + i)
   const child = startIndex(work)
   await afterResults(child, 4)
   // Files later in the target order (crawl order) and a few anywhere: some may be in flight.

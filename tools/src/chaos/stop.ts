@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { seededRandom } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import {
@@ -15,7 +16,6 @@ import {
   type Tally,
   ingestRows,
   makeWork,
-  prng,
   rowStates,
   searchAnswers,
   snapshot,
@@ -52,7 +52,7 @@ export async function stopPart(options: StopOptions, tally: Tally): Promise<void
   tally.note(`stop: ${tree.files.length} files; clean run ${cleanRun.ended - cleanRun.started} ms, slowest file ${slowest} ms`)
 
   const work = await makeWork(path.join(options.base, "stopped"), { tree: tree.root })
-  const rand = prng(options.seed + 7)
+  const rand = seededRandom(options.seed + 7)
   let stops = 0
   let expectedMs = cleanRun.ended - cleanRun.started
   let expectedTargets = tree.files.length

@@ -8,6 +8,7 @@
  */
 import {
   documentFiles,
+  presentationFiles,
   relationships,
   sharedStrings,
   slide,
@@ -209,13 +210,7 @@ export function bug16(): Promise<Uint8Array> {
 /** BUG-17: two slides; slide 2's notes part is `notesSlide7.xml`, with 補足説明 in the body and 2 in the slide-number placeholder. */
 export function bug17(): Promise<Uint8Array> {
   return zipOf({
-    "[Content_Types].xml": "<Types/>",
-    "_rels/.rels": relationships([["rId1", "officeDocument", "ppt/presentation.xml"]]),
-    "ppt/presentation.xml": `<p:presentation xmlns:p="${xmlns.p}" xmlns:r="${xmlns.r}"><p:sldIdLst><p:sldId id="256" r:id="rId2"/><p:sldId id="257" r:id="rId3"/></p:sldIdLst></p:presentation>`,
-    "ppt/_rels/presentation.xml.rels": relationships([
-      ["rId2", "slide", "slides/slide1.xml"],
-      ["rId3", "slide", "slides/slide2.xml"]
-    ]),
+    ...presentationFiles(["slides/slide1.xml", "slides/slide2.xml"]),
     "ppt/slides/slide1.xml": slide(textShape(["表紙"], "ctrTitle")),
     "ppt/slides/slide2.xml": slide(textShape(["本題"], "title")),
     "ppt/slides/_rels/slide2.xml.rels": relationships([["rId1", "notesSlide", "../notesSlides/notesSlide7.xml"]]),

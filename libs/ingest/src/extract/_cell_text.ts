@@ -55,10 +55,34 @@ export function numberText(n: number, format: NumberFormat | undefined, date1904
   if (format === undefined) return formatGeneralNumber(n)
   // Sheets repeat their values (dates, prices, quantities), and formatting one through its code is
   // the costliest step of a numeric cell: remember the last few thousand texts of each format.
-  const memo = memoOf(format, date1904)
+  return remembered(shownTexts, formatWithCode, n, format, date1904)
+}
+
+type FormatMemos = WeakMap<NumberFormat, [Map<number, string>, Map<number, string>]>
+
+/**
+ * `compute(n, format, date1904)`, remembered: the last few thousand results
+ * for each number format and date system in `memos` (a `WeakMap` by format,
+ * so a workbook's formats go with it); past `memoLimit` numbers a format's
+ * memo starts again. The texts numbers show ({@link numberText}) and their
+ * typed forms ({@link numberForms}).
+ */
+function remembered(
+  memos: FormatMemos,
+  compute: (n: number, format: NumberFormat, date1904: boolean) => string,
+  n: number,
+  format: NumberFormat,
+  date1904: boolean
+): string {
+  let pair = memos.get(format)
+  if (pair === undefined) {
+    pair = [new Map(), new Map()]
+    memos.set(format, pair)
+  }
+  const memo = pair[date1904 ? 1 : 0]
   let text = memo.get(n)
   if (text === undefined) {
-    text = formatWithCode(n, format, date1904)
+    text = compute(n, format, date1904)
     if (memo.size >= memoLimit) memo.clear()
     memo.set(n, text)
   }
@@ -66,16 +90,8 @@ export function numberText(n: number, format: NumberFormat | undefined, date1904
 }
 
 const memoLimit = 4096
-const memos = new WeakMap<NumberFormat, [Map<number, string>, Map<number, string>]>()
-
-function memoOf(format: NumberFormat, date1904: boolean): Map<number, string> {
-  let pair = memos.get(format)
-  if (pair === undefined) {
-    pair = [new Map(), new Map()]
-    memos.set(format, pair)
-  }
-  return pair[date1904 ? 1 : 0]
-}
+const shownTexts: FormatMemos = new WeakMap()
+const typedForms: FormatMemos = new WeakMap()
 
 function formatWithCode(n: number, format: NumberFormat, date1904: boolean): string {
   const display = formatNumber(n, format, date1904)
@@ -160,14 +176,7 @@ export function cellTextOf(type: string, style: number, value: string, inline: s
  */
 export function numberForms(n: number, format: NumberFormat | undefined, date1904: boolean, text: string): string {
   if (format === undefined || !Number.isFinite(n)) return ""
-  const memo = formsMemoOf(format, date1904)
-  let forms = memo.get(n)
-  if (forms === undefined) {
-    forms = formsOf(n, format, date1904)
-    if (memo.size >= memoLimit) memo.clear()
-    memo.set(n, forms)
-  }
-  return keepNew(forms, text)
+  return keepNew(remembered(typedForms, formsOf, n, format, date1904), text)
 }
 
 // Only the forms the shown text does not hold already (`2009/9/4` shown as 2009/9/4).
@@ -183,17 +192,6 @@ function dateForms(y: string, mm: string, dd: string): string {
   const mo = String(Number(mm))
   const d = String(Number(dd))
   return [`${y}/${mo}/${d}`, `${y}/${mm}/${dd}`, `${y}-${mm}-${dd}`, `${y}年${mo}月${d}日`].filter((f, i, all) => all.indexOf(f) === i).join(" ")
-}
-
-const formsMemos = new WeakMap<NumberFormat, [Map<number, string>, Map<number, string>]>()
-
-function formsMemoOf(format: NumberFormat, date1904: boolean): Map<number, string> {
-  let pair = formsMemos.get(format)
-  if (pair === undefined) {
-    pair = [new Map(), new Map()]
-    formsMemos.set(format, pair)
-  }
-  return pair[date1904 ? 1 : 0]
 }
 
 function formsOf(n: number, format: NumberFormat, date1904: boolean): string {

@@ -19,8 +19,9 @@
  *
  * @module
  */
-import { closeSync, fstatSync, openSync, readSync } from "node:fs"
+import { closeSync, fstatSync } from "node:fs"
 import { ExtractError } from "./extract_error.ts"
+import { openForReading, readRange, unreadableError } from "./_read_file.ts"
 import { bytesSource, type ZipSource } from "./_zip.ts"
 
 /** An open compound file: its directory, and its streams read on demand. */
@@ -403,13 +404,7 @@ class Cfb implements CompoundFile {
  */
 export function openCompoundFile(file: string | Uint8Array | ZipSource, options?: CompoundFileOptions): CompoundFile {
   if (typeof file !== "string") return new Cfb(file instanceof Uint8Array ? bytesSource(file) : file, () => undefined, options)
-  const unreadable = (e: unknown) => new ExtractError({ reason: "unreadable", detail: e instanceof Error ? e.message : String(e) })
-  let fd: number
-  try {
-    fd = openSync(file, "r")
-  } catch (e) {
-    throw unreadable(e)
-  }
+  const fd = openForReading(file)
   let closed = false
   const release = () => {
     if (closed) return
@@ -420,24 +415,11 @@ export function openCompoundFile(file: string | Uint8Array | ZipSource, options?
     const size = fstatSync(fd).size
     const source: ZipSource = {
       size,
-      read(start, end) {
-        const bytes = Buffer.allocUnsafe(Math.max(0, Math.min(end, size) - start))
-        let have = 0
-        try {
-          while (have < bytes.length) {
-            const n = readSync(fd, bytes, have, bytes.length - have, start + have)
-            if (n === 0) break
-            have += n
-          }
-        } catch (e) {
-          throw unreadable(e)
-        }
-        return bytes.subarray(0, have)
-      }
+      read: (start, end) => readRange(fd, start, Math.min(end, size))
     }
     return new Cfb(source, release, options)
   } catch (e) {
     release()
-    throw e instanceof ExtractError ? e : unreadable(e)
+    throw e instanceof ExtractError ? e : unreadableError(e)
   }
 }

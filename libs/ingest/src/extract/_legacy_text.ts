@@ -7,13 +7,14 @@
  *
  * @module
  */
-import type { BodyLine, BodyPartHead } from "@sagasu/domain"
+import type { AppKind, BodyLine, BodyPartHead } from "@sagasu/domain"
 import { Effect } from "effect"
 import { cfbDamageOf, type CompoundFile } from "./_cfb.ts"
 import type { LineBudget } from "./_limits.ts"
 import { readPowerPoint97 } from "./_powerpoint97.ts"
 import { emitLines, type ExtractionSink } from "./_sink.ts"
 import { readWord97 } from "./_word97.ts"
+import type { ZipSource } from "./_zip.ts"
 import { ExtractError } from "./extract_error.ts"
 
 /** The legacy text formats of this module. */
@@ -88,6 +89,22 @@ const drain = <T, E>(
     }
   })
 
+/**
+ * The reader `open` makes of the main stream `stream` of `file` (the
+ * `WordDocument`, the `PowerPoint Document`); `needs-office` naming `app`
+ * when the container has no such stream, and whatever `open` throws as an
+ * {@link ExtractError}.
+ */
+const readerOf = <A>(file: CompoundFile, stream: string, app: AppKind, open: (source: ZipSource) => A): Effect.Effect<A, ExtractError> =>
+  Effect.try({
+    try: () => {
+      const source = file.streamSource(stream)
+      if (source === undefined) throw new ExtractError({ reason: "needs-office", detail: `OLE2 container without a ${stream} stream`, app })
+      return open(source)
+    },
+    catch: asExtractError
+  })
+
 const documentPart: BodyPartHead = { name: "document", locator: "paragraph", state: "visible" }
 const slidesPart: BodyPartHead = { name: "slides", locator: "slide", state: "visible" }
 const hiddenSlidesPart: BodyPartHead = { name: "hidden slides", locator: "slide", state: "hidden" }
@@ -99,14 +116,9 @@ const hiddenSlidesPart: BodyPartHead = { name: "hidden slides", locator: "slide"
  */
 export const extractWord97 = <E>(file: CompoundFile, budget: LineBudget, sink: ExtractionSink<E>): Effect.Effect<void, ExtractError | E> =>
   Effect.gen(function* () {
-    const lines = yield* Effect.try({
-      try: () => {
-        const wordDocument = file.streamSource("WordDocument")
-        if (wordDocument === undefined) throw new ExtractError({ reason: "needs-office", detail: "OLE2 container without a WordDocument stream", app: "document" })
-        return readWord97({ wordDocument, table: (name) => wholeStream(file, name), data: file.streamSource("Data") }, budget)
-      },
-      catch: asExtractError
-    })
+    const lines = yield* readerOf(file, "WordDocument", "document", (wordDocument) =>
+      readWord97({ wordDocument, table: (name) => wholeStream(file, name), data: file.streamSource("Data") }, budget)
+    )
     budget.startPart()
     yield* sink.beginPart(documentPart)
     yield* drain(lines, sink, budget, (line) => line)
@@ -121,14 +133,9 @@ export const extractWord97 = <E>(file: CompoundFile, budget: LineBudget, sink: E
  */
 export const extractPowerPoint97 = <E>(file: CompoundFile, budget: LineBudget, sink: ExtractionSink<E>): Effect.Effect<void, ExtractError | E> =>
   Effect.gen(function* () {
-    const lines = yield* Effect.try({
-      try: () => {
-        const document = file.streamSource("PowerPoint Document")
-        if (document === undefined) throw new ExtractError({ reason: "needs-office", detail: "OLE2 container without a PowerPoint Document stream", app: "presentation" })
-        return readPowerPoint97({ currentUser: wholeStream(file, "Current User"), document }, budget)
-      },
-      catch: asExtractError
-    })
+    const lines = yield* readerOf(file, "PowerPoint Document", "presentation", (document) =>
+      readPowerPoint97({ currentUser: wholeStream(file, "Current User"), document }, budget)
+    )
     // Hidden slides are few; their lines wait for their own part, as the pptx path keeps them apart.
     const hidden: Array<BodyLine> = []
     budget.startPart()

@@ -13,6 +13,40 @@ import { open } from "node:fs/promises"
 import { ExtractError } from "./extract_error.ts"
 import type { ZipSource } from "./_zip.ts"
 
+/** An `unreadable` failure in the system's own words (an I/O error's message, or the sentence given). */
+export const unreadableError = (e: unknown): ExtractError =>
+  new ExtractError({ reason: "unreadable", detail: e instanceof Error ? e.message : String(e) })
+
+/** Opens the file at `path` for synchronous reads; its descriptor. Throws `unreadable` when it cannot be opened. */
+export function openForReading(path: string): number {
+  try {
+    return openSync(path, "r")
+  } catch (e) {
+    throw unreadableError(e)
+  }
+}
+
+/**
+ * Bytes `start` up to `end` of the file open as `fd`, read synchronously
+ * into a buffer of their own (fewer when the file ends first). Throws
+ * `unreadable` on an I/O error. The positioned reads of a
+ * {@link FileSnapshot} and of an OLE2 file (`_cfb.ts`).
+ */
+export function readRange(fd: number, start: number, end: number): Uint8Array {
+  const bytes = Buffer.allocUnsafe(Math.max(0, end - start))
+  let have = 0
+  try {
+    while (have < bytes.length) {
+      const n = readSync(fd, bytes, have, bytes.length - have, start + have)
+      if (n === 0) break
+      have += n
+    }
+  } catch (e) {
+    throw unreadableError(e)
+  }
+  return bytes.subarray(0, have)
+}
+
 /** Test seam: runs between the read and the second look at the file. */
 export interface ReadSnapshotHooks {
   readonly afterRead?: () => Promise<void>
@@ -24,13 +58,12 @@ export interface ReadSnapshotHooks {
  * or a file that changed while being read.
  */
 export async function readSnapshot(path: string, maxBytes: number, hooks?: ReadSnapshotHooks): Promise<Uint8Array> {
-  const unreadable = (detail: string) => new ExtractError({ reason: "unreadable", detail })
   const handle = await open(path, "r").catch((e: unknown) => {
-    throw unreadable(e instanceof Error ? e.message : String(e))
+    throw unreadableError(e)
   })
   try {
     const before = await handle.stat()
-    if (!before.isFile()) throw unreadable(`${path} is not a regular file`)
+    if (!before.isFile()) throw unreadableError(`${path} is not a regular file`)
     if (before.size > maxBytes) {
       throw new ExtractError({ reason: "too-large", detail: `the file has ${before.size} bytes; the limit is ${maxBytes}` })
     }
@@ -46,11 +79,11 @@ export async function readSnapshot(path: string, maxBytes: number, hooks?: ReadS
     await hooks?.afterRead?.()
     const after = await handle.stat()
     if (have !== before.size || beyond > 0 || after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
-      throw unreadable(`the file changed while it was being read (${before.size} → ${after.size} bytes); it is retried on the next run`)
+      throw unreadableError(`the file changed while it was being read (${before.size} → ${after.size} bytes); it is retried on the next run`)
     }
     return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length)
   } catch (e) {
-    throw e instanceof ExtractError ? e : unreadable(e instanceof Error ? e.message : String(e))
+    throw e instanceof ExtractError ? e : unreadableError(e)
   } finally {
     await handle.close().catch(() => undefined)
   }
@@ -78,33 +111,14 @@ export interface FileSnapshot {
  * `verify` after the last read, `close` in any case.
  */
 export function openSnapshot(path: string, maxBytes: number): FileSnapshot {
-  const unreadable = (e: unknown) => new ExtractError({ reason: "unreadable", detail: e instanceof Error ? e.message : String(e) })
-  let fd: number
-  try {
-    fd = openSync(path, "r")
-  } catch (e) {
-    throw unreadable(e)
-  }
+  const fd = openForReading(path)
   try {
     const before = fstatSync(fd)
-    if (!before.isFile()) throw unreadable(`${path} is not a regular file`)
+    if (!before.isFile()) throw unreadableError(`${path} is not a regular file`)
     if (before.size > maxBytes) {
       throw new ExtractError({ reason: "too-large", detail: `the file has ${before.size} bytes; the limit is ${maxBytes}` })
     }
-    const read = (start: number, end: number): Uint8Array => {
-      const bytes = Buffer.allocUnsafe(Math.max(0, end - start))
-      let have = 0
-      try {
-        while (have < bytes.length) {
-          const n = readSync(fd, bytes, have, bytes.length - have, start + have)
-          if (n === 0) break
-          have += n
-        }
-      } catch (e) {
-        throw unreadable(e)
-      }
-      return bytes.subarray(0, have)
-    }
+    const read = (start: number, end: number): Uint8Array => readRange(fd, start, end)
     const verify = () => {
       let after
       let beyond
@@ -113,10 +127,10 @@ export function openSnapshot(path: string, maxBytes: number): FileSnapshot {
         // One byte past the end tells a file that grew since it was opened.
         beyond = readSync(fd, Buffer.alloc(1), 0, 1, before.size)
       } catch (e) {
-        throw unreadable(e)
+        throw unreadableError(e)
       }
       if (beyond > 0 || after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
-        throw unreadable(`the file changed while it was being read (${before.size} → ${after.size} bytes); it is retried on the next run`)
+        throw unreadableError(`the file changed while it was being read (${before.size} → ${after.size} bytes); it is retried on the next run`)
       }
     }
     let closed = false
@@ -132,6 +146,6 @@ export function openSnapshot(path: string, maxBytes: number): FileSnapshot {
     return { source: { size: before.size, read }, verify, close }
   } catch (e) {
     closeSync(fd)
-    throw e instanceof ExtractError ? e : unreadable(e)
+    throw e instanceof ExtractError ? e : unreadableError(e)
   }
 }

@@ -1,8 +1,11 @@
 /**
  * Small OOXML packages built in memory for the extractor's tests, after the
  * recipes of shared/cases/cases.md: each test writes the XML that matters to
- * it, these helpers add the package plumbing (content types, relationships).
- * Used by tests only.
+ * it, these helpers add the package plumbing (content types, relationships,
+ * the workbook, document and presentation parts) in the form Office writes.
+ * The generators in tools/ (trees, samples, hostile files) and the GUI's
+ * test samples use the same plumbing through `@sagasu/ingest/testing`.
+ * Used by tests and tools only.
  *
  * @module
  */
@@ -19,22 +22,48 @@ export const xmlns = {
   rels: "http://schemas.openxmlformats.org/package/2006/relationships"
 } as const
 
+/** The XML declaration Office writes at the head of each part (standalone, then a line break). */
+export const officeXmlHead = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n`
+
 const relType = (type: string) => `http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}`
 
-/** A `.rels` part: `[id, type (last segment), target]` per relationship. */
+/** A `.rels` part: `[id, type (the last segment of Office's relationship type, e.g. `worksheet`), target]` per relationship. */
 export function relationships(rels: ReadonlyArray<readonly [id: string, type: string, target: string]>): string {
   const items = rels.map(([id, type, target]) => `<Relationship Id="${id}" Type="${relType(type)}" Target="${target}"/>`)
-  return `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${xmlns.rels}">${items.join("")}</Relationships>`
+  return `${officeXmlHead}<Relationships xmlns="${xmlns.rels}">${items.join("")}</Relationships>`
 }
 
-const contentTypes = `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/></Types>`
+/**
+ * A `[Content_Types].xml` part as Office writes it: the defaults for
+ * `.rels` and `.xml`, then `defaults` (`[extension, content type]`, e.g. a
+ * picture's `["jpeg", "image/jpeg"]`), then `overrides` (`[part name,
+ * content type]`, e.g. `["/xl/workbook.xml", …]`).
+ */
+export function contentTypes(
+  overrides: ReadonlyArray<readonly [partName: string, contentType: string]> = [],
+  defaults: ReadonlyArray<readonly [extension: string, contentType: string]> = []
+): string {
+  const all = [["rels", "application/vnd.openxmlformats-package.relationships+xml"], ["xml", "application/xml"], ...defaults]
+  return (
+    `${officeXmlHead}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+    all.map(([extension, type]) => `<Default Extension="${extension}" ContentType="${type}"/>`).join("") +
+    overrides.map(([part, type]) => `<Override PartName="${part}" ContentType="${type}"/>`).join("") +
+    `</Types>`
+  )
+}
 
-/** Zips `files` in the given order (entry order matters to some readers: BUG-01). */
+/** The time every entry of {@link zipOf} carries, so that the same files give the same bytes. */
+export const packageTime = new Date(Date.UTC(2024, 0, 1))
+
+/** Zips `files` in the given order (entry order matters to some readers: BUG-01), deflated, dated {@link packageTime}. */
 export async function zipOf(files: Readonly<Record<string, string | Uint8Array>>): Promise<Uint8Array> {
   const zip = new JSZip()
-  for (const [name, content] of Object.entries(files)) zip.file(name, content)
+  for (const [name, content] of Object.entries(files)) zip.file(name, content, { date: packageTime })
   return zip.generateAsync({ type: "uint8array", compression: "DEFLATE" })
 }
+
+/** Text with `&`, `<`, `>` and `"` escaped, for an element's text or an attribute's value. */
+export const escapeXml = (s: string): string => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
 
 /** A worksheet part around `sheetData` content (and whatever follows it, e.g. `<mergeCells>`). */
 export const worksheet = (sheetData: string, after = "") =>
@@ -73,7 +102,7 @@ export function workbookFiles(spec: {
   const sheetRels = spec.sheets.map((_, i) => [`rId${i + 1}`, "worksheet", `worksheets/sheet${i + 1}.xml`] as const)
   const extraRels: Array<readonly [string, string, string]> = []
   const files: Record<string, string> = {
-    "[Content_Types].xml": contentTypes,
+    "[Content_Types].xml": contentTypes(),
     "_rels/.rels": relationships([["rId1", "officeDocument", "xl/workbook.xml"]]),
     "xl/workbook.xml":
       `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${xmlns.sml}" xmlns:r="${xmlns.r}">` +
@@ -102,12 +131,43 @@ export function documentFiles(
   companions: ReadonlyArray<readonly [id: string, type: string, target: string, xml: string]> = []
 ): Record<string, string> {
   const files: Record<string, string> = {
-    "[Content_Types].xml": contentTypes,
+    "[Content_Types].xml": contentTypes(),
     "_rels/.rels": relationships([["rId1", "officeDocument", "word/document.xml"]]),
     "word/document.xml": `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${xmlns.w}" xmlns:mc="${xmlns.mc}" xmlns:r="${xmlns.r}"><w:body>${body}</w:body></w:document>`,
     "word/_rels/document.xml.rels": relationships(companions.map(([id, type, target]) => [id, type, target]))
   }
   for (const [, , target, xml] of companions) files[`word/${target}`] = xml
+  return files
+}
+
+/**
+ * The package of a presentation around its slides, given in show order as
+ * their part names under `ppt/` (`slides/slide2.xml`): content types (with
+ * Office's overrides for the presentation and its slides), the
+ * package's and the presentation's relationships (`rId1`… in show order) and
+ * the presentation part. The slide parts (and their own parts) are the
+ * caller's; `slideFiles` adds `ppt/slides/slideN.xml` for each XML given.
+ */
+export function presentationFiles(slideParts: ReadonlyArray<string>): Record<string, string> {
+  const type = "application/vnd.openxmlformats-officedocument.presentationml"
+  return {
+    "[Content_Types].xml": contentTypes([
+      ["/ppt/presentation.xml", `${type}.presentation.main+xml`],
+      ...slideParts.map((part) => [`/ppt/${part}`, `${type}.slide+xml`] as const)
+    ]),
+    "_rels/.rels": relationships([["rId1", "officeDocument", "ppt/presentation.xml"]]),
+    "ppt/presentation.xml":
+      `${officeXmlHead}<p:presentation xmlns:p="${xmlns.p}" xmlns:r="${xmlns.r}"><p:sldIdLst>` +
+      slideParts.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 1}"/>`).join("") +
+      `</p:sldIdLst></p:presentation>`,
+    "ppt/_rels/presentation.xml.rels": relationships(slideParts.map((part, i) => [`rId${i + 1}`, "slide", part] as const))
+  }
+}
+
+/** A presentation of the given slide parts' XML, in order, at `ppt/slides/slide1.xml`… ({@link presentationFiles}). */
+export function slideFiles(slides: ReadonlyArray<string>): Record<string, string> {
+  const files = presentationFiles(slides.map((_, i) => `slides/slide${i + 1}.xml`))
+  slides.forEach((xml, i) => (files[`ppt/slides/slide${i + 1}.xml`] = xml))
   return files
 }
 

@@ -25,7 +25,8 @@ import { cellAddress, type CellBatch, hidesCells, linesOfBatch, MergeFilter, par
 import { type SheetScanOutcome, WorksheetScan } from "./_sheet_scan.ts"
 import { attribute, ns, XmlStream, type XmlTag, type XmlVisitor } from "./_xml.ts"
 
-interface SheetEntry {
+/** A sheet as the workbook part lists it (xlsx and xlsb alike): its name, state and relationship id. */
+export interface SheetEntry {
   readonly name: string
   readonly state: PartState
   readonly relationshipId: string
@@ -380,7 +381,29 @@ export const extractWorkbook = <E>(
     sharedStrings.strings.pack()
     const context = { sharedStrings: sharedStrings.strings, formats: styles.formats(), date1904: book.date1904 }
 
-    for (const sheet of book.sheets) {
+    yield* sheetParts(pkg, book.sheets, byId, budget, sink, (sheetPart, rels) =>
+      worksheetLines({ pkg, sheetPart, rels, context, budget, sink, streaming }, reading)
+    )
+  }).pipe(Effect.withSpan("Extract.workbook"))
+
+/**
+ * The sheets of a workbook (xlsx or xlsb) into `sink`, in `sheets`' order,
+ * each begun, filled and ended before the next: the budget's part count
+ * starts again for each; a sheet whose relationship `byId` lacks gives a
+ * part without lines (part numbers still match sheet positions); a chart
+ * sheet gives the text of its drawings; a worksheet is read by
+ * `readWorksheet` (its part and relationships).
+ */
+export const sheetParts = <E>(
+  pkg: OpcPackage,
+  sheets: ReadonlyArray<SheetEntry>,
+  byId: ReadonlyMap<string, Relationship>,
+  budget: LineBudget,
+  sink: ExtractionSink<E>,
+  readWorksheet: (sheetPart: string, rels: ReadonlyArray<Relationship>) => Effect.Effect<void, ExtractError | E>
+): Effect.Effect<void, ExtractError | E> =>
+  Effect.gen(function* () {
+    for (const sheet of sheets) {
       const part = byId.get(sheet.relationshipId)
       budget.startPart()
       yield* sink.beginPart({ name: sheet.name, locator: "cell", state: sheet.state })
@@ -391,9 +414,9 @@ export const extractWorkbook = <E>(
             if (r.type === "drawing" && !r.external && pkg.has(r.target)) yield* emitLines(sink, budget, yield* drawingLines(pkg, r.target, budget))
           }
         } else {
-          yield* worksheetLines({ pkg, sheetPart: part.target, rels, context, budget, sink, streaming }, reading)
+          yield* readWorksheet(part.target, rels)
         }
       }
       yield* sink.endPart
     }
-  }).pipe(Effect.withSpan("Extract.workbook"))
+  })

@@ -97,6 +97,9 @@ const maxColumn = 16_384
 const maxRow = 1_048_576
 
 /** Column 28 → `"AB"`. */
+/** The A1 address of a 0-based `row` and `col` (the binary and legacy records' numbering). */
+export const refOf = (row: number, col: number): string => `${columnName(col + 1)}${row + 1}`
+
 export function columnName(col: number): string {
   let name = ""
   for (let n = col; n > 0; n = Math.floor((n - 1) / 26)) name = String.fromCharCode(0x41 + ((n - 1) % 26)) + name
@@ -490,4 +493,42 @@ export function headerFooterText(code: string): string {
     .replace(/\u0000/g, "&")
     .replace(/\s+/g, " ")
     .trim()
+}
+
+/**
+ * The lines a binary or legacy sheet (xlsb, xls) gives after its cells, in
+ * an xlsx's order as the caller adds them: notes at their cells, links the
+ * cell does not show, shapes and drawings, headers and footers. Each text
+ * is trimmed and an empty one dropped; what is kept counts against `part`
+ * in `budget`.
+ */
+export class ExtraLines {
+  readonly lines: Array<BodyLine> = []
+  private readonly budget: LineBudget
+  private readonly part: string
+
+  constructor(budget: LineBudget, part: string) {
+    this.budget = budget
+    this.part = part
+  }
+
+  /** `raw` at `loc`, trimmed; nothing when it is empty. */
+  push(loc: string, raw: string): void {
+    const text = raw.trim()
+    if (text === "") return
+    this.budget.take(this.part, text.length)
+    this.lines.push({ loc, text })
+  }
+
+  /** Notes at `<cell> comment`, in cell order (0-based `row` and `col`). */
+  comments(notes: ReadonlyArray<{ readonly row: number; readonly col: number; readonly text: string }>): void {
+    for (const c of [...notes].sort((a, b) => a.row - b.row || a.col - b.col)) this.push(`${refOf(c.row, c.col)} comment`, c.text)
+  }
+
+  /** A link at cell `at` whose cell shows `shown`: its display text and its target at `<at> link`, each unless the cell shows it already. */
+  link(at: string, shown: string, display: string | undefined, target: string | undefined): void {
+    for (const text of [display, target]) {
+      if (text !== undefined && text.trim() !== "" && !shown.includes(text.trim())) this.push(`${at} link`, text)
+    }
+  }
 }

@@ -28,7 +28,7 @@ import { builtInFormatCode } from "./_number_format.ts"
 import { SharedStringTable } from "./_shared_strings.ts"
 import { emitLines, type ExtractionSink } from "./_sink.ts"
 import type { SheetStreaming } from "./_workbook.ts"
-import { columnName, headerFooterText, lineOfCell, MergeFilter, type Area, type Cell } from "./_worksheet.ts"
+import { ExtraLines, headerFooterText, lineOfCell, MergeFilter, refOf, type Area, type Cell } from "./_worksheet.ts"
 import { byteStringAt, ContinuedBytes, damaged, f64, readRichExtendedString, RecordCursor, rkNumber, rt, u16, u32, unicodeStringAt, type BiffRecord } from "./_biff.ts"
 import { ExtractError } from "./extract_error.ts"
 import type { ZipSource } from "./_zip.ts"
@@ -192,8 +192,6 @@ interface Layout {
   end: number
 }
 
-const ref = (row: number, col: number): string => `${columnName(col + 1)}${row + 1}`
-
 const hyperlinkString = (d: Uint8Array, at: number): { text: string; end: number } => {
   const chars = u32(d, at)
   const start = at + 4
@@ -208,7 +206,7 @@ const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.length).toS
 
 /** An HLINK record (MS-XLS 2.4.140, MS-OSHARED 2.3.7.1): cell, display name, URL or file target, in-book location. */
 function readHlink(d: Uint8Array): Link {
-  const at = ref(u16(d, 0), u16(d, 4))
+  const at = refOf(u16(d, 0), u16(d, 4))
   const flags = u32(d, 28)
   let p = 32
   let display: string | undefined
@@ -273,7 +271,7 @@ function lastAnchor(d: Uint8Array): string | undefined {
     const ver = (d[p] ?? 0) & 0x0f
     const type = u16(d, p + 2)
     const length = u32(d, p + 4)
-    if (type === 0xf010 && p + 8 + 8 <= d.length) found = ref(u16(d, p + 14), u16(d, p + 10))
+    if (type === 0xf010 && p + 8 + 8 <= d.length) found = refOf(u16(d, p + 14), u16(d, p + 10))
     // A container's children follow its header; an atom is skipped whole.
     p += ver === 0x0f ? 8 : 8 + length
   }
@@ -549,31 +547,17 @@ const sheetLines = <E>(
       yield* emitLines(sink, budget, take(unique, true))
     }
 
-    const extras: Array<BodyLine> = []
-    const push = (loc: string, raw: string) => {
-      const text = raw.trim()
-      if (text === "") return
-      budget.take(partName, text.length)
-      extras.push({ loc, text })
-    }
-    const comments = layout.notes
-      .map((n) => ({ row: n.row, col: n.col, text: n.id >= 0 ? (layout.objects.get(n.id)?.text ?? "") : n.text }))
-      .sort((a, b) => a.row - b.row || a.col - b.col)
-    for (const c of comments) push(`${ref(c.row, c.col)} comment`, c.text)
-    for (const link of layout.links) {
-      const cellText = shown.get(link.ref) ?? ""
-      for (const text of [link.display, link.target]) {
-        if (text !== undefined && text.trim() !== "" && !cellText.includes(text.trim())) push(`${link.ref} link`, text)
-      }
-    }
+    const extras = new ExtraLines(budget, partName)
+    extras.comments(layout.notes.map((n) => ({ row: n.row, col: n.col, text: n.id >= 0 ? (layout.objects.get(n.id)?.text ?? "") : n.text })))
+    for (const link of layout.links) extras.link(link.ref, shown.get(link.ref) ?? "", link.display, link.target)
     const noteIds = new Set(layout.notes.map((n) => n.id))
     for (const [id, object] of layout.objects) {
       // Object type 0x19 is a note's box, already given at its cell.
       // An object without an anchor is located by its kind alone, as an absolute anchor is in an xlsx.
-      if (object.kind !== 0x19 && !noteIds.has(id)) push(object.anchor === "" ? "shape" : `${object.anchor} shape`, object.text)
+      if (object.kind !== 0x19 && !noteIds.has(id)) extras.push(object.anchor === "" ? "shape" : `${object.anchor} shape`, object.text)
     }
-    for (const [loc, text] of layout.headerFooter) push(loc, text)
-    yield* emitLines(sink, budget, extras)
+    for (const [loc, text] of layout.headerFooter) extras.push(loc, text)
+    yield* emitLines(sink, budget, extras.lines)
   })
 
 /**

@@ -23,8 +23,8 @@ import { builtInFormatCode } from "./_number_format.ts"
 import type { OpcPackage } from "./_opc.ts"
 import { SharedStringTable } from "./_shared_strings.ts"
 import { emitLines, type ExtractionSink } from "./_sink.ts"
-import { drawingLines, type SheetStreaming, type WorksheetLinesOptions } from "./_workbook.ts"
-import { columnName, headerFooterText, lineOfCell, MergeFilter, type Area, type Cell } from "./_worksheet.ts"
+import { drawingLines, type SheetEntry, sheetParts, type SheetStreaming, type WorksheetLinesOptions } from "./_workbook.ts"
+import { ExtraLines, headerFooterText, lineOfCell, MergeFilter, refOf, type Area, type Cell } from "./_worksheet.ts"
 import { f64, rkNumber, u16, u32 } from "./_biff.ts"
 import { ExtractError } from "./extract_error.ts"
 
@@ -149,17 +149,9 @@ const readRecords = (pkg: OpcPackage, part: string, each: (type: number, data: U
     return Effect.zipRight(pkg.readBytes(part, (chunk) => splitter.push(chunk)), Effect.try({ try: () => splitter.end(), catch: (e) => e as ExtractError }))
   })
 
-interface SheetEntry {
-  readonly name: string
-  readonly state: PartState
-  readonly relationshipId: string
-}
-
 const states: ReadonlyArray<PartState> = ["visible", "hidden", "veryHidden"]
 
 const errorTexts: Record<number, string> = { 0x00: "#NULL!", 0x07: "#DIV/0!", 0x0f: "#VALUE!", 0x17: "#REF!", 0x1d: "#NAME?", 0x24: "#NUM!", 0x2a: "#N/A", 0x2b: "#GETTING_DATA" }
-
-const ref = (row: number, col: number): string => `${columnName(col + 1)}${row + 1}`
 
 interface Layout {
   readonly areas: Array<Area>
@@ -247,7 +239,7 @@ class SheetRecords {
         const location = wideString(d, relId.end, this.part)
         const tooltip = wideString(d, location.end, this.part)
         const display = wideString(d, tooltip.end, this.part)
-        this.layout.links.push({ ref: ref(u32(d, 0), u32(d, 8)), relId: relId.text, location: location.text, display: display.text })
+        this.layout.links.push({ ref: refOf(u32(d, 0), u32(d, 8)), relId: relId.text, location: location.text, display: display.text })
         return
       }
       case brt.beginHeaderFooter: {
@@ -392,29 +384,18 @@ const worksheetLines = <E>(options: WorksheetLinesOptions<E>): Effect.Effect<voi
       yield* handOn(true)
     }
 
-    const extras: Array<BodyLine> = []
-    const push = (loc: string, raw: string) => {
-      const text = raw.trim()
-      if (text === "") return
-      budget.take(part, text.length)
-      extras.push({ loc, text })
-    }
+    const extras = new ExtraLines(budget, part)
     const internal = rels.filter((r) => !r.external && pkg.has(r.target))
     const comments: Array<{ row: number; col: number; text: string }> = []
     for (const r of internal) if (r.type === "comments") for (const c of yield* readComments(pkg, r.target)) comments.push(c)
-    comments.sort((a, b) => a.row - b.row || a.col - b.col)
-    for (const c of comments) push(`${ref(c.row, c.col)} comment`, c.text)
+    extras.comments(comments)
     for (const link of layout.links) {
-      const cellText = shown.get(link.ref) ?? ""
       const external = link.relId === undefined ? undefined : rels.find((r) => r.id === link.relId)
-      const target = external?.external === true ? external.target : link.location
-      for (const text of [link.display, target]) {
-        if (text !== undefined && text.trim() !== "" && !cellText.includes(text.trim())) push(`${link.ref} link`, text)
-      }
+      extras.link(link.ref, shown.get(link.ref) ?? "", link.display, external?.external === true ? external.target : link.location)
     }
-    for (const r of internal) if (r.type === "drawing") for (const line of yield* drawingLines(pkg, r.target, budget)) extras.push(line)
-    for (const [loc, text] of layout.headerFooter) push(loc, text)
-    yield* emitLines(sink, budget, extras)
+    for (const r of internal) if (r.type === "drawing") for (const line of yield* drawingLines(pkg, r.target, budget)) extras.lines.push(line)
+    for (const [loc, text] of layout.headerFooter) extras.push(loc, text)
+    yield* emitLines(sink, budget, extras.lines)
   })
 
 /**
@@ -461,20 +442,7 @@ export const extractXlsb = <E>(
     strings.pack()
     const context: CellContext = { sharedStrings: strings, formats, date1904 }
 
-    for (const sheet of sheets) {
-      const part = byId.get(sheet.relationshipId)
-      budget.startPart()
-      yield* sink.beginPart({ name: sheet.name, locator: "cell", state: sheet.state })
-      if (part !== undefined) {
-        const rels = yield* pkg.relationships(part.target)
-        if (part.type === "chartsheet") {
-          for (const r of rels) {
-            if (r.type === "drawing" && !r.external && pkg.has(r.target)) yield* emitLines(sink, budget, yield* drawingLines(pkg, r.target, budget))
-          }
-        } else {
-          yield* worksheetLines({ pkg, sheetPart: part.target, rels, context, budget, sink, streaming })
-        }
-      }
-      yield* sink.endPart
-    }
+    yield* sheetParts(pkg, sheets, byId, budget, sink, (sheetPart, rels) =>
+      worksheetLines({ pkg, sheetPart, rels, context, budget, sink, streaming })
+    )
   }).pipe(Effect.withSpan("Extract.xlsb"))

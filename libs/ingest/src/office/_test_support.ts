@@ -11,7 +11,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
-import JSZip from "jszip"
+import { writeZip } from "../extract/_test_containers.ts"
 import { ipcPipePath } from "./_soffice.ts"
 
 /** Is LibreOffice on PATH (the tests that need it skip otherwise; CI installs it)? */
@@ -60,20 +60,22 @@ export async function writeFixtures(dir: string) {
   )
   fs.writeFileSync(file("random.doc"), Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919) % 256)))
   fs.writeFileSync(file("empty.xls"), new Uint8Array())
-  const odt = new JSZip()
-  odt.file("mimetype", "application/vnd.oasis.opendocument.text", { compression: "STORE" })
-  odt.file(
-    "META-INF/manifest.xml",
+  const manifest =
     '<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2">' +
-      '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.text"/>' +
-      '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml" manifest:size="1000">' +
-      '<manifest:encryption-data manifest:checksum-type="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0#sha256-1k" manifest:checksum="AAAA">' +
-      '<manifest:algorithm manifest:algorithm-name="http://www.w3.org/2001/04/xmlenc#aes256-cbc" manifest:initialisation-vector="AAAA"/>' +
-      '<manifest:key-derivation manifest:key-derivation-name="PBKDF2" manifest:key-size="32" manifest:iteration-count="100000" manifest:salt="AAAA"/>' +
-      "</manifest:encryption-data></manifest:file-entry></manifest:manifest>"
+    '<manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.text"/>' +
+    '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml" manifest:size="1000">' +
+    '<manifest:encryption-data manifest:checksum-type="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0#sha256-1k" manifest:checksum="AAAA">' +
+    '<manifest:algorithm manifest:algorithm-name="http://www.w3.org/2001/04/xmlenc#aes256-cbc" manifest:initialisation-vector="AAAA"/>' +
+    '<manifest:key-derivation manifest:key-derivation-name="PBKDF2" manifest:key-size="32" manifest:iteration-count="100000" manifest:salt="AAAA"/>' +
+    "</manifest:encryption-data></manifest:file-entry></manifest:manifest>"
+  fs.writeFileSync(
+    file("locked.odt"),
+    writeZip([
+      { name: "mimetype", data: "application/vnd.oasis.opendocument.text", stored: true },
+      { name: "META-INF/manifest.xml", data: manifest },
+      { name: "content.xml", data: Buffer.from(Array.from({ length: 1000 }, (_, i) => (i * 31) % 256)) }
+    ])
   )
-  odt.file("content.xml", Buffer.from(Array.from({ length: 1000 }, (_, i) => (i * 31) % 256)))
-  fs.writeFileSync(file("locked.odt"), await odt.generateAsync({ type: "nodebuffer" }))
   return {
     rtf: file("memo.rtf"),
     htmlXls: file("table.xls"),

@@ -37,20 +37,35 @@ function sampleQueries(lines: ReadonlyArray<string>, random: () => number, n: nu
   return out
 }
 
+/**
+ * Publishes `rounds` rounds of 12 seeded random files (`r<round>/資料<f>.xlsx|docx|pptx`,
+ * every third in 共有, the rest in 個人) and updates the gram index after each round
+ * but the last `fresh` ones, with tiny segments so that every round writes several and
+ * the policy merges. The texts of their lines (and their search-only forms with `forms`),
+ * for sampling queries.
+ */
+async function publishRandomRounds(
+  paths: WorkPaths,
+  random: () => number,
+  options: { readonly rounds: number; readonly fresh: number; readonly forms: boolean }
+): Promise<Array<string>> {
+  const lines: Array<string> = []
+  for (let round = 0; round < options.rounds; round++) {
+    for (let f = 0; f < 12; f++) {
+      const parts = randomParts(random)
+      for (const p of parts) for (const l of p.lines) lines.push(l.text, ...(options.forms && l.forms !== undefined ? [l.forms] : []))
+      await publish(paths, f % 3 === 0 ? "共有" : "個人", `r${round}/資料${f}.${["xlsx", "docx", "pptx"][f % 3]}`, parts)
+    }
+    if (round < options.rounds - options.fresh) await run(updateGramIndexesOfRound(paths, noChanges, { builderMemoryBytes: 4000, maxSegments: 3 }))
+  }
+  return lines
+}
+
 describe("gram search agrees with a brute-force scan of the body index (issue 6)", () => {
   it("on seeded random substrings (1–10 characters, 1-character ones too), several segments and merges", async () => {
     const paths = await makeWork()
     const random = seeded(6)
-    const lines: Array<string> = []
-    for (let round = 0; round < 3; round++) {
-      for (let f = 0; f < 12; f++) {
-        const parts = randomParts(random)
-        for (const p of parts) for (const l of p.lines) lines.push(l.text)
-        await publish(paths, f % 3 === 0 ? "共有" : "個人", `r${round}/資料${f}.${["xlsx", "docx", "pptx"][f % 3]}`, parts)
-      }
-      // Tiny segments so that every round writes several and the policy merges.
-      await run(updateGramIndexesOfRound(paths, noChanges, { builderMemoryBytes: 4000, maxSegments: 3 }))
-    }
+    const lines = await publishRandomRounds(paths, random, { rounds: 3, fresh: 0, forms: false })
     const queries = sampleQueries(lines, random, 300)
     expect(queries.filter((q) => Array.from(q).length === 1).length).toBeGreaterThan(10)
     const body = loadBodyIndex(paths)
@@ -248,16 +263,8 @@ describe("file-level search agrees with a brute-force scan of the body index (S3
   it("words anywhere in the file, exclusions, names and forms; several segments, merges and a fresh tail; the scan; paging", async () => {
     const paths = await makeWork()
     const random = seeded(14)
-    const lines: Array<string> = []
-    for (let round = 0; round < 4; round++) {
-      for (let f = 0; f < 12; f++) {
-        const parts = randomParts(random)
-        for (const p of parts) for (const l of p.lines) lines.push(l.text, ...(l.forms === undefined ? [] : [l.forms]))
-        await publish(paths, f % 3 === 0 ? "共有" : "個人", `r${round}/資料${f}.${["xlsx", "docx", "pptx"][f % 3]}`, parts)
-      }
-      // The last round stays in the fresh tail (S1): read from the body index.
-      if (round < 3) await run(updateGramIndexesOfRound(paths, noChanges, { builderMemoryBytes: 4000, maxSegments: 3 }))
-    }
+    // The last round stays in the fresh tail (S1): read from the body index.
+    const lines = await publishRandomRounds(paths, random, { rounds: 4, fresh: 1, forms: true })
     const s = GramSearcher.open(paths)!
     expect(s.stats.fresh).toBe(12)
     s.close()

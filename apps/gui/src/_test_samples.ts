@@ -1,58 +1,33 @@
 /**
  * A small sample folder for the GUI's end-to-end tests: Japanese business
- * documents built in memory with jszip (the tools' generator lives in a
- * layer this package may not import), one damaged workbook for the failure
- * list, and — for the stop test — many small documents. Used by tests only.
+ * documents built in memory with the package writers of
+ * `@sagasu/ingest/testing` (the door for test inputs), one damaged workbook
+ * for the failure list, and — for the stop test — many small documents.
+ * Used by tests only.
  *
  * @module
  */
-import JSZip from "jszip"
+import { documentFiles, escapeXml, type SheetSpec, workbookFiles, worksheet, xmlns, zipOf } from "@sagasu/ingest/testing"
 import * as fs from "node:fs"
 import * as path from "node:path"
 
-const ns = {
-  sml: "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
-  r: "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
-  w: "http://schemas.openxmlformats.org/wordprocessingml/2006/main",
-  rels: "http://schemas.openxmlformats.org/package/2006/relationships"
-}
-const contentTypes = `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/></Types>`
-const rels = (items: ReadonlyArray<readonly [string, string, string]>) =>
-  `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${ns.rels}">` +
-  items.map(([id, type, target]) => `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/>`).join("") +
-  `</Relationships>`
-const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+const esc = escapeXml
+const inlineCell = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${esc(text)}</t></is></c>`
+const rowOf = (ref: string) => ref.replace(/^[A-Z]+/, "")
 
-const zip = async (files: Record<string, string>) => {
-  const z = new JSZip()
-  for (const [name, content] of Object.entries(files)) z.file(name, content, { date: new Date(Date.UTC(2024, 2, 31)) })
-  return z.generateAsync({ type: "nodebuffer", compression: "DEFLATE" })
+/** A workbook of one sheet named `sheet` (with `extra` parts, such as styles) whose cells, one row each, are `cells`' XML. */
+const oneSheet = (sheet: string, cells: ReadonlyArray<readonly [ref: string, xml: string]>, extra: Omit<Parameters<typeof workbookFiles>[0], "sheets"> = {}) => {
+  const spec: SheetSpec = { name: esc(sheet), xml: worksheet(cells.map(([ref, xml]) => `<row r="${rowOf(ref)}">${xml}</row>`).join("")) }
+  return zipOf(workbookFiles({ sheets: [spec], ...extra }))
 }
 
 /** A workbook of one sheet; `cells` are `[address, text]` written as inline strings. */
 export const workbook = (sheet: string, cells: ReadonlyArray<readonly [string, string]>) =>
-  zip({
-    "[Content_Types].xml": contentTypes,
-    "_rels/.rels": rels([["rId1", "officeDocument", "xl/workbook.xml"]]),
-    "xl/workbook.xml": `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${ns.sml}" xmlns:r="${ns.r}"><sheets><sheet name="${esc(sheet)}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
-    "xl/_rels/workbook.xml.rels": rels([["rId1", "worksheet", "worksheets/sheet1.xml"]]),
-    "xl/worksheets/sheet1.xml":
-      `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${ns.sml}"><sheetData>` +
-      cells.map(([ref, text]) => `<row r="${ref.replace(/^[A-Z]+/, "")}"><c r="${ref}" t="inlineStr"><is><t>${esc(text)}</t></is></c></row>`).join("") +
-      `</sheetData></worksheet>`
-  })
+  oneSheet(sheet, cells.map(([ref, text]) => [ref, inlineCell(ref, text)] as const))
 
 /** A document with one paragraph per entry. */
 export const document = (paragraphs: ReadonlyArray<string>) =>
-  zip({
-    "[Content_Types].xml": contentTypes,
-    "_rels/.rels": rels([["rId1", "officeDocument", "word/document.xml"]]),
-    "word/document.xml":
-      `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${ns.w}"><w:body>` +
-      paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${esc(p)}</w:t></w:r></w:p>`).join("") +
-      `</w:body></w:document>`,
-    "word/_rels/document.xml.rels": rels([])
-  })
+  zipOf(documentFiles(paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${esc(p)}</w:t></w:r></w:p>`).join("")))
 
 /**
  * Writes the sample folder `dir`: a quotation workbook (見積番号 in A1, a
@@ -103,11 +78,11 @@ const coreProperties = (title: string) =>
   `xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title>${esc(title)}</dc:title><dc:creator>総務部 田中</dc:creator></cp:coreProperties>`
 
 /** A document with one paragraph per entry and the document property `title`. */
-export const titledDocument = async (title: string, paragraphs: ReadonlyArray<string>) => {
-  const z = await JSZip.loadAsync(await document(paragraphs))
-  z.file("docProps/core.xml", coreProperties(title), { date: new Date(Date.UTC(2024, 2, 31)) })
-  return z.generateAsync({ type: "nodebuffer", compression: "DEFLATE" })
-}
+export const titledDocument = (title: string, paragraphs: ReadonlyArray<string>) =>
+  zipOf({
+    ...documentFiles(paragraphs.map((p) => `<w:p><w:r><w:t xml:space="preserve">${esc(p)}</w:t></w:r></w:p>`).join("")),
+    "docProps/core.xml": coreProperties(title)
+  })
 
 /**
  * A workbook of one sheet with numeric cells shown through number formats:
@@ -118,26 +93,16 @@ export const titledDocument = async (title: string, paragraphs: ReadonlyArray<st
 export const formattedWorkbook = (sheet: string, cells: ReadonlyArray<readonly [string, string, string]>) => {
   const formats = [...new Set(cells.map((c) => c[2]).filter((f) => f !== ""))]
   const styles =
-    `<?xml version="1.0" encoding="UTF-8"?><styleSheet xmlns="${ns.sml}"><numFmts count="${formats.length}">` +
-    formats.map((f, i) => `<numFmt numFmtId="${164 + i}" formatCode="${esc(f).replace(/"/g, "&quot;")}"/>`).join("") +
+    `<?xml version="1.0" encoding="UTF-8"?><styleSheet xmlns="${xmlns.sml}"><numFmts count="${formats.length}">` +
+    formats.map((f, i) => `<numFmt numFmtId="${164 + i}" formatCode="${esc(f)}"/>`).join("") +
     `</numFmts><cellXfs count="${formats.length + 1}"><xf numFmtId="0"/>` +
     formats.map((_, i) => `<xf numFmtId="${164 + i}" applyNumberFormat="1"/>`).join("") +
     `</cellXfs></styleSheet>`
-  const cell = ([ref, value, format]: readonly [string, string, string]) =>
-    format === ""
-      ? `<c r="${ref}" t="inlineStr"><is><t>${esc(value)}</t></is></c>`
-      : `<c r="${ref}" s="${formats.indexOf(format) + 1}"><v>${value}</v></c>`
-  return zip({
-    "[Content_Types].xml": contentTypes,
-    "_rels/.rels": rels([["rId1", "officeDocument", "xl/workbook.xml"]]),
-    "xl/workbook.xml": `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${ns.sml}" xmlns:r="${ns.r}"><sheets><sheet name="${esc(sheet)}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
-    "xl/_rels/workbook.xml.rels": rels([["rId1", "worksheet", "worksheets/sheet1.xml"], ["rId2", "styles", "styles.xml"]]),
-    "xl/styles.xml": styles,
-    "xl/worksheets/sheet1.xml":
-      `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${ns.sml}"><sheetData>` +
-      cells.map((c) => `<row r="${c[0].replace(/^[A-Z]+/, "")}">${cell(c)}</row>`).join("") +
-      `</sheetData></worksheet>`
-  })
+  return oneSheet(
+    sheet,
+    cells.map(([ref, value, format]) => [ref, format === "" ? inlineCell(ref, value) : `<c r="${ref}" s="${formats.indexOf(format) + 1}"><v>${value}</v></c>`] as const),
+    { styles }
+  )
 }
 
 /**
