@@ -4,7 +4,7 @@ import { normalizeForSearch } from "./normalize.ts"
 import { seededRandom } from "./seeded_random.ts"
 import { type Settings, defaultSettings } from "./settings.ts"
 import type { RunOutcome } from "./settle_run.ts"
-import { decideTeamPublish, planTeamSync, redactConnection, searchesTeamServer, teamGramsOfLine, teamKeysOfTerm } from "./team.ts"
+import { decidePublishCommand, decideTeamPublish, planTeamSync, redactConnection, searchesTeamServer, teamGramsOfLine, teamKeysOfTerm } from "./team.ts"
 
 const key = (a: string, b?: string) => (a.codePointAt(0) ?? 0) * GRAM_RADIX + (b === undefined ? GRAM_END : (b.codePointAt(0) ?? 0))
 
@@ -102,5 +102,21 @@ describe("searchesTeamServer() and redactConnection() (issue 18)", () => {
   ])("%s → %s", (url, shown) => {
     expect(redactConnection(url)).toBe(shown)
     expect(redactConnection(url)).not.toContain("secret")
+  })
+})
+
+describe("decidePublishCommand() (issue 18)", () => {
+  const settings: Settings = {
+    ...defaultSettings,
+    targetFolders: [{ name: "共有", path: "/s", enabled: true }, { name: "旧", path: "/o", enabled: false }],
+    teamServer: { url: "postgres://i@db/sagasu", passwordEnv: "P", search: false }
+  }
+  it("publishes every registered index, or the ones named", () => {
+    expect(decidePublishCommand(settings, [])).toEqual({ _tag: "Publish", server: settings.teamServer, indexes: ["共有", "旧"] })
+    expect(decidePublishCommand(settings, ["旧", "旧"])).toEqual({ _tag: "Publish", server: settings.teamServer, indexes: ["旧"] })
+  })
+  it("refuses an unknown name and a work folder without a team server", () => {
+    expect(decidePublishCommand(settings, ["営業"])).toEqual({ _tag: "UnknownIndex", name: "営業", known: ["共有", "旧"] })
+    expect(decidePublishCommand(defaultSettings, [])).toEqual({ _tag: "NotConfigured" })
   })
 })

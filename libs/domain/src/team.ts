@@ -118,6 +118,25 @@ export function decideTeamPublish(settings: Settings, outcome: RunOutcome): Team
 }
 
 /**
+ * What `sagasu publish` does (issue 18): `NotConfigured` without a
+ * `teamServer`; `UnknownIndex` when `only` names an index that is not
+ * registered; else publish the `only` indexes (none given: every registered
+ * one, disabled ones too — their files are still found).
+ */
+export type PublishCommandStep =
+  | { readonly _tag: "NotConfigured" }
+  | { readonly _tag: "UnknownIndex"; readonly name: string; readonly known: ReadonlyArray<string> }
+  | { readonly _tag: "Publish"; readonly server: TeamServerSettings; readonly indexes: ReadonlyArray<string> }
+
+/** Decides `sagasu publish [--only NAME]…` ({@link PublishCommandStep}). */
+export function decidePublishCommand(settings: Settings, only: ReadonlyArray<string>): PublishCommandStep {
+  if (settings.teamServer === undefined) return { _tag: "NotConfigured" }
+  const known = settings.targetFolders.map((t) => t.name)
+  for (const name of only) if (!known.includes(name)) return { _tag: "UnknownIndex", name, known }
+  return { _tag: "Publish", server: settings.teamServer, indexes: only.length > 0 ? [...new Set(only)] : known }
+}
+
+/**
  * Whether a search goes to the team server: asked for (`--server`), or the
  * setting `teamServer.search`; `false` without a team server.
  */

@@ -9,10 +9,11 @@
  */
 import type { FileSystem } from "@effect/platform"
 import {
-  type CrawledFile, type FailedFile, type Language, type ProgressEvent, type Settings, type StagedFile, type WorkerKind,
+  type CrawledFile, type FailedFile, type Language, type ProgressEvent, type Settings, type StagedFile, type TeamServerSettings, type WorkerKind,
   describeWorkFolderError, type messages
 } from "@sagasu/domain"
 import type { GramUpdateSummary, RunLog, WorkPaths } from "@sagasu/store"
+import type { TeamError, TeamSink } from "@sagasu/team"
 import { Data, Duration, type Effect, type Fiber, type Layer, Option, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -60,6 +61,11 @@ export interface RunIndexerOptions {
   readonly updateGram?: (paths: WorkPaths, changes: RoundChanges) => Effect.Effect<unknown, unknown>
   /** R16 started while ingesting ({@link GramRoundHook}); without it, all of R16 runs at the end through `updateGram`. */
   readonly gramRound?: (paths: WorkPaths) => Effect.Effect<GramRoundHook, never, Scope.Scope>
+  /**
+   * The team server's sink (issue 18), made from the `teamServer` setting when a run publishes
+   * (domain `decideTeamPublish`); default PostgreSQL's (`pgSinkLayer`).
+   */
+  readonly teamSink?: (server: TeamServerSettings) => Layer.Layer<TeamSink, TeamError>
   /** Lines added to the log header (e.g. the LibreOffice version, R4). */
   readonly headerExtra?: ReadonlyArray<string>
 }

@@ -1,15 +1,18 @@
 /**
  * The indexing run's writing steps after a result (R14–R16; private): the
  * body-index path a done file would take (C2), publishing staged folders,
- * the finally step, and the 2-gram update of the closing.
+ * the finally step, the 2-gram update of the closing, and the publish to
+ * the team server (issue 18).
  *
  * @module
  */
-import { type StagedFile, fileKey } from "@sagasu/domain"
+import { type StagedFile, type TeamPublishStep, fileKey } from "@sagasu/domain"
 import {
   type GramUpdateSummary, type WorkPaths, appendJournal, bodyFolderOf, crashPoint, longestPathBytes, publishSourceFolder,
   readIngestList, rewriteIngestList
 } from "@sagasu/store"
+import { FileSystem } from "@effect/platform"
+import { describeTeamError, pgSinkLayer, publishToTeam } from "@sagasu/team"
 import { Cause, Clock, Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -106,3 +109,25 @@ const gramUpdatedLine = (summary: unknown, ms: number) => {
   return `2-gram index updated: ${s.indexed} file(s) indexed (${s.prebuilt} while ingesting), ${s.removed} removed, ` +
     `${s.merges} merge(s), ${s.segments} segment(s), ${seconds}`
 }
+
+/**
+ * Issue 18: the body index published to the team server when the domain
+ * says so (`decideTeamPublish`), still under the work folder's lock, each
+ * index's result a log line. A failure — the server unreachable, another
+ * publisher holding an index (the lock's message) — is a warning: the local
+ * index is complete, and the next run or `sagasu publish` goes on from what
+ * the server holds.
+ */
+export const publishTeamStep = (ctx: RunContext, step: TeamPublishStep) => Effect.gen(function* () {
+  if (step._tag === "Skip") return
+  const sink = (ctx.options.teamSink ?? pgSinkLayer)(step.server)
+  const fs = yield* FileSystem.FileSystem
+  yield* publishToTeam(ctx.paths, step.indexes, {
+    onIndex: (index) => ctx.progress({ _tag: "current", current: ctx.text.teamPublishing(index) }).pipe(Effect.provideService(FileSystem.FileSystem, fs))
+  }).pipe(
+    Effect.provide(sink),
+    Effect.flatMap((summaries) => Effect.forEach(summaries, (s) => ctx.log.write(ctx.text.teamPublished(s.index, s)), { discard: true })),
+    Effect.catchAll((e) => ctx.log.write(ctx.text.teamPublishFailed(describeTeamError(e, ctx.language)), "warn")),
+    Effect.catchAllDefect((defect) => ctx.log.write(ctx.text.teamPublishFailed(String(defect)), "warn"))
+  )
+})

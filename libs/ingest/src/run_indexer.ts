@@ -11,7 +11,7 @@
 import type { FileSystem } from "@effect/platform"
 import {
   type ExitCode, type Failure, type IngestResult, type IngestRow, type Language, type PlanAnswer, type ProgressEvent, type RunOutcome,
-  computeTargetList, decideAfterTargets, decideBeforeDispatch, decideConfirmation, decideResult, dispatchHalted, fileKey,
+  computeTargetList, decideAfterTargets, decideBeforeDispatch, decideConfirmation, decideResult, decideTeamPublish, dispatchHalted, fileKey,
   foldersReadyToPublish, messages, nextProgress, pickNextDispatch, settleRun
 } from "@sagasu/domain"
 import {acquireLock, appendIngestRows, appendJournal, checkWorkFolder, crashPoint, describeOrigin, maxPathBytes,
@@ -28,7 +28,7 @@ import {
   crawlSelected, keepPreviousRows, obtainAnswer, prepareWorkArea, removeVanished, reportCloudSkipped, reportCounts,
   selectTargetFolders
 } from "./_run_prepare.ts"
-import { bodyPathBytes, finallyStep, noteRound, publishStaged, updateGramIndex } from "./_run_publish.ts"
+import { bodyPathBytes, finallyStep, noteRound, publishStaged, publishTeamStep, updateGramIndex } from "./_run_publish.ts"
 import type { IndexerChannel } from "./channel.ts"
 import { IngestFile } from "./ingest_request.ts"
 import { IngestWorkers } from "./workers.ts"
@@ -100,6 +100,9 @@ const runGuarded = (channel: IndexerChannel, options: RunIndexerOptions) =>
       // R16, R17: the 2-gram index (still under the lock), then the exit code and the closing.
       const settled = settleRun(language, runOutcomeOf(outcome))
       if (settled.updateGram) yield* updateGramIndex(ctx, gramChangesOf(outcome), roundOf(outcome))
+      // Issue 18: the team server brought in line with the body index (the settings as they are now).
+      const settings = yield* readSettings(paths).pipe(Effect.option)
+      yield* publishTeamStep(ctx, Option.match(settings, { onNone: () => ({ _tag: "Skip" }) as const, onSome: (s) => decideTeamPublish(s, runOutcomeOf(outcome)) }))
       yield* progress({ _tag: "ended", exitCode: settled.code, current: settled.message.split("\n")[0] ?? "" })
       switch (settled.report) {
         case "error":

@@ -13,9 +13,12 @@
  *
  * @module
  */
-import { planTeamSync } from "@sagasu/domain"
-import { type BodyFolder, type WorkPaths, readBodyFolderParts, sourceStampOf, walkBodyIndex } from "@sagasu/store"
-import { Effect } from "effect"
+import { decidePublishCommand, messages, planTeamSync } from "@sagasu/domain"
+import {
+  type BodyFolder, type WorkPaths, acquireLock, checkWorkFolder, readBodyFolderParts, readSettings, sourceStampOf, walkBodyIndex
+} from "@sagasu/store"
+import { Data, Effect } from "effect"
+import { pgSinkLayer } from "./pg_sink.ts"
 import { TeamError } from "./team_error.ts"
 import { TeamSink } from "./team_sink.ts"
 
@@ -86,4 +89,43 @@ export const publishToTeam = Effect.fn("Team.publish")(function* (
     summaries.push(summary)
   }
   return summaries
+})
+
+/** `sagasu publish` refused before it reached the server: no team server set, or an unknown index name (the message in the settings' language). */
+export class PublishRefused extends Data.TaggedError("PublishRefused")<{ readonly message: string }> {}
+
+/**
+ * `sagasu publish [--only NAME]…` (issue 18): the work folder `work`'s body
+ * index published to its team server — every registered index, or the
+ * `only` ones — under the work folder's lock (R3: not while an indexing
+ * run is going on; that run publishes at its end). The catch-up for a
+ * work folder indexed before the team server was set, or after a publish
+ * that failed. The summaries and the settings' language for the caller's
+ * sentences; fails with the store's errors, {@link PublishRefused} or a
+ * {@link TeamError}.
+ */
+export const publishWorkFolder = Effect.fn("Team.publishWorkFolder")(function* (
+  work: string,
+  only: ReadonlyArray<string>,
+  options: PublishToTeamOptions = {}
+) {
+  const paths = yield* checkWorkFolder(work)
+  const settings = yield* readSettings(paths)
+  const text = messages(settings.language)
+  const step = decidePublishCommand(settings, only)
+  switch (step._tag) {
+    case "NotConfigured":
+      return yield* new PublishRefused({ message: text.teamNotConfigured })
+    case "UnknownIndex":
+      return yield* new PublishRefused({ message: `${text.onlyNameSkipped(step.name, "unknown")}\n${text.knownIndexNames(settings.targetFolders)}` })
+    case "Publish": {
+      const summaries = yield* Effect.scoped(
+        Effect.gen(function* () {
+          yield* acquireLock(paths).pipe(Effect.mapError((e) => (e.reason === "held" ? new PublishRefused({ message: text.lockHeld }) : e)))
+          return yield* publishToTeam(paths, step.indexes, options).pipe(Effect.provide(pgSinkLayer(step.server)))
+        })
+      )
+      return { summaries, language: settings.language }
+    }
+  }
 })

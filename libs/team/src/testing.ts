@@ -5,18 +5,22 @@
  * run as root, and CI runs as root: then the cluster runs as `nobody`, its
  * folder handed over to that user. The programs are found through
  * `pg_config --bindir`, else the newest `/usr/lib/postgresql/<n>/bin`
- * (Debian's layout; `/usr/local/bin` links are not relied on).
+ * (Debian's layout; `/usr/local/bin` links are not relied on). And the
+ * sink port's test layer, in memory ({@link memorySinkLayer}).
  *
  * Not for production code (the dependency rule keeps this door to tests
  * and tools).
  *
  * @module
  */
+import { Effect, Layer } from "effect"
 import { execFileSync, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
+import { TeamError } from "./team_error.ts"
+import { type TeamFile, type TeamIndexWriter, TeamSink } from "./team_sink.ts"
 
 /** A running private cluster. */
 export interface PrivateCluster {
@@ -187,3 +191,46 @@ export async function startPrivateCluster(options: PrivateClusterOptions = {}): 
     stop
   }
 }
+
+/** What {@link memorySinkLayer} holds per index: the files by path, the visible generation, and whether another publisher holds it. */
+export interface MemoryIndex {
+  files: Map<string, TeamFile>
+  generation: number
+  held: boolean
+}
+
+/**
+ * The test layer of the {@link TeamSink} port: indexes in `state` (made on
+ * first open), a flip counting generations; an index marked `held` is
+ * refused as another publisher's.
+ */
+export const memorySinkLayer = (state: Map<string, MemoryIndex>) =>
+  Layer.succeed(TeamSink, {
+    openIndex: (index) =>
+      Effect.gen(function* () {
+        const entry = state.get(index) ?? { files: new Map<string, TeamFile>(), generation: 0, held: false }
+        state.set(index, entry)
+        if (entry.held) return yield* new TeamError({ reason: "held", server: "memory", detail: index })
+        const pending = new Map(entry.files)
+        let changed = false
+        const writer: TeamIndexWriter = {
+          index,
+          visibleGeneration: entry.generation,
+          fingerprints: Effect.sync(() => new Map([...pending].map(([p, f]) => [p, f.fingerprint]))),
+          publish: (file) => Effect.sync(() => {
+            pending.set(file.path, file)
+            changed = true
+          }),
+          remove: (paths) => Effect.sync(() => {
+            for (const p of paths) changed = pending.delete(p) || changed
+          }),
+          flip: Effect.sync(() => {
+            if (!changed) return entry.generation
+            entry.files = pending
+            entry.generation++
+            return entry.generation
+          })
+        }
+        return writer
+      })
+  })
