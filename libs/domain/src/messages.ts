@@ -66,6 +66,7 @@ interface Catalogue {
   readonly teamNotConfigured: string
   readonly teamUnreachable: (server: string, detail: string) => string
   readonly teamPasswordFileUnreadable: (file: string, detail: string) => string
+  readonly teamNoPassword: (server: string, env: string) => string
   readonly teamSchemaNewer: (found: number, known: number) => string
   readonly teamNothingPublished: string
   readonly teamPublishing: (index: string) => string
@@ -207,6 +208,8 @@ const ja: Catalogue = {
   teamNotConfigured: "チームサーバーが設定されていません。setting.config に teamServer（接続先の url）を書いてください。",
   teamUnreachable: (server, detail) => `チームサーバー（${server}）を使えません: ${detail}`,
   teamPasswordFileUnreadable: (file, detail) => `チームサーバーのパスワードのファイル ${file} を読めません: ${detail}`,
+  teamNoPassword: (server, env) =>
+    `チームサーバー（${server}）がパスワードを求めていますが、見つかりません。環境変数 ${env} に入れるか、setting.config の teamServer.passwordFile にパスワードのファイルを書いてください。`,
   teamSchemaNewer: (found, known) =>
     `チームサーバーのデータは新しい版の Sagasu が作ったものです（形式 ${found}、この版が読めるのは ${known} まで）。Sagasu を新しくしてください。`,
   teamNothingPublished: "チームサーバーにはまだ何も公開されていません。インデックスを作るパソコンで sagasu publish を実行してください。",
@@ -305,6 +308,8 @@ const en: Catalogue = {
   teamNotConfigured: "No team server is set. Write teamServer (its url) in setting.config.",
   teamUnreachable: (server, detail) => `The team server (${server}) cannot be used: ${detail}`,
   teamPasswordFileUnreadable: (file, detail) => `The team server's password file ${file} cannot be read: ${detail}`,
+  teamNoPassword: (server, env) =>
+    `The team server (${server}) asks for a password and none was found. Put it in the environment variable ${env}, or name a file holding it in teamServer.passwordFile of setting.config.`,
   teamSchemaNewer: (found, known) =>
     `The team server's data was made by a newer Sagasu (format ${found}; this version reads up to ${known}). Update Sagasu.`,
   teamNothingPublished: "Nothing has been published to the team server yet. Run sagasu publish on the indexing machine.",

@@ -19,8 +19,12 @@ import { TeamError } from "./team_error.ts"
 export const shownServer = (server: TeamServerSettings) => redactConnection(server.url)
 
 /** A failure of the server (connecting, a statement) as a {@link TeamError} `unreachable`. */
-export const unreachable = (server: TeamServerSettings) => (e: unknown) =>
-  new TeamError({ reason: "unreachable", server: shownServer(server), detail: e instanceof Error ? e.message : String(e) })
+export const unreachable = (server: TeamServerSettings) => (e: unknown) => {
+  const detail = e instanceof Error ? e.message : String(e)
+  // pg's words when the server asks for a password and the client has none (SCRAM).
+  if (detail.includes("client password must be a string")) return new TeamError({ reason: "no-password", server: shownServer(server), detail: server.passwordEnv })
+  return new TeamError({ reason: "unreachable", server: shownServer(server), detail })
+}
 
 /** Runs a `pg` call as an Effect, its failure an `unreachable` {@link TeamError}. */
 export const attempt = <A>(server: TeamServerSettings, f: () => Promise<A>) =>

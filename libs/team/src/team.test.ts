@@ -202,5 +202,11 @@ describe.skipIf(missing !== undefined)("the team server on PostgreSQL (issue 18)
     expect(Exit.isFailure(refused) && String(refused.cause)).toContain("password authentication failed")
     expect(String(refused)).not.toContain("wrong")
     expect(passwordEnv).toBe("SAGASU_TEST_TEAM_PASSWORD")
+    // No password at all: said so, naming where to put it.
+    delete process.env.SAGASU_TEST_BOB
+    const none = await Effect.runPromiseExit(searchTeamFiles(bob, "山"))
+    const error = Exit.isFailure(none) && none.cause._tag === "Fail" ? none.cause.error : undefined
+    expect(error?.reason).toBe("no-password")
+    expect(describeTeamError(error as TeamError, "ja")).toContain("環境変数 SAGASU_TEST_BOB に入れるか")
   })
 })

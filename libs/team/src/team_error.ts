@@ -15,10 +15,12 @@ import { Schema } from "effect"
  * `held` (another publisher holds the index's writer lock), `no-index` (no
  * such index on the server, or not granted to this role), `empty` (nothing
  * published to the server yet: no tables), `body-index` (the local body
- * index could not be read: `server` is its folder).
+ * index could not be read: `server` is its folder), `no-password` (the
+ * server asks for a password and none was given: `detail` is the
+ * environment variable the setting names).
  */
 export class TeamError extends Schema.TaggedError<TeamError>()("TeamError", {
-  reason: Schema.Literal("not-configured", "password-file", "unreachable", "schema-newer", "held", "no-index", "empty", "body-index"),
+  reason: Schema.Literal("not-configured", "password-file", "unreachable", "schema-newer", "held", "no-index", "empty", "body-index", "no-password"),
   /** The server as it may be shown (no password). */
   server: Schema.String,
   detail: Schema.String,
@@ -46,6 +48,8 @@ const describeTeamErrorWith = (text: ReturnType<typeof messages>, e: TeamError):
       return text.teamNoSuchIndex(e.detail)
     case "empty":
       return text.teamNothingPublished
+    case "no-password":
+      return text.teamNoPassword(e.server, e.detail)
     case "body-index":
       return text.storeFileUnreadable("index", e.detail, e.server)
   }
