@@ -1,0 +1,88 @@
+/**
+ * Issue 18 through the GUI's API: a work folder whose settings send searches
+ * to the team server (`teamServer.search`), a run started by the page
+ * (`POST /api/run`) that publishes at its end to a PostgreSQL the test
+ * starts, then `GET /api/search` answered by the server — the same files,
+ * hits and marked snippets as the local index gives.
+ */
+import { NodeContext } from "@effect/platform-node"
+import { defaultSettings } from "@sagasu/domain"
+import { formatSettings, initWorkFolder, searchIndexFiles, workPaths, writeSettings } from "@sagasu/store"
+import { type PrivateCluster, postgresMissing, startPrivateCluster } from "@sagasu/team/testing"
+import { Effect, Exit, Scope } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { RunView, SearchView } from "./api.ts"
+import { writeSearchSamples } from "./_samples.ts"
+import { type GuiServer, startGuiServer } from "./server.ts"
+
+const missing = postgresMissing()
+if (missing !== undefined) console.warn(`team server tests skipped: ${missing}`)
+
+describe.skipIf(missing !== undefined)("GET /api/search on the team server (issue 18)", () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-gui-team-"))
+  const work = path.join(root, "work")
+  const scope = Effect.runSync(Scope.make())
+  let server: GuiServer
+  let cluster: PrivateCluster
+
+  const call = async <A>(target: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: A }> => {
+    const response = await fetch(`${server.origin}${target}`, {
+      method: init.method ?? "GET",
+      headers: { "X-Sagasu-Token": server.token, ...(init.body === undefined ? {} : { "Content-Type": "application/json" }) },
+      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) })
+    })
+    return { status: response.status, body: (await response.json()) as A }
+  }
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 200))
+
+  beforeAll(async () => {
+    cluster = await startPrivateCluster()
+    cluster.psql("CREATE DATABASE gui")
+    process.env.SAGASU_TEST_GUI_TEAM = cluster.adminPassword
+    const samples = path.join(root, "samples")
+    await writeSearchSamples(samples, 3)
+    await Effect.runPromise(
+      Effect.gen(function* () {
+        const paths = yield* initWorkFolder(work, formatSettings(defaultSettings))
+        yield* writeSettings(paths, {
+          ...defaultSettings,
+          targetFolders: [{ name: "共有", path: samples, enabled: true }],
+          teamServer: { url: cluster.url({ database: "gui" }), passwordEnv: "SAGASU_TEST_GUI_TEAM", search: true }
+        })
+      }).pipe(Effect.provide(NodeContext.layer))
+    )
+    server = await Effect.runPromise(startGuiServer(work, { version: "test" }).pipe(Scope.extend(scope), Effect.provide(NodeContext.layer)))
+    expect((await call("/api/run", { method: "POST", body: { onlyNames: [] } })).status).toBe(200)
+    while ((await call<RunView>("/api/progress")).body.run?.plan == null) await pause()
+    await call("/api/plan-answer", { method: "POST", body: { answer: { retryFailed: false, includeCloud: false } } })
+    let view = (await call<RunView>("/api/progress")).body
+    while (view.run?.exitCode === null) {
+      await pause()
+      view = (await call<RunView>("/api/progress")).body
+    }
+    expect(view.run?.exitCode).toBe(0)
+  }, 300_000)
+
+  afterAll(async () => {
+    await Effect.runPromise(Scope.close(scope, Exit.void))
+    cluster?.stop()
+    fs.rmSync(root, { recursive: true, force: true })
+  })
+
+  it("answers from the server with the local index's files, hits and snippets", async () => {
+    for (const q of ["山田 前倒し", "123350", "定例会_04", "「承認」ボタンを押す", "山"]) {
+      const reply = await call<SearchView>(`/api/search?${new URLSearchParams({ q })}`)
+      expect(reply.status).toBe(200)
+      expect(reply.body.engine).toBe("team")
+      const local = await Effect.runPromise(searchIndexFiles(workPaths(work), q, { limit: 20, locations: 3 }).pipe(Effect.provide(NodeContext.layer)))
+      const shape = (files: ReadonlyArray<{ path: string; hits: number }>) => files.map((f) => `${f.path}:${f.hits}`).sort()
+      expect(shape(reply.body.files), q).toEqual(shape(local.files))
+    }
+    const both = await call<SearchView>(`/api/search?${new URLSearchParams({ q: "山田 前倒し" })}`)
+    expect(both.body.files.map((f) => f.path)).toEqual(["議事録/定例会_0329.docx"])
+    expect(both.body.files[0]?.locations.map((l) => [l.location, l.snippet.filter((p) => p.hit).map((p) => p.text)])).toEqual([["¶1", ["山田"]], ["¶3", ["前倒し"]]])
+  })
+})
