@@ -61,6 +61,14 @@ describe.skipIf(missing !== undefined)("the team server on PostgreSQL (issue 18)
     const summaries = await publishAll(paths, settings)
     expect(summaries.map((s) => [s.index, s.published, s.removed, s.unchanged, s.generation])).toEqual([["共有", 3, 0, 0, 1], ["営業", 1, 0, 0, 1]])
     for (const q of queries) expect(filesOf(await server(settings, q)), q).toEqual(filesOf(await local(paths, q)))
+    // Pages of one file: the files off the page are decided without their text, in the same order.
+    for (const q of ["見", "山", "A-1234", "見積 -テンプレート"]) {
+      for (const offset of [0, 1, 2]) {
+        const o = { limit: 1, offset, locations: 2 }
+        const remote = await Effect.runPromise(searchTeamFiles(settings, q, o))
+        expect({ ...remote, engine: "scan", problem: "" }, `${q} @${offset}`).toEqual({ ...(await run(scanBodyIndexFiles(paths, q, o))), engine: "scan", problem: "" })
+      }
+    }
     // Values the test knows, not only agreement: a 1-character query narrows to its files, forms and kana fold.
     expect((await server(settings, "見")).files.map((f) => f.path)).toEqual(["古い/見積の下書き.pptx", "見積/2024/見積書.xlsx", "顧客.xlsx"])
     expect((await server(settings, "123350")).files[0]?.locations[0]?.snippet).toBe("【¥123,350】")

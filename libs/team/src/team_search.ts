@@ -1,13 +1,16 @@
 /**
  * The file-level search on the team server (issue 18; S3, S4, S5): the same
- * query language, hits and snippets as the local search. The server only
+ * query language, hits and snippets as the local search. The server
  * narrows: for each word, the lines whose grams hold the word's keys
  * (domain team.ts) and whose normalised text holds the word, and the files
  * whose normalised names hold it; a file holding every word is a candidate.
- * The candidates' lines that hold a word or an excluded word come back in
- * document order, and the store's `decideParts` — the domain's FileMatch,
- * as for the body-index scan — decides each file, its hits and its shown
- * locations; `pageOfDecided` orders and pages them as the scan does.
+ * For every candidate the server then says, line by line in document
+ * order, which words and whether an excluded word the line holds (bits,
+ * no text), and the domain's FileMatch decides the file from them — its
+ * match, hits and nearness, so the order and the totals. Only the files of
+ * the page have their lines' text read, and the store's `decideParts` —
+ * as for the body-index scan — decides them again from the text and picks
+ * their shown locations; `pageOfDecided` orders and pages as the scan does.
  *
  * Everything is read in one REPEATABLE READ transaction, so a search sees
  * one generation of each index (schema.ts) even while a publisher flips.
@@ -16,7 +19,10 @@
  *
  * @module
  */
-import { type TeamServerSettings, fileTypeOf, normalizeForSearch, parseSearchQuery, teamKeysOfTerm, teamSchemaVersion } from "@sagasu/domain"
+import {
+  FileMatch, type TeamServerSettings, fileNamesOf, fileTypeOf, matchNames, normalizeForSearch, parseSearchQuery, partNameOfTsvFileName,
+  teamKeysOfTerm, teamSchemaVersion
+} from "@sagasu/domain"
 import {
   type DecidedFile, type FileSearchOptions, type FileSearchOutcome, type FreshPart, decideParts, filtersOf, pageOfDecided
 } from "@sagasu/store"
@@ -51,6 +57,21 @@ interface LineRow {
 }
 
 const byCode = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
+// The sheet names of a file: its parts of locator `cell`, once each, in order (as decideParts finds them).
+const sheetNamesOf = (parts: ReadonlyArray<readonly [string, string]>): Array<string> => {
+  const out: Array<string> = []
+  for (const [file, locator] of parts) {
+    if (locator !== "cell") continue
+    const name = partNameOfTsvFileName(file)
+    if (!out.includes(name)) out.push(name)
+  }
+  return out
+}
+
+// The source stamp of a candidate, when the server knows it.
+const stampOf = (c: { readonly row: FileRow; readonly mtimeMs: number | undefined }) =>
+  c.row.size !== null && c.mtimeMs !== undefined ? { size: Number(c.row.size), mtimeMs: c.mtimeMs } : undefined
 
 /** A client or a pool: what a search runs its statements on. */
 type Queryable = Pick<pg.Client, "query">
@@ -102,18 +123,70 @@ const searchOn = async (client: Queryable, server: TeamServerSettings, query: st
         return filters.passes(f.index, normalizeForSearch(f.index), f.row.path, normalizeForSearch(f.row.path), fileTypeOf(f.row.path), sortMs)
       })
       .sort((a, b) => byCode(a.index, b.index) || byCode(a.row.path, b.row.path))
-    // Their lines that hold a word or an excluded word, in document order.
-    const lines = new Map<string, Array<LineRow>>()
-    if (candidates.length > 0) {
-      const lineParams: Array<unknown> = [candidates.map((c) => c.row.id)]
-      const holds = [...parsed.terms, ...parsed.exclude].map((term) => {
-        lineParams.push(teamKeysOfTerm(term), term)
-        return `(grams @> $${lineParams.length - 1}::int8[] AND strpos(norm, $${lineParams.length}) > 0)`
+    // Phase 1, every candidate: which words (a bit each) and whether an excluded word each of its lines holds,
+    // computed by the server from the normalised text — the FileMatch of each file, without its text.
+    const words = [...parsed.terms, ...parsed.exclude]
+    const holdParams: Array<unknown> = []
+    const holds = words.map((term) => {
+      holdParams.push(teamKeysOfTerm(term), term)
+      return `(grams @> $${holdParams.length - 1}::int8[] AND strpos(norm, $${holdParams.length}) > 0)`
+    })
+    // The placeholders above count from $1; in the statements $1 is the list of files, so they move up one.
+    const shifted = (sql: string) => sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + 1}`)
+    const maskSql = parsed.terms.map((_, i) => `(CASE WHEN strpos(norm, $${2 * i + 3}) > 0 THEN ${2 ** i} ELSE 0 END)`).join(" + ")
+    const excludedSql = parsed.exclude.length === 0
+      ? "false"
+      : parsed.exclude.map((_, j) => `strpos(norm, $${2 * (parsed.terms.length + j) + 3}) > 0`).join(" OR ")
+    const lineRows = candidates.length === 0
+      ? []
+      : (await client.query<{ file_id: string; part: number; line: number; mask: number; excluded: boolean }>(
+        `SELECT file_id, part, line, ${maskSql} AS mask, ${excludedSql} AS excluded FROM sagasu.lines ` +
+          `WHERE file_id = ANY($1::int8[]) AND (${holds.map(shifted).join(" OR ")}) ORDER BY file_id, part, line`,
+        [candidates.map((c) => c.row.id), ...holdParams]
+      )).rows
+    const byFile = new Map<string, Array<{ part: number; line: number; mask: number; excluded: boolean }>>()
+    for (const l of lineRows) {
+      const list = byFile.get(l.file_id)
+      if (list === undefined) byFile.set(l.file_id, [l])
+      else list.push(l)
+    }
+    const decided: Array<DecidedFile> = []
+    for (const c of candidates) {
+      const names = matchNames(parsed, fileNamesOf(c.row.path, sheetNamesOf(c.row.parts)))
+      const match = new FileMatch<number>(parsed, names)
+      if (!match.excluded) {
+        for (const l of byFile.get(c.row.id) ?? []) {
+          if (l.excluded) {
+            match.exclude()
+            break
+          }
+          match.add(l.mask, l.part * 4294967296 + l.line)
+        }
+      }
+      if (!match.matches) continue
+      let pathTerms = 0
+      const normPath = normalizeForSearch(c.row.path)
+      parsed.terms.forEach((t, i) => {
+        if (normPath.includes(t)) pathTerms |= 1 << i
       })
+      const stamp = stampOf(c)
+      const d: DecidedFile = {
+        index: c.index, path: c.row.path, match, names, pathTerms, modifiedMs: stamp?.mtimeMs, size: stamp?.size,
+        sortMs: c.mtimeMs ?? Number(c.row.published_ms), show: () => [], redo: () => d
+      }
+      decided.push(d)
+    }
+    // Phase 2, the page's files only: their lines holding a word read whole and decided by the store's
+    // decideParts, as the scan decides them — the same match (so the same order), and the shown locations.
+    const first = pageOfDecided(decided, options, false)
+    const onPage = new Set(first.files.map((f) => `${f.index}\u0000${f.path}`))
+    const pageFiles = candidates.filter((c) => onPage.has(`${c.index}\u0000${c.row.path}`))
+    const lines = new Map<string, Array<LineRow>>()
+    if (pageFiles.length > 0) {
       const found = await client.query<LineRow>(
-        "SELECT file_id, part, line, loc, text, forms FROM sagasu.lines WHERE file_id = ANY($1::int8[]) AND (" + holds.join(" OR ") +
-          ") ORDER BY file_id, part, line",
-        lineParams
+        `SELECT file_id, part, line, loc, text, forms FROM sagasu.lines WHERE file_id = ANY($1::int8[]) AND (${holds.map(shifted).join(" OR ")}) ` +
+          "ORDER BY file_id, part, line",
+        [pageFiles.map((c) => c.row.id), ...holdParams]
       )
       for (const l of found.rows) {
         const list = lines.get(l.file_id)
@@ -122,19 +195,17 @@ const searchOn = async (client: Queryable, server: TeamServerSettings, query: st
       }
     }
     await client.query("COMMIT")
-    const decided: Array<DecidedFile> = []
-    for (const c of candidates) {
+    const shown = new Map<string, DecidedFile>()
+    for (const c of pageFiles) {
       const own = lines.get(c.row.id) ?? []
       const parts: Array<FreshPart> = c.row.parts.map(([file, locator], pi) => ({
         file,
         locator: locator as FreshPart["locator"],
         lines: own.filter((l) => l.part === pi).map((l) => (l.forms === "" ? { loc: l.loc, text: l.text } : { loc: l.loc, text: l.text, forms: l.forms }))
       }))
-      const stamp = c.row.size !== null && c.mtimeMs !== undefined ? { size: Number(c.row.size), mtimeMs: c.mtimeMs } : undefined
-      const d = decideParts(parsed, c.index, c.row.path, parts, stamp, c.mtimeMs ?? Number(c.row.published_ms))
-      if (d.match.matches) decided.push(d)
+      shown.set(`${c.index}\u0000${c.row.path}`, decideParts(parsed, c.index, c.row.path, parts, stampOf(c), c.mtimeMs ?? Number(c.row.published_ms)))
     }
-    return pageOfDecided(decided, options, false)
+    return pageOfDecided(decided.map((d) => shown.get(`${d.index}\u0000${d.path}`) ?? d), options, false)
   } catch (e) {
     await client.query("ROLLBACK").catch(() => undefined)
     throw e
