@@ -19,7 +19,7 @@ import { searchUsageErrors, searchUsageExitCode } from "./search_output.ts"
 import { guiCommand } from "@sagasu/gui"
 import { indexCommand } from "./index_command.ts"
 import { statusCommand } from "./status_command.ts"
-import { grantCommand, publishCommand } from "./team_command.ts"
+import { connectCommand, grantCommand, publishCommand } from "./team_command.ts"
 import { version } from "./version.ts"
 import { defaultWorkDir } from "./work_dir.ts"
 
@@ -245,9 +245,23 @@ const grant = Command.make("grant", { work, ...roleArgs }, ({ work, index, role 
 const revoke = Command.make("revoke", { work, ...roleArgs }, ({ work, index, role }) => grantCommand(work, index, role, false)).pipe(
   Command.withDescription("no longer let a database role search an index on the team server")
 )
+const connect = Command.make(
+  "connect",
+  {
+    work,
+    url: Args.text({ name: "URL" }).pipe(Args.withDescription("postgres://user@host[:port]/database, without the password")),
+    search: Options.boolean("search").pipe(Options.withDescription("sagasu search and the GUI search the team server (a team member's machine)")),
+    passwordEnv: Options.text("password-env").pipe(Options.optional, Options.withDescription("the environment variable holding the password (default SAGASU_TEAM_PASSWORD)")),
+    passwordFile: Options.text("password-file").pipe(Options.optional, Options.withDescription("a file whose first line is the password"))
+  },
+  (o) =>
+    connectCommand(o.work, o.url, {
+      search: o.search, passwordEnv: Option.getOrUndefined(o.passwordEnv), passwordFile: Option.getOrUndefined(o.passwordFile)
+    })
+).pipe(Command.withDescription("set the team server in setting.config (teamServer): where sagasu index and sagasu publish publish, or with --search where searches go"))
 const team = Command.make("team").pipe(
-  Command.withDescription("who may search which index on the team server (row-level security; run as the publishing role)"),
-  Command.withSubcommands([grant, revoke])
+  Command.withDescription("the team server: connect a work folder to it; grant or revoke who may search which index (row-level security; run as the publishing role)"),
+  Command.withSubcommands([connect, grant, revoke])
 )
 
 const sagasu = Command.make("sagasu").pipe(

@@ -1,15 +1,16 @@
 /**
  * The team server's commands (issue 18): `sagasu publish [--only NAME]…`
  * (the body index brought to the server: the team library's
- * `publishWorkFolder`) and `sagasu team grant|revoke INDEX ROLE` (who may
- * search which index: `grantTeamIndex`). Each prints in the settings'
+ * `publishWorkFolder`), `sagasu team connect URL` (the `teamServer`
+ * setting: `connectWorkFolder`) and `sagasu team grant|revoke INDEX ROLE`
+ * (who may search which index: `grantTeamIndex`). Each prints in the settings'
  * language and sets the exit code: 0 done, 1 refused or failed.
  *
  * @module
  */
 import { type Language, messages } from "@sagasu/domain"
 import { checkWorkFolder, readSettings } from "@sagasu/store"
-import { describeTeamError, grantTeamIndex, publishWorkFolder } from "@sagasu/team"
+import { connectWorkFolder, describeTeamError, grantTeamIndex, publishWorkFolder } from "@sagasu/team"
 import { Console, Effect } from "effect"
 
 const failWith = (message: string) =>
@@ -52,3 +53,10 @@ export const grantCommand = (work: string, index: string, role: string, granted:
     )
     if (done) yield* Console.log(text.teamGranted(index, role, granted))
   }).pipe(Effect.catchAll((e) => failWith(e.message)))
+
+/** `sagasu team connect URL [--search] [--password-env NAME] [--password-file PATH]`: writes the `teamServer` setting. */
+export const connectCommand = (
+  work: string,
+  url: string,
+  options: { readonly search: boolean; readonly passwordEnv?: string | undefined; readonly passwordFile?: string | undefined }
+) => connectWorkFolder(work, url, options).pipe(Effect.flatMap((sentence) => Console.log(sentence)), Effect.catchAll((e) => failWith(e.message)))

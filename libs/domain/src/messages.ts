@@ -7,6 +7,7 @@
 import type { Failure, FailureReason } from "./failure_reason.ts"
 import type { FolderRelation, IndexRefusal } from "./index_admin.ts"
 import type { Language } from "./settings.ts"
+import type { TeamUrlRefusal } from "./team.ts"
 
 /** Why a work folder cannot be used (the store's WorkFolderError reasons, R2). */
 export type WorkFolderProblem = "missing" | "not-a-folder" | "not-writable" | "not-initialised" | "unknown-layout"
@@ -74,6 +75,8 @@ interface Catalogue {
   readonly teamPublishFailed: (detail: string) => string
   readonly teamNoSuchIndex: (index: string) => string
   readonly teamGranted: (index: string, role: string, granted: boolean) => string
+  readonly teamConnected: (server: string, search: boolean, passwordEnv: string) => string
+  readonly teamUrlRefused: (reason: TeamUrlRefusal) => string
 }
 
 const relationJa: Record<FolderRelation, string> = { same: "と同じです", inside: "の中にあります", contains: "を含んでいます" }
@@ -219,7 +222,15 @@ const ja: Catalogue = {
   teamPublishFailed: (detail) => `チームサーバーに公開できませんでした（次のインデックス作成か sagasu publish で続きから公開します）: ${detail}`,
   teamNoSuchIndex: (index) => `チームサーバーに「${index}」という名前のインデックスはありません。先に sagasu publish で公開してください。`,
   teamGranted: (index, role, granted) =>
-    granted ? `インデックス「${index}」をロール ${role} が検索できるようにしました。` : `ロール ${role} はインデックス「${index}」を検索できなくなりました。`
+    granted ? `インデックス「${index}」をロール ${role} が検索できるようにしました。` : `ロール ${role} はインデックス「${index}」を検索できなくなりました。`,
+  teamConnected: (server, search, passwordEnv) =>
+    `チームサーバーを設定しました: ${server}\n` +
+    (search ? "sagasu search と画面の検索は、このチームサーバーを検索します。" : "sagasu index の終わりと sagasu publish で、このチームサーバーに公開します。") +
+    `パスワードは環境変数 ${passwordEnv}（または teamServer.passwordFile、PGPASSWORD、~/.pgpass）から読みます。`,
+  teamUrlRefused: (reason) =>
+    reason === "password-in-url"
+      ? "接続先にパスワードを書かないでください（setting.config に残ります）。パスワードは環境変数 SAGASU_TEAM_PASSWORD か --password-file のファイルで渡します。"
+      : "接続先は postgres://ユーザー@ホスト/データベース の形で書いてください。"
 }
 
 const en: Catalogue = {
@@ -319,7 +330,15 @@ const en: Catalogue = {
   teamPublishFailed: (detail) => `Publishing to the team server failed (the next indexing run or sagasu publish goes on from there): ${detail}`,
   teamNoSuchIndex: (index) => `The team server has no index named ${index}. Publish it first with sagasu publish.`,
   teamGranted: (index, role, granted) =>
-    granted ? `Role ${role} can now search the index ${index}.` : `Role ${role} can no longer search the index ${index}.`
+    granted ? `Role ${role} can now search the index ${index}.` : `Role ${role} can no longer search the index ${index}.`,
+  teamConnected: (server, search, passwordEnv) =>
+    `The team server is set: ${server}\n` +
+    (search ? "sagasu search and the GUI search this team server. " : "sagasu index (at its end) and sagasu publish publish to this team server. ") +
+    `The password is read from the environment variable ${passwordEnv} (or teamServer.passwordFile, PGPASSWORD, ~/.pgpass).`,
+  teamUrlRefused: (reason) =>
+    reason === "password-in-url"
+      ? "Do not write the password in the connection string (it would stay in setting.config). Give it in the environment variable SAGASU_TEAM_PASSWORD or a file named by --password-file."
+      : "Write the connection string as postgres://user@host/database."
 }
 
 // A name as a shell argument: quoted when it holds anything but plain characters.

@@ -4,7 +4,7 @@ import { normalizeForSearch } from "./normalize.ts"
 import { seededRandom } from "./seeded_random.ts"
 import { type Settings, defaultSettings } from "./settings.ts"
 import type { RunOutcome } from "./settle_run.ts"
-import { decidePublishCommand, decideTeamPublish, planTeamSync, redactConnection, searchesTeamServer, teamGramsOfLine, teamKeysOfTerm } from "./team.ts"
+import { decidePublishCommand, decideTeamConnect, decideTeamPublish, planTeamSync, redactConnection, searchesTeamServer, teamGramsOfLine, teamKeysOfTerm } from "./team.ts"
 
 const key = (a: string, b?: string) => (a.codePointAt(0) ?? 0) * GRAM_RADIX + (b === undefined ? GRAM_END : (b.codePointAt(0) ?? 0))
 
@@ -118,5 +118,24 @@ describe("decidePublishCommand() (issue 18)", () => {
   it("refuses an unknown name and a work folder without a team server", () => {
     expect(decidePublishCommand(settings, ["営業"])).toEqual({ _tag: "UnknownIndex", name: "営業", known: ["共有", "旧"] })
     expect(decidePublishCommand(defaultSettings, [])).toEqual({ _tag: "NotConfigured" })
+  })
+})
+
+describe("decideTeamConnect() (issue 18)", () => {
+  it("keeps a postgres:// URL without a password, the password's place and whether to search there", () => {
+    expect(decideTeamConnect(" postgres://alice@db.example.com:5432/sagasu ", { search: true })).toEqual({
+      _tag: "Set", server: { url: "postgres://alice@db.example.com:5432/sagasu", passwordEnv: "SAGASU_TEAM_PASSWORD", search: true }
+    })
+    expect(decideTeamConnect("postgresql://db/sagasu?sslmode=require", { search: false, passwordFile: "/etc/sagasu/pw" })).toEqual({
+      _tag: "Set", server: { url: "postgresql://db/sagasu?sslmode=require", passwordEnv: "SAGASU_TEAM_PASSWORD", passwordFile: "/etc/sagasu/pw", search: false }
+    })
+  })
+  it.each([
+    ["postgres://alice:secret@db/sagasu", "password-in-url"],
+    ["postgres://db/sagasu?user=a&password=secret", "password-in-url"],
+    ["mysql://db/sagasu", "not-postgres-url"],
+    ["host=db dbname=sagasu", "not-postgres-url"]
+  ])("refuses %s (%s)", (url, reason) => {
+    expect(decideTeamConnect(url, { search: false })).toEqual({ _tag: "Refused", reason })
   })
 })

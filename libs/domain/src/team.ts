@@ -136,6 +136,31 @@ export function decidePublishCommand(settings: Settings, only: ReadonlyArray<str
   return { _tag: "Publish", server: settings.teamServer, indexes: only.length > 0 ? [...new Set(only)] : known }
 }
 
+/** Why `sagasu team connect` refuses a connection string: not a `postgres://` URL, or a password written in it (it would be kept in setting.config). */
+export type TeamUrlRefusal = "not-postgres-url" | "password-in-url"
+
+/**
+ * What `sagasu team connect URL` writes into the settings (issue 18): the
+ * `teamServer` made from `url` and the options, or why it is refused.
+ */
+export function decideTeamConnect(
+  url: string,
+  options: { readonly search: boolean; readonly passwordEnv?: string | undefined; readonly passwordFile?: string | undefined }
+): { readonly _tag: "Set"; readonly server: TeamServerSettings } | { readonly _tag: "Refused"; readonly reason: TeamUrlRefusal } {
+  const m = /^postgres(?:ql)?:\/\/([^@/?#]*@)?[^/?#]*(?:\/[^?#]*)?(\?[^#]*)?$/i.exec(url.trim())
+  if (m === null) return { _tag: "Refused", reason: "not-postgres-url" }
+  if ((m[1] ?? "").includes(":") || /[?&]password=/i.test(m[2] ?? "")) return { _tag: "Refused", reason: "password-in-url" }
+  return {
+    _tag: "Set",
+    server: {
+      url: url.trim(),
+      passwordEnv: options.passwordEnv ?? "SAGASU_TEAM_PASSWORD",
+      ...(options.passwordFile !== undefined ? { passwordFile: options.passwordFile } : {}),
+      search: options.search
+    }
+  }
+}
+
 /**
  * Whether a search goes to the team server: asked for (`--server`), or the
  * setting `teamServer.search`; `false` without a team server.

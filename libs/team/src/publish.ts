@@ -13,9 +13,9 @@
  *
  * @module
  */
-import { decidePublishCommand, messages, planTeamSync } from "@sagasu/domain"
+import { decidePublishCommand, decideTeamConnect, messages, planTeamSync, redactConnection } from "@sagasu/domain"
 import {
-  type BodyFolder, type WorkPaths, acquireLock, checkWorkFolder, readBodyFolderParts, readSettings, sourceStampOf, walkBodyIndex
+  type BodyFolder, type WorkPaths, acquireLock, checkWorkFolder, readBodyFolderParts, readSettings, sourceStampOf, walkBodyIndex, writeSettings
 } from "@sagasu/store"
 import { Data, Effect } from "effect"
 import { pgSinkLayer } from "./pg_sink.ts"
@@ -91,8 +91,8 @@ export const publishToTeam = Effect.fn("Team.publish")(function* (
   return summaries
 })
 
-/** `sagasu publish` refused before it reached the server: no team server set, or an unknown index name (the message in the settings' language). */
-export class PublishRefused extends Data.TaggedError("PublishRefused")<{ readonly message: string }> {}
+/** A team command refused before it reached the server: no team server set, an unknown index name, a connection string refused (the message in the settings' language). */
+export class TeamCommandRefused extends Data.TaggedError("TeamCommandRefused")<{ readonly message: string }> {}
 
 /**
  * `sagasu publish [--only NAME]…` (issue 18): the work folder `work`'s body
@@ -101,7 +101,7 @@ export class PublishRefused extends Data.TaggedError("PublishRefused")<{ readonl
  * run is going on; that run publishes at its end). The catch-up for a
  * work folder indexed before the team server was set, or after a publish
  * that failed. The summaries and the settings' language for the caller's
- * sentences; fails with the store's errors, {@link PublishRefused} or a
+ * sentences; fails with the store's errors, {@link TeamCommandRefused} or a
  * {@link TeamError}.
  */
 export const publishWorkFolder = Effect.fn("Team.publishWorkFolder")(function* (
@@ -115,17 +115,38 @@ export const publishWorkFolder = Effect.fn("Team.publishWorkFolder")(function* (
   const step = decidePublishCommand(settings, only)
   switch (step._tag) {
     case "NotConfigured":
-      return yield* new PublishRefused({ message: text.teamNotConfigured })
+      return yield* new TeamCommandRefused({ message: text.teamNotConfigured })
     case "UnknownIndex":
-      return yield* new PublishRefused({ message: `${text.onlyNameSkipped(step.name, "unknown")}\n${text.knownIndexNames(settings.targetFolders)}` })
+      return yield* new TeamCommandRefused({ message: `${text.onlyNameSkipped(step.name, "unknown")}\n${text.knownIndexNames(settings.targetFolders)}` })
     case "Publish": {
       const summaries = yield* Effect.scoped(
         Effect.gen(function* () {
-          yield* acquireLock(paths).pipe(Effect.mapError((e) => (e.reason === "held" ? new PublishRefused({ message: text.lockHeld }) : e)))
+          yield* acquireLock(paths).pipe(Effect.mapError((e) => (e.reason === "held" ? new TeamCommandRefused({ message: text.lockHeld }) : e)))
           return yield* publishToTeam(paths, step.indexes, options).pipe(Effect.provide(pgSinkLayer(step.server)))
         })
       )
       return { summaries, language: settings.language }
     }
   }
+})
+
+/**
+ * `sagasu team connect URL [--search] [--password-env NAME] [--password-file PATH]`
+ * (issue 18): the `teamServer` setting of the work folder `work` written
+ * (domain `decideTeamConnect`: a `postgres://` URL without a password in
+ * it). The sentence saying what was set, in the settings' language; fails
+ * with the store's errors or {@link TeamCommandRefused}.
+ */
+export const connectWorkFolder = Effect.fn("Team.connectWorkFolder")(function* (
+  work: string,
+  url: string,
+  options: { readonly search: boolean; readonly passwordEnv?: string | undefined; readonly passwordFile?: string | undefined }
+) {
+  const paths = yield* checkWorkFolder(work)
+  const settings = yield* readSettings(paths)
+  const text = messages(settings.language)
+  const decided = decideTeamConnect(url, options)
+  if (decided._tag === "Refused") return yield* new TeamCommandRefused({ message: text.teamUrlRefused(decided.reason) })
+  yield* writeSettings(paths, { ...settings, teamServer: decided.server })
+  return text.teamConnected(redactConnection(decided.server.url), decided.server.search, decided.server.passwordEnv)
 })
