@@ -4,7 +4,7 @@ import { normalizeForSearch } from "./normalize.ts"
 import { seededRandom } from "./seeded_random.ts"
 import { type Settings, defaultSettings } from "./settings.ts"
 import type { RunOutcome } from "./settle_run.ts"
-import { decidePublishCommand, decideTeamConnect, decideTeamPublish, planTeamSync, redactConnection, searchesTeamServer, teamGramsOfLine, teamKeysOfTerm } from "./team.ts"
+import { decidePublishCommand, decideTeamConnect, decideTeamPublish, decideTeamRound, planTeamSync, redactConnection, searchesTeamServer, teamGramsOfLine, teamKeysOfTerm } from "./team.ts"
 
 const key = (a: string, b?: string) => (a.codePointAt(0) ?? 0) * GRAM_RADIX + (b === undefined ? GRAM_END : (b.codePointAt(0) ?? 0))
 
@@ -82,6 +82,11 @@ describe("decideTeamPublish() (issue 18)", () => {
 
   it("skips without a team server", () => {
     expect(decideTeamPublish(defaultSettings, { _tag: "NoTargets", message: "" })._tag).toBe("Skip")
+    expect(decideTeamRound(defaultSettings)._tag).toBe("Skip")
+  })
+
+  it("sends every registered index's files while the run ingests when a team server is set", () => {
+    expect(decideTeamRound(team)).toEqual({ _tag: "Publish", server: team.teamServer, indexes: ["共有", "旧"] })
   })
 })
 

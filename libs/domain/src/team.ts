@@ -118,6 +118,17 @@ export function decideTeamPublish(settings: Settings, outcome: RunOutcome): Team
 }
 
 /**
+ * Whether a run sends the files it publishes to the team server while it
+ * ingests (issue 18: a `TeamRound`): with a `teamServer` set, for every
+ * registered index; what the round sent becomes visible only when
+ * {@link decideTeamPublish} says to publish at the end.
+ */
+export function decideTeamRound(settings: Settings): TeamPublishStep {
+  if (settings.teamServer === undefined) return { _tag: "Skip" }
+  return { _tag: "Publish", server: settings.teamServer, indexes: settings.targetFolders.map((t) => t.name) }
+}
+
+/**
  * What `sagasu publish` does (issue 18): `NotConfigured` without a
  * `teamServer`; `UnknownIndex` when `only` names an index that is not
  * registered; else publish the `only` indexes (none given: every registered

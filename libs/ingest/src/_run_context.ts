@@ -13,7 +13,7 @@ import {
   describeWorkFolderError, type messages
 } from "@sagasu/domain"
 import type { GramUpdateSummary, RunLog, WorkPaths } from "@sagasu/store"
-import type { TeamError, TeamSink } from "@sagasu/team"
+import type { TeamError, TeamRound, TeamSink } from "@sagasu/team"
 import { Data, Duration, type Effect, type Fiber, type Layer, Option, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -124,6 +124,8 @@ export interface RunState {
   readonly removedKeys: Set<string>
   /** R16 under way while ingesting; dropped (and discarded) once the run cannot end with R16. */
   round: GramRoundHook | undefined
+  /** Issue 18: the published folders sent to the team server while ingesting (flipped visible at the end). */
+  readonly team: TeamRound | undefined
 }
 
 /** A fresh ledger for `targets` of the `selected` indexes, the vanished files already removed (R8). */
@@ -132,6 +134,7 @@ export const makeRunState = (options: {
   readonly selected: ReadonlyArray<{ readonly name: string; readonly path: string }>
   readonly vanished: ReadonlyArray<{ readonly index: string; readonly path: string }>
   readonly round: GramRoundHook | undefined
+  readonly team?: TeamRound | undefined
 }): RunState => ({
   targets: options.targets,
   folders: new Map(options.selected.map((t) => [t.name, t.path])),
@@ -145,7 +148,8 @@ export const makeRunState = (options: {
   published: [],
   removed: options.vanished.map((r) => ({ index: r.index, path: r.path })),
   removedKeys: new Set(),
-  round: options.round
+  round: options.round,
+  team: options.team
 })
 
 /** The workers when the options give none: worker threads, no Office (W2). */

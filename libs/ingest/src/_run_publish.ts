@@ -6,13 +6,13 @@
  *
  * @module
  */
-import { type StagedFile, type TeamPublishStep, fileKey } from "@sagasu/domain"
+import { type StagedFile, type TeamPublishStep, type TeamServerSettings, fileKey } from "@sagasu/domain"
 import {
   type GramUpdateSummary, type WorkPaths, appendJournal, bodyFolderOf, crashPoint, longestPathBytes, publishSourceFolder,
   readIngestList, rewriteIngestList
 } from "@sagasu/store"
 import { FileSystem } from "@effect/platform"
-import { describeTeamError, pgSinkLayer, publishToTeam } from "@sagasu/team"
+import { type TeamRound, describeTeamError, pgSinkLayer, publishToTeam } from "@sagasu/team"
 import { Cause, Clock, Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -44,6 +44,8 @@ export const publishStaged = (ctx: RunContext, staged: ReadonlyArray<StagedFile>
         yield* appendJournal(ctx.paths, [{ _tag: "published", index: s.index, path: s.path }]).pipe(Effect.mapError(ioFailure))
         state.published.push({ index: s.index, path: s.path })
         yield* noteRound(state)
+        // Issue 18: on its way to the team server (queued; the run never waits for the server).
+        if (state.team !== undefined) yield* state.team.noted(s.index, s.path)
       }),
     { discard: true }
   )
@@ -112,22 +114,28 @@ const gramUpdatedLine = (summary: unknown, ms: number) => {
 
 /**
  * Issue 18: the body index published to the team server when the domain
- * says so (`decideTeamPublish`), still under the work folder's lock, each
- * index's result a log line. A failure — the server unreachable, another
- * publisher holding an index (the lock's message) — is a warning: the local
- * index is complete, and the next run or `sagasu publish` goes on from what
- * the server holds.
+ * says so (`decideTeamPublish`), still under the work folder's lock: by the
+ * run's {@link TeamRound} when it has one (what it sent while ingesting is
+ * not sent again), else anew; each index's result a log line. A failure —
+ * the server unreachable, another publisher holding an index (the lock's
+ * message) — is a warning: the local index is complete, and the next run or
+ * `sagasu publish` goes on from what the server holds.
  */
-export const publishTeamStep = (ctx: RunContext, step: TeamPublishStep) => Effect.gen(function* () {
+export const publishTeamStep = (ctx: RunContext, step: TeamPublishStep, round: TeamRound | undefined) => Effect.gen(function* () {
   if (step._tag === "Skip") return
-  const sink = (ctx.options.teamSink ?? pgSinkLayer)(step.server)
   const fs = yield* FileSystem.FileSystem
-  yield* publishToTeam(ctx.paths, step.indexes, {
-    onIndex: (index) => ctx.progress({ _tag: "current", current: ctx.text.teamPublishing(index) }).pipe(Effect.provideService(FileSystem.FileSystem, fs))
-  }).pipe(
-    Effect.provide(sink),
+  const options = {
+    onIndex: (index: string) => ctx.progress({ _tag: "current", current: ctx.text.teamPublishing(index) }).pipe(Effect.provideService(FileSystem.FileSystem, fs))
+  }
+  const publish = round !== undefined
+    ? round.finish(options)
+    : publishToTeam(ctx.paths, step.indexes, options).pipe(Effect.provide(teamSinkOf(ctx, step.server)))
+  yield* publish.pipe(
     Effect.flatMap((summaries) => Effect.forEach(summaries, (s) => ctx.log.write(ctx.text.teamPublished(s.index, s)), { discard: true })),
     Effect.catchAll((e) => ctx.log.write(ctx.text.teamPublishFailed(describeTeamError(e, ctx.language)), "warn")),
     Effect.catchAllDefect((defect) => ctx.log.write(ctx.text.teamPublishFailed(String(defect)), "warn"))
   )
 })
+
+/** The sink of the run's team server (the options' test layer, else PostgreSQL's). */
+export const teamSinkOf = (ctx: RunContext, server: TeamServerSettings) => (ctx.options.teamSink ?? pgSinkLayer)(server)

@@ -807,6 +807,29 @@ describe("runIndexer(): the team server (issue 18)", () => {
       expect([...state].map(([name, i]) => [name, [...i.files.keys()], i.generation])).toEqual([["A", ["a.xlsx"], 1], ["B", ["c.xlsx"], 1]])
     })))
 
+  it.effect("a file published into the body index is sent while the run goes on, and seen only after the flip", () =>
+    provide(Effect.gen(function* () {
+      const fixture = yield* makeFixture({ A: { "x/a.xlsx": "見積 A", "y/b.xlsx": "見積 B" } }, team)
+      const state = new Map<string, MemoryIndex>()
+      const seen: Array<string> = []
+      // b waits (real time, at most 5 s) until a, published before it, has reached the server.
+      const script: Script = (_kind, request) =>
+        request.path !== "y/b.xlsx"
+          ? Effect.succeed(undefined)
+          : Effect.promise(async () => {
+            for (let i = 0; i < 500 && !(state.get("A")?.sent ?? []).includes("x/a.xlsx"); i++) await new Promise((r) => setTimeout(r, 10))
+            seen.push(`sent ${(state.get("A")?.sent ?? []).join(",")}; visible ${state.get("A")?.files.size ?? 0}`)
+            return undefined
+          })
+      const result = yield* run(fixture, { confirmTargets: false, plain: 1, script, teamSink: () => memorySinkLayer(state) })
+      expect(result.code).toBe(0)
+      expect(seen).toEqual(["sent x/a.xlsx; visible 0"])
+      expect([...(state.get("A")?.files.keys() ?? [])].sort()).toEqual(["x/a.xlsx", "y/b.xlsx"])
+      // a is not sent twice: the end sends only b.
+      expect(state.get("A")?.sent).toEqual(["x/a.xlsx", "y/b.xlsx"])
+      expect(fs.readFileSync(path.join(fixture.paths.root, "indexing_log.txt"), "utf8")).toContain("インデックス「A」 公開 2 件 / 削除 0 件 / 変更なし 0 件（世代 1）")
+    })))
+
   it.effect("an index another publisher holds is a warning with the lock's message; the run still ends 0", () =>
     provide(Effect.gen(function* () {
       const fixture = yield* makeFixture({ A: { "a.xlsx": "見積 A" } }, team)

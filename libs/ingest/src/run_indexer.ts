@@ -11,12 +11,13 @@
 import type { FileSystem } from "@effect/platform"
 import {
   type ExitCode, type Failure, type IngestResult, type IngestRow, type Language, type PlanAnswer, type ProgressEvent, type RunOutcome,
-  computeTargetList, decideAfterTargets, decideBeforeDispatch, decideConfirmation, decideResult, decideTeamPublish, dispatchHalted, fileKey,
+  computeTargetList, decideAfterTargets, decideBeforeDispatch, decideConfirmation, decideResult, decideTeamPublish, decideTeamRound, dispatchHalted, fileKey,
   foldersReadyToPublish, messages, nextProgress, pickNextDispatch, settleRun
 } from "@sagasu/domain"
 import {acquireLock, appendIngestRows, appendJournal, checkWorkFolder, crashPoint, describeOrigin, maxPathBytes,
   noteFresh, openRunLog, readSettings, removeBodyFolders, rewriteIngestList, writeOrigins, writeProgress
 } from "@sagasu/store"
+import { openTeamRound } from "@sagasu/team"
 import { Clock, Context, Deferred, Effect, Fiber, Layer, Option, Queue, Ref, type Scope, Stream, SubscriptionRef } from "effect"
 import * as path from "node:path"
 import { DispatchBook } from "./_dispatch_book.ts"
@@ -28,7 +29,7 @@ import {
   crawlSelected, keepPreviousRows, obtainAnswer, prepareWorkArea, removeVanished, reportCloudSkipped, reportCounts,
   selectTargetFolders
 } from "./_run_prepare.ts"
-import { bodyPathBytes, finallyStep, noteRound, publishStaged, publishTeamStep, updateGramIndex } from "./_run_publish.ts"
+import { bodyPathBytes, finallyStep, noteRound, publishStaged, publishTeamStep, teamSinkOf, updateGramIndex } from "./_run_publish.ts"
 import type { IndexerChannel } from "./channel.ts"
 import { IngestFile } from "./ingest_request.ts"
 import { IngestWorkers } from "./workers.ts"
@@ -102,7 +103,11 @@ const runGuarded = (channel: IndexerChannel, options: RunIndexerOptions) =>
       if (settled.updateGram) yield* updateGramIndex(ctx, gramChangesOf(outcome), roundOf(outcome))
       // Issue 18: the team server brought in line with the body index (the settings as they are now).
       const settings = yield* readSettings(paths).pipe(Effect.option)
-      yield* publishTeamStep(ctx, Option.match(settings, { onNone: () => ({ _tag: "Skip" }) as const, onSome: (s) => decideTeamPublish(s, runOutcomeOf(outcome)) }))
+      yield* publishTeamStep(
+        ctx,
+        Option.match(settings, { onNone: () => ({ _tag: "Skip" }) as const, onSome: (s) => decideTeamPublish(s, runOutcomeOf(outcome)) }),
+        outcome._tag === "Ingested" ? outcome.state.team : undefined
+      )
       yield* progress({ _tag: "ended", exitCode: settled.code, current: settled.message.split("\n")[0] ?? "" })
       switch (settled.report) {
         case "error":
@@ -187,7 +192,10 @@ const runMain = (run: RunContext): Effect.Effect<MainOutcome, RunFailure, FileSy
     yield* ctx.progress({ _tag: "phase", phase: "ingest", current: text.targetCounts(list.targets.length), remaining: list.targets.length })
     // R16 starts now; its scope is the run's (it ends after the closing step).
     const round = options.gramRound === undefined ? undefined : yield* options.gramRound(paths)
-    const state = makeRunState({ targets: list.targets, selected, vanished: list.vanished, round })
+    // Issue 18: the files published from now on go to the team server as they come (visible at the end's flip).
+    const teamRound = decideTeamRound(settings)
+    const team = teamRound._tag === "Publish" ? yield* openTeamRound(paths, teamRound.indexes, teamSinkOf(ctx, teamRound.server)) : undefined
+    const state = makeRunState({ targets: list.targets, selected, vanished: list.vanished, round, team })
     const ingestStarted = yield* Clock.currentTimeMillis
     yield* Effect.scoped(
       Effect.gen(function* () {

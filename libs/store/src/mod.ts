@@ -46,6 +46,6 @@ export {
 export { type GramRound, type GramRoundOptions, defaultRoundBuilderBytes, openGramRound } from "./gram/round.ts"
 export { GramIndexError } from "./gram/manifest.ts"
 export { type FreshEntry, ensureFreshLog, noteFresh } from "./gram/fresh.ts"
-export { type BodyFolder, readBodyFolderParts, sourceStampOf, stagingCompleteMark, walkBodyIndex } from "./gram/body_walk.ts"
+export { type BodyFolder, bodyFolderAt, readBodyFolderParts, sourceStampOf, stagingCompleteMark, walkBodyIndex } from "./gram/body_walk.ts"
 export { type DecidedFile, type Filters, decideParts, filtersOf } from "./gram/file_search.ts"
 export type { FreshPart } from "./gram/fresh_doc.ts"

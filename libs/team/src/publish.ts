@@ -15,12 +15,12 @@
  */
 import { decidePublishCommand, decideTeamConnect, messages, planTeamSync, redactConnection } from "@sagasu/domain"
 import {
-  type BodyFolder, type WorkPaths, acquireLock, checkWorkFolder, readBodyFolderParts, readSettings, sourceStampOf, walkBodyIndex, writeSettings
+  type BodyFolder, type WorkPaths, acquireLock, bodyFolderAt, checkWorkFolder, readBodyFolderParts, readSettings, sourceStampOf, walkBodyIndex, writeSettings
 } from "@sagasu/store"
-import { Data, Effect } from "effect"
+import { Context, Data, Effect, Fiber, Layer, Queue, Scope } from "effect"
 import { pgSinkLayer } from "./pg_sink.ts"
 import { TeamError } from "./team_error.ts"
-import { TeamSink } from "./team_sink.ts"
+import { type TeamIndexWriter, TeamSink } from "./team_sink.ts"
 
 /** What one index's publish did: files published, removed, left as they were, and the generation readers see now. */
 export interface TeamPublishSummary {
@@ -40,6 +40,56 @@ export interface PublishToTeamOptions {
 const bodyIndexError = (paths: WorkPaths) => (e: unknown) =>
   new TeamError({ reason: "body-index", server: paths.index, detail: e instanceof Error ? e.message : String(e) })
 
+// The body index's folders by index, then by path.
+const bodyFoldersByIndex = (paths: WorkPaths) =>
+  Effect.try({ try: () => walkBodyIndex(paths.index), catch: bodyIndexError(paths) }).pipe(
+    Effect.map((all) => {
+      const byIndex = new Map<string, Map<string, BodyFolder>>()
+      for (const f of all) {
+        const m = byIndex.get(f.index) ?? new Map<string, BodyFolder>()
+        m.set(f.path, f)
+        byIndex.set(f.index, m)
+      }
+      return byIndex
+    })
+  )
+
+/** Sends one body-index folder through `writer`; false when it is gone or changed while read (the next publish sees it as it is then). */
+const sendFolder = (paths: WorkPaths, writer: TeamIndexWriter, folder: BodyFolder) =>
+  Effect.gen(function* () {
+    const parts = yield* Effect.try({ try: () => readBodyFolderParts(folder), catch: bodyIndexError(paths) })
+    if (parts === undefined) return false
+    // Swapped while it was read (a new version published): not sent as one version; the next publish sends it.
+    const after = yield* Effect.try({ try: () => bodyFolderAt(paths.index, folder.index, folder.path), catch: bodyIndexError(paths) })
+    if (after?.fingerprint !== folder.fingerprint) return false
+    const stamp = sourceStampOf(folder.dir)
+    yield* writer.publish({
+      path: folder.path, fingerprint: folder.fingerprint, size: stamp?.size, mtimeMs: stamp?.mtimeMs, publishedMs: folder.mtimeMs, parts
+    })
+    return true
+  })
+
+/**
+ * One index brought in line through `writer` (its lock held): the domain's
+ * plan, each changed file sent, the vanished removed, the flip. `sent`: the
+ * files a round sent before (counted as published, not as unchanged).
+ */
+const convergeIndex = (paths: WorkPaths, writer: TeamIndexWriter, local: ReadonlyMap<string, BodyFolder>, sent: ReadonlySet<string> = new Set()) =>
+  Effect.gen(function* () {
+    const plan = planTeamSync(new Map([...local].map(([p, f]) => [p, f.fingerprint])), yield* writer.fingerprints)
+    const published = new Set<string>()
+    for (const p of plan.publish) {
+      const folder = local.get(p)
+      if (folder !== undefined && (yield* sendFolder(paths, writer, folder))) published.add(p)
+    }
+    yield* writer.remove(plan.remove)
+    const generation = yield* writer.flip
+    const sentBefore = [...sent].filter((p) => local.has(p) && !plan.publish.includes(p)).length
+    return {
+      index: writer.index, published: published.size + sentBefore, removed: plan.remove.length, unchanged: plan.unchanged - sentBefore, generation
+    } satisfies TeamPublishSummary
+  })
+
 /**
  * Publishes the body index of `indexes` (names; an index with no body index
  * is published empty) through the {@link TeamSink}, one index after the
@@ -53,43 +103,81 @@ export const publishToTeam = Effect.fn("Team.publish")(function* (
   options: PublishToTeamOptions = {}
 ) {
   const sink = yield* TeamSink
-  const all = yield* Effect.try({ try: () => walkBodyIndex(paths.index), catch: bodyIndexError(paths) })
-  const byIndex = new Map<string, Map<string, BodyFolder>>()
-  for (const f of all) {
-    const m = byIndex.get(f.index) ?? new Map<string, BodyFolder>()
-    m.set(f.path, f)
-    byIndex.set(f.index, m)
-  }
+  const byIndex = yield* bodyFoldersByIndex(paths)
   const summaries: Array<TeamPublishSummary> = []
   for (const index of indexes) {
     if (options.onIndex !== undefined) yield* options.onIndex(index)
     const local = byIndex.get(index) ?? new Map<string, BodyFolder>()
-    const summary = yield* Effect.scoped(
-      Effect.gen(function* () {
-        const writer = yield* sink.openIndex(index)
-        const plan = planTeamSync(new Map([...local].map(([p, f]) => [p, f.fingerprint])), yield* writer.fingerprints)
-        let published = 0
-        for (const p of plan.publish) {
-          const folder = local.get(p)
-          if (folder === undefined) continue
-          const parts = yield* Effect.try({ try: () => readBodyFolderParts(folder), catch: bodyIndexError(paths) })
-          // Gone since the walk: the next publish sees it as it is then.
-          if (parts === undefined) continue
-          const stamp = sourceStampOf(folder.dir)
-          yield* writer.publish({
-            path: p, fingerprint: folder.fingerprint, size: stamp?.size, mtimeMs: stamp?.mtimeMs, publishedMs: folder.mtimeMs, parts
-          })
-          published++
-        }
-        yield* writer.remove(plan.remove)
-        const generation = yield* writer.flip
-        return { index, published, removed: plan.remove.length, unchanged: plan.unchanged, generation }
-      })
-    )
-    summaries.push(summary)
+    summaries.push(yield* Effect.scoped(Effect.flatMap(sink.openIndex(index), (writer) => convergeIndex(paths, writer, local))))
   }
   return summaries
 })
+
+/**
+ * Publishing while a run ingests (issue 18): the files the run publishes
+ * into the body index are sent to the team server as they come, each in its
+ * own transaction at the pending generation, by a fiber of their own — so
+ * the end of the run has little left to send. Readers see nothing of it
+ * before {@link TeamRound.finish} flips.
+ */
+export interface TeamRound {
+  /** A source file's folder was published into the body index (queued; never waits for the server). */
+  readonly noted: (index: string, path: string) => Effect.Effect<void>
+  /**
+   * Waits for the files queued, then brings every index in line with the
+   * body index and flips it (as {@link publishToTeam}); fails when the round
+   * could not open (the server, a held lock) or a statement failed — the
+   * caller then closes the round (its scope) and publishes anew.
+   */
+  readonly finish: (options?: PublishToTeamOptions) => Effect.Effect<ReadonlyArray<TeamPublishSummary>, TeamError>
+}
+
+/**
+ * Opens a {@link TeamRound} for `indexes` through the sink `sink`, in the
+ * background: connecting and taking the indexes' writer locks happen on the
+ * round's fiber, so the run never waits for the server. The connection,
+ * the locks and the fiber end with the scope (a round closed without
+ * `finish` leaves what it sent invisible, for the next publish to go on from).
+ */
+export const openTeamRound = (
+  paths: WorkPaths,
+  indexes: ReadonlyArray<string>,
+  sink: Layer.Layer<TeamSink, TeamError>
+): Effect.Effect<TeamRound, never, Scope.Scope> =>
+  Effect.gen(function* () {
+    const scope = yield* Effect.scope
+    const queue = yield* Queue.unbounded<{ readonly index: string; readonly path: string } | undefined>()
+    const fiber = yield* Effect.forkIn(
+      Effect.gen(function* () {
+        const context = yield* Layer.buildWithScope(sink, scope)
+        const writers = new Map<string, { readonly writer: TeamIndexWriter; readonly sent: Set<string> }>()
+        for (const index of indexes) writers.set(index, { writer: yield* Scope.extend(Context.get(context, TeamSink).openIndex(index), scope), sent: new Set() })
+        for (;;) {
+          const item = yield* Queue.take(queue)
+          if (item === undefined) return writers
+          const w = writers.get(item.index)
+          const folder = yield* Effect.try({ try: () => bodyFolderAt(paths.index, item.index, item.path), catch: bodyIndexError(paths) })
+          if (w !== undefined && folder !== undefined && (yield* sendFolder(paths, w.writer, folder))) w.sent.add(item.path)
+        }
+      }),
+      scope
+    )
+    return {
+      noted: (index, path) => Queue.offer(queue, { index, path }).pipe(Effect.asVoid),
+      finish: (options = {}) =>
+        Effect.gen(function* () {
+          yield* Queue.offer(queue, undefined)
+          const writers = yield* Fiber.join(fiber)
+          const byIndex = yield* bodyFoldersByIndex(paths)
+          const summaries: Array<TeamPublishSummary> = []
+          for (const [index, { writer, sent }] of writers) {
+            if (options.onIndex !== undefined) yield* options.onIndex(index)
+            summaries.push(yield* convergeIndex(paths, writer, byIndex.get(index) ?? new Map<string, BodyFolder>(), sent))
+          }
+          return summaries
+        })
+    }
+  })
 
 /** A team command refused before it reached the server: no team server set, an unknown index name, a connection string refused (the message in the settings' language). */
 export class TeamCommandRefused extends Data.TaggedError("TeamCommandRefused")<{ readonly message: string }> {}

@@ -197,6 +197,8 @@ export interface MemoryIndex {
   files: Map<string, TeamFile>
   generation: number
   held: boolean
+  /** Every path published through a writer, in order (before any flip shows it). */
+  sent?: Array<string>
 }
 
 /**
@@ -219,6 +221,7 @@ export const memorySinkLayer = (state: Map<string, MemoryIndex>) =>
           fingerprints: Effect.sync(() => new Map([...pending].map(([p, f]) => [p, f.fingerprint]))),
           publish: (file) => Effect.sync(() => {
             pending.set(file.path, file)
+            entry.sent = [...(entry.sent ?? []), file.path]
             changed = true
           }),
           remove: (paths) => Effect.sync(() => {
