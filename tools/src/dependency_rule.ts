@@ -7,7 +7,7 @@
  * - `libs/domain` imports nothing but `effect` and its own files, and uses
  *   no clock, randomness, process or `require` (rule 2).
  * - Each layer imports only the `@sagasu` packages below it (domain ← store ←
- *   ingest ← apps; tools may import them all), and only through a door the
+ *   team ← ingest ← apps; tools may import them all), and only through a door the
  *   package declares in its `package.json` `exports` (`.` is `src/mod.ts`;
  *   `@sagasu/ingest/testing` holds test and benchmark support).
  * - A `testing` door is for tests and tools only: production files of the
@@ -27,14 +27,15 @@ export interface SourceText {
 /** The packages of the repository: folder (`libs/store`) → its name and declared doors (`exports` keys). */
 export type PackageDoors = Readonly<Record<string, { readonly name: string; readonly doors: ReadonlyArray<string> }>>
 
-/** Which `@sagasu` packages each layer's files may import (STYLE rule 2). */
+/** Which `@sagasu` packages each layer's files may import (STYLE rule 2; `libs/team`, the team server, sits between the store and the run, issue 18). */
 export const allowedImports: Readonly<Record<string, ReadonlyArray<string>>> = {
   "libs/domain": [],
   "libs/store": ["@sagasu/domain"],
-  "libs/ingest": ["@sagasu/domain", "@sagasu/store"],
-  "apps/gui": ["@sagasu/domain", "@sagasu/store", "@sagasu/ingest"],
-  "apps/cli": ["@sagasu/domain", "@sagasu/store", "@sagasu/ingest", "@sagasu/gui"],
-  tools: ["@sagasu/domain", "@sagasu/store", "@sagasu/ingest", "@sagasu/gui", "@sagasu/cli"]
+  "libs/team": ["@sagasu/domain", "@sagasu/store"],
+  "libs/ingest": ["@sagasu/domain", "@sagasu/store", "@sagasu/team"],
+  "apps/gui": ["@sagasu/domain", "@sagasu/store", "@sagasu/team", "@sagasu/ingest"],
+  "apps/cli": ["@sagasu/domain", "@sagasu/store", "@sagasu/team", "@sagasu/ingest", "@sagasu/gui"],
+  tools: ["@sagasu/domain", "@sagasu/store", "@sagasu/team", "@sagasu/ingest", "@sagasu/gui", "@sagasu/cli"]
 }
 
 /** The module specifiers a TypeScript/JavaScript text imports or re-exports (static and dynamic). */

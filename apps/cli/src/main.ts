@@ -1,7 +1,8 @@
 /**
  * The `sagasu` command line (SPEC §6): `init`, `add`, `list`, `enable`,
  * `disable`, `rename`, `remove`, `move` (index management, issue 16),
- * `index`, `search`, `status`, `gui`.
+ * `index`, `search`, `status`, `gui`, and the team server's `publish` and
+ * `team grant|revoke` (issue 18).
  * Every command takes `--work DIR` (default: {@link defaultWorkDir}).
  * Exit codes: 0 success, 1 error, 2 stopped or cancelled (R1).
  *
@@ -19,6 +20,7 @@ import { WorkStore } from "@sagasu/store"
 import { guiCommand } from "@sagasu/gui"
 import { indexCommand } from "./index_command.ts"
 import { statusCommand } from "./status_command.ts"
+import { connectCommand, grantCommand, publishCommand } from "./team_command.ts"
 import { version } from "./version.ts"
 import { defaultWorkDir } from "./work_dir.ts"
 
@@ -165,12 +167,15 @@ const search = Command.make(
     sort: Options.text("sort").pipe(Options.optional, Options.withDescription("relevance (default) or modified (newest first)")),
     folder: Options.text("folder").pipe(Options.optional, Options.withDescription("only files inside this folder of their index (見積/2024)")),
     since: Options.text("since").pipe(Options.optional, Options.withDescription("only files modified on or after this day (2024-04-01)")),
-    until: Options.text("until").pipe(Options.optional, Options.withDescription("only files modified on or before this day (2024-06-30)"))
+    until: Options.text("until").pipe(Options.optional, Options.withDescription("only files modified on or before this day (2024-06-30)")),
+    server: Options.boolean("server").pipe(
+      Options.withDescription("search the team server of setting.config (teamServer) instead of this computer's index (the default when teamServer.search is true)")
+    )
   },
   (o) =>
     searchCommand(o.work, o.query.join(" "), {
       json: o.json, files: o.files, context: o.context, limit: o.limit, offset: o.offset, index: o.index, type: o.type,
-      sort: o.sort, folder: o.folder, since: o.since, until: o.until
+      sort: o.sort, folder: o.folder, since: o.since, until: o.until, server: o.server
     })
 ).pipe(Command.withDescription(described(summary.search, [
   ["QUERY SYNTAX", [
@@ -191,6 +196,7 @@ const search = Command.make(
     ["sagasu search 見積 --files --limit 50 --offset 50", "the second page, one line per file"],
     ["sagasu search 見積 --folder 営業/2024 --since 2024-04-01 --sort modified", "newest first, one folder, since April"],
     ["sagasu search A-1234 --context", "each cell with its column and row headings"],
+    ["sagasu search 見積 --server", "search the team's index on the team server"],
     ["sagasu search A-1234 --type excel --index 共有 --json", ""]
   ])]
 ])))
@@ -212,9 +218,57 @@ const gui = Command.make(
   (o) => guiCommand(o.work, { port: o.port, open: !o.noOpen, version })
 ).pipe(Command.withDescription(summary.gui))
 
+const publish = Command.make(
+  "publish",
+  {
+    work,
+    only: Options.text("only").pipe(Options.repeated, Options.withDefault([]), Options.withDescription("publish only this index (repeatable)"))
+  },
+  ({ work, only }) => publishCommand(work, only)
+).pipe(Command.withDescription(described("publish the body index to the team server (teamServer in setting.config); sagasu index does it at the end of each run", [
+  ["WHAT IT DOES", [
+    "creates or updates the server's tables, then per index: sends the files that are new or changed since the server last got them (each in one transaction), removes the files that are gone, and switches readers to the new state at once",
+    "one publisher per index: while another machine publishes an index, it is refused with the message of the indexing lock; a publish cut short is finished by the next one",
+    "the password comes from $SAGASU_TEAM_PASSWORD (teamServer.passwordEnv), teamServer.passwordFile, $PGPASSWORD or ~/.pgpass, never from the log"
+  ]],
+  ["EXAMPLES", examples([
+    ["sagasu publish", "publish every registered index"],
+    ["sagasu publish --only 共有", "publish one index"]
+  ])]
+])))
+
+const roleArgs = {
+  index: Args.text({ name: "INDEX" }).pipe(Args.withDescription("the index name on the team server")),
+  role: Args.text({ name: "ROLE" }).pipe(Args.withDescription("a database role (a person's login or a group role)"))
+}
+const grant = Command.make("grant", { work, ...roleArgs }, ({ work, index, role }) => grantCommand(work, index, role, true)).pipe(
+  Command.withDescription("let a database role (and its members) search an index on the team server")
+)
+const revoke = Command.make("revoke", { work, ...roleArgs }, ({ work, index, role }) => grantCommand(work, index, role, false)).pipe(
+  Command.withDescription("no longer let a database role search an index on the team server")
+)
+const connect = Command.make(
+  "connect",
+  {
+    work,
+    url: Args.text({ name: "URL" }).pipe(Args.withDescription("postgres://user@host[:port]/database, without the password")),
+    search: Options.boolean("search").pipe(Options.withDescription("sagasu search and the GUI search the team server (a team member's machine)")),
+    passwordEnv: Options.text("password-env").pipe(Options.optional, Options.withDescription("the environment variable holding the password (default SAGASU_TEAM_PASSWORD)")),
+    passwordFile: Options.text("password-file").pipe(Options.optional, Options.withDescription("a file whose first line is the password"))
+  },
+  (o) =>
+    connectCommand(o.work, o.url, {
+      search: o.search, passwordEnv: Option.getOrUndefined(o.passwordEnv), passwordFile: Option.getOrUndefined(o.passwordFile)
+    })
+).pipe(Command.withDescription("set the team server in setting.config (teamServer): where sagasu index and sagasu publish publish, or with --search where searches go"))
+const team = Command.make("team").pipe(
+  Command.withDescription("the team server: connect a work folder to it; grant or revoke who may search which index (row-level security; run as the publishing role)"),
+  Command.withSubcommands([connect, grant, revoke])
+)
+
 const sagasu = Command.make("sagasu").pipe(
   Command.withDescription("Full-text search for Excel, Word and PowerPoint files"),
-  Command.withSubcommands([init, add, list, enable, disable, rename, remove, move, index, search, status, gui])
+  Command.withSubcommands([init, add, list, enable, disable, rename, remove, move, index, search, status, gui, publish, team])
 )
 
 // @effect/cli lists its built-in options in every help, --wizard and --completions among them (issue 16:

@@ -10,8 +10,9 @@
  *
  * @module
  */
-import { defaultSettings, inBothLanguages } from "@sagasu/domain"
+import { defaultSettings, inBothLanguages, messages, searchesTeamServer } from "@sagasu/domain"
 import { hitContexts, WorkStore } from "@sagasu/store"
+import { describeTeamError, searchTeamFiles } from "@sagasu/team"
 import { Console, Effect, Option } from "effect"
 import { cliCountBudgetMs, cliSearchBudgetMs } from "./search_fast.ts"
 import { checkSearchArgs } from "./search_options.ts"
@@ -40,6 +41,8 @@ export interface SearchCommandOptions {
   /** Only files modified on or after / on or before these days. */
   readonly since?: Option.Option<string>
   readonly until?: Option.Option<string>
+  /** Search the team server (issue 18), also when the setting `teamServer.search` says so. */
+  readonly server?: boolean
 }
 
 const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefined
@@ -62,6 +65,8 @@ export const searchCommand = (work: string, query: string, options: SearchComman
         )
       )
     )
+    const onServer = searchesTeamServer(options.server === true, settings)
+    if (options.server === true && !onServer) return yield* fail(messages(settings.language).teamNotConfigured, 1)
     const checked = checkSearchArgs(
       {
         limit: options.limit,
@@ -73,16 +78,21 @@ export const searchCommand = (work: string, query: string, options: SearchComman
         since: options.since === undefined ? undefined : Option.getOrUndefined(options.since),
         until: options.until === undefined ? undefined : Option.getOrUndefined(options.until)
       },
-      settings.targetFolders.map((t) => t.name)
+      // The server's indexes are its own (a member registers none): any name is asked for.
+      onServer ? options.index : settings.targetFolders.map((t) => t.name)
     )
     if (checked._tag === "Usage") return yield* fail(checked.message, searchUsageExitCode)
-    const result = yield* WorkStore.searchIndexFiles(paths, query, {
-      ...checked.options,
-      totals: showsTotals(options),
-      budgetMs: cliSearchBudgetMs,
-      countBudgetMs: cliCountBudgetMs
-    })
-    const contexts = options.context && !options.files ? yield* Effect.sync(() => hitContexts(paths, result.files)) : undefined
+    // The server's totals are always exact (its search counts them anyway); locally --json and --files count none.
+    const result = onServer && settings.teamServer !== undefined
+      ? yield* searchTeamFiles(settings.teamServer, query, checked.options).pipe(Effect.mapError((e) => ({ message: describeTeamError(e, settings.language) })))
+      : yield* WorkStore.searchIndexFiles(paths, query, {
+        ...checked.options,
+        totals: showsTotals(options),
+        budgetMs: cliSearchBudgetMs,
+        countBudgetMs: cliCountBudgetMs
+      })
+    // --context reads the local body index; the server's hits have none here.
+    const contexts = options.context && !options.files && !onServer ? yield* Effect.sync(() => hitContexts(paths, result.files)) : undefined
     const out = formatSearchOutput(
       { ...result, ...(contexts !== undefined ? { contexts } : {}) },
       { query, json: options.json, files: options.files, color, language: settings.language, folders: settings.targetFolders }

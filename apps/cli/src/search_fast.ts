@@ -3,7 +3,8 @@
  * than the start of Node; issue 13): bin/sagasu.js loads this module alone —
  * a small bundle without Effect, @effect/cli, the GUI, the workers or Office
  * — for the common case: a work folder with a gram index, well-formed
- * options. Anything else (help, an option it does not know, a work folder
+ * options, not the team server (issue 18: `--server`, and `teamServer.search`
+ * set, go to the full command). Anything else (help, an option it does not know, a work folder
  * or settings that need a message, no gram index yet, a damaged one) is
  * handed to the full command, which prints what a person needs. Both print
  * through search_output.ts, so the output is the same byte for byte.
@@ -61,7 +62,9 @@ export async function fastSearch(args: ReadonlyArray<string>): Promise<boolean> 
     if (fs.readFileSync(paths.layoutVersion, "utf8").trim() !== currentLayoutVersion) return false
     const settings: unknown = JSON.parse(fs.readFileSync(paths.settings, "utf8"))
     if (typeof settings !== "object" || settings === null) return false
-    const { language: lang, targetFolders } = settings as { language?: unknown; targetFolders?: unknown }
+    const { language: lang, targetFolders, teamServer } = settings as { language?: unknown; targetFolders?: unknown; teamServer?: unknown }
+    // A search the settings send to the team server is the full command's (issue 18).
+    if (typeof teamServer === "object" && teamServer !== null && (teamServer as { search?: unknown }).search === true) return false
     if (lang !== undefined && lang !== "ja" && lang !== "en") return false
     language = lang ?? "ja"
     if (targetFolders !== undefined && !Array.isArray(targetFolders)) return false

@@ -98,7 +98,7 @@ export function checkSearchArgs(args: SearchArgs, indexNames: ReadonlyArray<stri
 
 /** The options of `sagasu search` (main.ts declares them; @effect/cli adds help, version, wizard, completions and log-level). */
 export const searchOptionNames: ReadonlyArray<string> = [
-  "work", "json", "files", "context", "limit", "offset", "index", "type", "sort", "folder", "since", "until",
+  "work", "json", "files", "context", "limit", "offset", "index", "type", "sort", "folder", "since", "until", "server",
   "help", "version", "wizard", "completions", "log-level"
 ]
 

@@ -21,8 +21,8 @@ export interface SearchOutputInput {
   readonly totals: SearchTotals
   /** There are files after this page. */
   readonly more: boolean
-  /** `scan`: no usable gram index; the body index was scanned. */
-  readonly engine: "gram" | "scan"
+  /** `scan`: no usable gram index; the body index was scanned. `team`: the team server answered (issue 18). */
+  readonly engine: "gram" | "scan" | "team"
   /** Why the gram index could not be used (`""` otherwise). */
   readonly problem: string
   /** The search stopped at its time budget (S2). */

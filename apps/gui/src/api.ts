@@ -181,7 +181,7 @@ export interface SearchView {
   readonly totals: { readonly hits: number; readonly files: number; readonly exact: boolean }
   /** There are files after this page. */
   readonly more: boolean
-  readonly engine: "gram" | "scan"
+  readonly engine: "gram" | "scan" | "team"
   readonly problem: string
   /** The search stopped at its time budget: the files found so far (S2). */
   readonly partial: boolean

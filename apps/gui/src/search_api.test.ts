@@ -13,7 +13,8 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import type { RunView, SearchView } from "./api.ts"
+import type { SearchView } from "./api.ts"
+import { apiCall, runThroughPage } from "./_test_api.ts"
 import { writeSearchSamples } from "./_test_samples.ts"
 import { type GuiServer, startGuiServer } from "./server.ts"
 
@@ -24,20 +25,12 @@ describe("GET /api/search: files, words anywhere, names, properties, typed forms
   const scope = Effect.runSync(Scope.make())
   let server: GuiServer
 
-  const call = async <A>(target: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: A }> => {
-    const response = await fetch(`${server.origin}${target}`, {
-      method: init.method ?? "GET",
-      headers: { "X-Sagasu-Token": server.token, ...(init.body === undefined ? {} : { "Content-Type": "application/json" }) },
-      ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) })
-    })
-    return { status: response.status, body: (await response.json()) as A }
-  }
+  const call = <A>(target: string, init: { method?: string; body?: unknown } = {}) => apiCall<A>(server, target, init)
   const search = async (q: string, extra: Record<string, string> = {}) => {
     const reply = await call<SearchView>(`/api/search?${new URLSearchParams({ q, ...extra })}`)
     expect(reply.status).toBe(200)
     return reply.body
   }
-  const pause = () => new Promise((resolve) => setTimeout(resolve, 200))
 
   beforeAll(async () => {
     const samples = path.join(root, "samples")
@@ -50,16 +43,8 @@ describe("GET /api/search: files, words anywhere, names, properties, typed forms
       }).pipe(Effect.provide(NodeWithWorkStore))
     )
     server = await Effect.runPromise(startGuiServer(work, { version: "test" }).pipe(Scope.extend(scope), Effect.provide(NodeWithWorkStore)))
-    expect((await call("/api/run", { method: "POST", body: { onlyNames: [] } })).status).toBe(200)
     // The run asks first (R10); the page answers ［開始］.
-    while ((await call<RunView>("/api/progress")).body.run?.plan == null) await pause()
-    await call("/api/plan-answer", { method: "POST", body: { answer: { retryFailed: false, includeCloud: false } } })
-    let view = (await call<RunView>("/api/progress")).body
-    while (view.run?.exitCode === null) {
-      await pause()
-      view = (await call<RunView>("/api/progress")).body
-    }
-    expect(view.run?.exitCode).toBe(0)
+    expect(await runThroughPage(server)).toEqual({ started: 200, exitCode: 0 })
   }, 300_000)
 
   afterAll(async () => {

@@ -26,7 +26,8 @@ export interface PageSearchOptions {
 
 /** What one file-level search of the thread gives (search_thread.ts). */
 export interface PageSearch {
-  readonly result: FileSearchResult
+  /** The local index's result, or the team server's (`engine: "team"`, issue 18). */
+  readonly result: Omit<FileSearchResult, "engine"> & { readonly engine: FileSearchResult["engine"] | "team" }
   /** `contexts[i][j]`: the context of `result.files[i].locations[j]`, when it was read. */
   readonly contexts?: ReadonlyArray<ReadonlyArray<HitContext | undefined>> | undefined
   readonly superseded: boolean

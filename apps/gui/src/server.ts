@@ -12,8 +12,9 @@
  */
 import { type FileSystem, HttpIncomingMessage, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
-import { defaultSettings, fileTypeGroups, inBothLanguages, resolveFileType } from "@sagasu/domain"
+import { type TeamServerSettings, defaultSettings, fileTypeGroups, inBothLanguages, resolveFileType, searchesTeamServer } from "@sagasu/domain"
 import { type FileSearchOptions, formatSettings, WorkStore } from "@sagasu/store"
+import { describeTeamError, searchTeamFiles } from "@sagasu/team"
 import { Cause, Data, type Duration, Effect, Option, ParseResult, Schema, type Scope } from "effect"
 import * as http from "node:http"
 import { IndexEdit, LanguageBody, OpenBody, PlanAnswerBody, RunBody, SearchParams } from "./api.ts"
@@ -25,7 +26,7 @@ import { type Opener, desktopOpener, openPathCommand } from "./opener.ts"
 import { type PageAssets, buildPageAssets } from "./page_assets.ts"
 import { uiText } from "./page/ui_text.ts"
 import { makeRunSession } from "./run_session.ts"
-import { makeSearchThread } from "./search_thread.ts"
+import { SearchThreadError, makeSearchThread } from "./search_thread.ts"
 import { searchForPage } from "./search_view.ts"
 
 /** A page's query answers with what it found after this long (S2). */
@@ -174,7 +175,14 @@ export const startGuiServer = (
               return json({ error: uiText(settings.language).errType(params.type, Object.keys(fileTypeGroups)) }, 400)
             }
             const inThread = (query: string, o: FileSearchOptions) => searches.search(paths.root, query, o, searchBudgetMs)
-            return yield* searchForPage(inThread, settings.targetFolders, params.q, { ...params, type }).pipe(
+            // Issue 18: the team server when the settings say so (teamServer.search), with the same query language and hits.
+            const team = searchesTeamServer(false, settings) ? settings.teamServer : undefined
+            const onTeam = (server: TeamServerSettings) => (query: string, o: FileSearchOptions) =>
+              searchTeamFiles(server, query, o).pipe(
+                Effect.map((result) => ({ result, superseded: false })),
+                Effect.mapError((e) => new SearchThreadError({ message: describeTeamError(e, settings.language) }))
+              )
+            return yield* searchForPage(team === undefined ? inThread : onTeam(team), settings.targetFolders, params.q, { ...params, type }).pipe(
               Effect.map((view) => json(view)),
               Effect.catchAll((e) => Effect.succeed(json({ error: `${uiText(settings.language).errSearch} ${errorText(e)}` }, 500)))
             )

@@ -13,6 +13,7 @@ import type { Progress } from "./progress.ts"
 import { formatDuration } from "./progress_line.ts"
 import type { Language, Settings, TargetFolder } from "./settings.ts"
 import type { TargetCounts } from "./target_list.ts"
+import type { TeamUrlRefusal } from "./team.ts"
 
 /** Why a work folder cannot be used (the store's WorkFolderError reasons, R2). */
 export type WorkFolderProblem = "missing" | "not-a-folder" | "not-writable" | "not-initialised" | "unknown-layout"
@@ -178,6 +179,20 @@ interface Catalogue {
   readonly searchBadSort: (value: string) => string
   readonly searchBadDate: (option: string, value: string) => string
   readonly searchBadIndex: (value: string, names: ReadonlyArray<string>) => string
+  // --- issue 18: the team server ---
+  readonly teamNotConfigured: string
+  readonly teamUnreachable: (server: string, detail: string) => string
+  readonly teamPasswordFileUnreadable: (file: string, detail: string) => string
+  readonly teamNoPassword: (server: string, env: string) => string
+  readonly teamSchemaNewer: (found: number, known: number) => string
+  readonly teamNothingPublished: string
+  readonly teamPublishing: (index: string) => string
+  readonly teamPublished: (index: string, c: { published: number; removed: number; unchanged: number; generation: number }) => string
+  readonly teamPublishFailed: (detail: string) => string
+  readonly teamNoSuchIndex: (index: string) => string
+  readonly teamGranted: (index: string, role: string, granted: boolean) => string
+  readonly teamConnected: (server: string, search: boolean, passwordEnv: string) => string
+  readonly teamUrlRefused: (reason: TeamUrlRefusal) => string
 }
 
 const relationJa: Record<FolderRelation, string> = { same: "と同じです", inside: "の中にあります", contains: "を含んでいます" }
@@ -477,7 +492,30 @@ const ja: Catalogue = {
   searchBadIndex: (value, names) =>
     names.length === 0
       ? `インデックス「${value}」はありません。まだインデックスが登録されていません（sagasu add NAME PATH）。`
-      : `インデックス「${value}」はありません。登録されているのは${names.map((n) => `「${n}」`).join("")}です。`
+      : `インデックス「${value}」はありません。登録されているのは${names.map((n) => `「${n}」`).join("")}です。`,
+  teamNotConfigured: "チームサーバーが設定されていません。setting.config に teamServer（接続先の url）を書いてください。",
+  teamUnreachable: (server, detail) => `チームサーバー（${server}）を使えません: ${detail}`,
+  teamPasswordFileUnreadable: (file, detail) => `チームサーバーのパスワードのファイル ${file} を読めません: ${detail}`,
+  teamNoPassword: (server, env) =>
+    `チームサーバー（${server}）がパスワードを求めていますが、見つかりません。環境変数 ${env} に入れるか、setting.config の teamServer.passwordFile にパスワードのファイルを書いてください。`,
+  teamSchemaNewer: (found, known) =>
+    `チームサーバーのデータは新しい版の Sagasu が作ったものです（形式 ${found}、この版が読めるのは ${known} まで）。Sagasu を新しくしてください。`,
+  teamNothingPublished: "チームサーバーにはまだ何も公開されていません。インデックスを作るパソコンで sagasu publish を実行してください。",
+  teamPublishing: (index) => `チームサーバーに公開しています: ${index}`,
+  teamPublished: (index, c) =>
+    `チームサーバーに公開しました: インデックス「${index}」 公開 ${c.published} 件 / 削除 ${c.removed} 件 / 変更なし ${c.unchanged} 件（世代 ${c.generation}）`,
+  teamPublishFailed: (detail) => `チームサーバーに公開できませんでした（次のインデックス作成か sagasu publish で続きから公開します）: ${detail}`,
+  teamNoSuchIndex: (index) => `チームサーバーに「${index}」という名前のインデックスはありません。先に sagasu publish で公開してください。`,
+  teamGranted: (index, role, granted) =>
+    granted ? `インデックス「${index}」をロール ${role} が検索できるようにしました。` : `ロール ${role} はインデックス「${index}」を検索できなくなりました。`,
+  teamConnected: (server, search, passwordEnv) =>
+    `チームサーバーを設定しました: ${server}\n` +
+    (search ? "sagasu search と画面の検索は、このチームサーバーを検索します。" : "sagasu index の終わりと sagasu publish で、このチームサーバーに公開します。") +
+    `パスワードは環境変数 ${passwordEnv}（または teamServer.passwordFile、PGPASSWORD、~/.pgpass）から読みます。`,
+  teamUrlRefused: (reason) =>
+    reason === "password-in-url"
+      ? "接続先にパスワードを書かないでください（setting.config に残ります）。パスワードは環境変数 SAGASU_TEAM_PASSWORD か --password-file のファイルで渡します。"
+      : "接続先は postgres://ユーザー@ホスト/データベース の形で書いてください。"
 }
 
 const en: Catalogue = {
@@ -669,7 +707,30 @@ const en: Catalogue = {
   searchBadIndex: (value, names) =>
     names.length === 0
       ? `No index "${value}": no index is registered yet (sagasu add NAME PATH).`
-      : `No index "${value}": the registered indexes are ${names.map((n) => `"${n}"`).join(", ")}.`
+      : `No index "${value}": the registered indexes are ${names.map((n) => `"${n}"`).join(", ")}.`,
+  teamNotConfigured: "No team server is set. Write teamServer (its url) in setting.config.",
+  teamUnreachable: (server, detail) => `The team server (${server}) cannot be used: ${detail}`,
+  teamPasswordFileUnreadable: (file, detail) => `The team server's password file ${file} cannot be read: ${detail}`,
+  teamNoPassword: (server, env) =>
+    `The team server (${server}) asks for a password and none was found. Put it in the environment variable ${env}, or name a file holding it in teamServer.passwordFile of setting.config.`,
+  teamSchemaNewer: (found, known) =>
+    `The team server's data was made by a newer Sagasu (format ${found}; this version reads up to ${known}). Update Sagasu.`,
+  teamNothingPublished: "Nothing has been published to the team server yet. Run sagasu publish on the indexing machine.",
+  teamPublishing: (index) => `Publishing to the team server: ${index}`,
+  teamPublished: (index, c) =>
+    `Published to the team server: index ${index}: ${c.published} published / ${c.removed} removed / ${c.unchanged} unchanged (generation ${c.generation})`,
+  teamPublishFailed: (detail) => `Publishing to the team server failed (the next indexing run or sagasu publish goes on from there): ${detail}`,
+  teamNoSuchIndex: (index) => `The team server has no index named ${index}. Publish it first with sagasu publish.`,
+  teamGranted: (index, role, granted) =>
+    granted ? `Role ${role} can now search the index ${index}.` : `Role ${role} can no longer search the index ${index}.`,
+  teamConnected: (server, search, passwordEnv) =>
+    `The team server is set: ${server}\n` +
+    (search ? "sagasu search and the GUI search this team server. " : "sagasu index (at its end) and sagasu publish publish to this team server. ") +
+    `The password is read from the environment variable ${passwordEnv} (or teamServer.passwordFile, PGPASSWORD, ~/.pgpass).`,
+  teamUrlRefused: (reason) =>
+    reason === "password-in-url"
+      ? "Do not write the password in the connection string (it would stay in setting.config). Give it in the environment variable SAGASU_TEAM_PASSWORD or a file named by --password-file."
+      : "Write the connection string as postgres://user@host/database."
 }
 
 // A name as a shell argument: quoted when it holds anything but plain characters.

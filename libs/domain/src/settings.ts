@@ -37,9 +37,27 @@ export type Language = typeof Language.Type
 const PositiveInt = Schema.Int.pipe(Schema.positive())
 
 /**
+ * The team server (issue 18): a PostgreSQL database the indexing machine
+ * publishes its body index to and team members search. `url` is a
+ * connection string without the password (`postgres://user@host:5432/db`);
+ * the password comes from the environment variable `passwordEnv` (default
+ * `SAGASU_TEAM_PASSWORD`) or the file `passwordFile` (its first line), else
+ * from PostgreSQL's own `PGPASSWORD` / `~/.pgpass`; it is never written to
+ * the log. `search`: `sagasu search` and the GUI search the server by default.
+ */
+export const TeamServerSettings = Schema.Struct({
+  url: Schema.String.pipe(Schema.minLength(1, { message: () => "the team server's url must not be empty" })),
+  passwordEnv: Schema.optionalWith(Schema.String, { default: () => "SAGASU_TEAM_PASSWORD" }),
+  passwordFile: Schema.optional(Schema.String),
+  search: Schema.optionalWith(Schema.Boolean, { default: () => false })
+})
+export type TeamServerSettings = typeof TeamServerSettings.Type
+
+/**
  * The whole settings file. Missing fields take their defaults:
  * `ingestThreads` absent = CPU count (decided by the shell), `cloudFiles`
- * `skip`, `fileTimeoutMinutes` 10, `officeRecycleAfter` 100, `language` `ja`.
+ * `skip`, `fileTimeoutMinutes` 10, `officeRecycleAfter` 100, `language` `ja`,
+ * no `teamServer` (issue 18).
  * Index names must be unique.
  */
 export const Settings = Schema.Struct({
@@ -48,7 +66,8 @@ export const Settings = Schema.Struct({
   cloudFiles: Schema.optionalWith(CloudFiles, { default: () => "skip" as const }),
   fileTimeoutMinutes: Schema.optionalWith(Schema.Number.pipe(Schema.positive()), { default: () => 10 }),
   officeRecycleAfter: Schema.optionalWith(PositiveInt, { default: () => 100 }),
-  language: Schema.optionalWith(Language, { default: () => "ja" as const })
+  language: Schema.optionalWith(Language, { default: () => "ja" as const }),
+  teamServer: Schema.optional(TeamServerSettings)
 }).pipe(
   Schema.filter((s) => {
     const seen = new Set<string>()

@@ -8,10 +8,11 @@
  * @module
  */
 import {
-  type CrawledFile, type FailedFile, type Language, type ProgressEvent, type Settings, type StagedFile, type WorkerKind,
+  type CrawledFile, type FailedFile, type Language, type ProgressEvent, type Settings, type StagedFile, type TeamServerSettings, type WorkerKind,
   describeWorkFolderError, logTimestamp, type messages
 } from "@sagasu/domain"
 import type { GramUpdateSummary, RunLog, WorkPaths, WorkStore } from "@sagasu/store"
+import type { TeamError, TeamRound, TeamSink } from "@sagasu/team"
 import { Data, Duration, type Effect, type Fiber, type Layer, Option, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -71,6 +72,11 @@ export interface RunIndexerOptions {
    * header then says what fails and which Debian `packages` to install). Absent: no such line.
    */
   readonly libreOffice?: { readonly version: string | undefined; readonly packages: ReadonlyArray<string> }
+  /**
+   * The team server's sink (issue 18), made from the `teamServer` setting when a run publishes
+   * (domain `decideTeamPublish`); default PostgreSQL's (`pgSinkLayer`).
+   */
+  readonly teamSink?: (server: TeamServerSettings) => Layer.Layer<TeamSink, TeamError>
 }
 
 /**
@@ -141,6 +147,8 @@ export interface RunState {
   readonly removedKeys: Set<string>
   /** R16 under way while ingesting; dropped (and discarded) once the run cannot end with R16. */
   round: GramRoundHook | undefined
+  /** Issue 18: the published folders sent to the team server while ingesting (flipped visible at the end). */
+  readonly team: TeamRound | undefined
 }
 
 /** A fresh ledger for `targets` of the `selected` indexes, the vanished files already removed (R8). */
@@ -149,6 +157,7 @@ export const makeRunState = (options: {
   readonly selected: ReadonlyArray<{ readonly name: string; readonly path: string }>
   readonly vanished: ReadonlyArray<{ readonly index: string; readonly path: string }>
   readonly round: GramRoundHook | undefined
+  readonly team?: TeamRound | undefined
 }): RunState => ({
   targets: options.targets,
   folders: new Map(options.selected.map((t) => [t.name, t.path])),
@@ -162,7 +171,8 @@ export const makeRunState = (options: {
   published: [],
   removed: options.vanished.map((r) => ({ index: r.index, path: r.path })),
   removedKeys: new Set(),
-  round: options.round
+  round: options.round,
+  team: options.team
 })
 
 /** The workers when the options give none: worker threads, no Office (W2). */

@@ -1,12 +1,14 @@
 /**
  * The indexing run's writing steps after a result (R14–R16; private): the
  * body-index path a done file would take (C2), publishing staged folders,
- * the finally step, and the 2-gram update of the closing.
+ * the finally step, the 2-gram update of the closing, and the team server's
+ * round and publish (issue 18).
  *
  * @module
  */
-import { type StagedFile, describeWorkFolderError, fileKey } from "@sagasu/domain"
-import { type GramUpdateSummary, crashPoint } from "@sagasu/store"
+import { type RunOutcome, type Settings, type StagedFile, type TeamServerSettings, decideTeamPublish, decideTeamRound, describeWorkFolderError, fileKey } from "@sagasu/domain"
+import { type GramUpdateSummary, WorkStore, crashPoint } from "@sagasu/store"
+import { type TeamRound, describeTeamError, openTeamRound, pgSinkLayer, publishToTeam } from "@sagasu/team"
 import { Cause, Clock, Effect } from "effect"
 import * as path from "node:path"
 import { type GramRoundHook, type InFlight, type RoundChanges, type RunContext, type RunState, ioFailure } from "./_run_context.ts"
@@ -30,6 +32,8 @@ export const publishStaged = (ctx: RunContext, staged: ReadonlyArray<StagedFile>
         yield* ctx.store.appendJournal(ctx.paths, [{ _tag: "published", index: s.index, path: s.path }]).pipe(Effect.mapError(ioFailure))
         state.published.push({ index: s.index, path: s.path })
         yield* noteRound(state)
+        // Issue 18: on its way to the team server (queued; the run never waits for the server).
+        if (state.team !== undefined) yield* state.team.noted(s.index, s.path)
       }),
     { discard: true }
   )
@@ -96,3 +100,44 @@ export const causeLine = (cause: Cause.Cause<unknown>) => {
   const text = squashed instanceof Error ? squashed.message : String(squashed)
   return text.split("\n")[0] ?? ""
 }
+
+/**
+ * Issue 18: the run's {@link TeamRound} when the domain says so
+ * (`decideTeamRound`): the files published from now on go to the team
+ * server as they come (visible at the end's flip); none without a
+ * `teamServer`. Opened in the run's scope; never waits for the server.
+ */
+export const openRunTeamRound = (ctx: RunContext, settings: Settings) => Effect.gen(function* () {
+  const step = decideTeamRound(settings)
+  if (step._tag === "Skip") return undefined
+  return yield* openTeamRound(ctx.paths, step.indexes, teamSinkOf(ctx, step.server)).pipe(Effect.provideService(WorkStore, ctx.store))
+})
+
+/**
+ * Issue 18: the body index published to the team server when the domain
+ * says so (`decideTeamPublish` of the settings as they are now and the run's
+ * `outcome`), still under the work folder's lock: by the run's
+ * {@link TeamRound} when it has one (what it sent while ingesting is not
+ * sent again), else anew; each index's result a log line. A failure — the
+ * server unreachable, another publisher holding an index (the lock's
+ * message) — is a warning: the local index is complete, and the next run or
+ * `sagasu publish` goes on from what the server holds.
+ */
+export const publishTeamStep = (ctx: RunContext, outcome: RunOutcome, round: TeamRound | undefined) => Effect.gen(function* () {
+  const settings = yield* ctx.store.readSettings(ctx.paths).pipe(Effect.option)
+  if (settings._tag === "None") return
+  const step = decideTeamPublish(settings.value, outcome)
+  if (step._tag === "Skip") return
+  const options = { onIndex: (index: string) => ctx.progress({ _tag: "current", current: ctx.text.teamPublishing(index) }) }
+  const publish = round !== undefined
+    ? round.finish(options)
+    : publishToTeam(ctx.paths, step.indexes, options).pipe(Effect.provide(teamSinkOf(ctx, step.server)), Effect.provideService(WorkStore, ctx.store))
+  yield* publish.pipe(
+    Effect.flatMap((summaries) => Effect.forEach(summaries, (s) => ctx.log.write(ctx.text.teamPublished(s.index, s)), { discard: true })),
+    Effect.catchAll((e) => ctx.log.write(ctx.text.teamPublishFailed(describeTeamError(e, ctx.language)), "warn")),
+    Effect.catchAllDefect((defect) => ctx.log.write(ctx.text.teamPublishFailed(String(defect)), "warn"))
+  )
+})
+
+// The sink of the run's team server (the options' test layer, else PostgreSQL's).
+const teamSinkOf = (ctx: RunContext, server: TeamServerSettings) => (ctx.options.teamSink ?? pgSinkLayer)(server)

@@ -18,6 +18,7 @@ import {
 } from "@sagasu/domain"
 import { type RoundChanges, type WorkPaths, bodyFolderOf, formatSettings, WorkStore } from "@sagasu/store"
 import { acquireLock, initWorkFolder, openGramRound, readIngestList, readJournal, searchIndex, updateGramIndexesOfRound, writeSettings, NodeWithWorkStore } from "@sagasu/store/testing"
+import { type MemoryIndex, memorySinkLayer } from "@sagasu/team/testing"
 import { Deferred, Effect, Fiber, Layer, Option, Ref, Stream, SubscriptionRef, TestClock } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -109,6 +110,7 @@ const run = (
     readonly plain?: number
     readonly onEcho?: (line: string, channel: IndexerChannel) => void
     readonly during?: (channel: IndexerChannel) => Effect.Effect<void>
+    readonly teamSink?: RunIndexerOptions["teamSink"]
   } = {}
 ) =>
   Effect.gen(function* () {
@@ -126,7 +128,8 @@ const run = (
     const fiber = yield* Effect.fork(runIndexer(channel, {
       work: fixture.paths.root,
       version: "test",
-      workers: () => fakeWorkers(dispatched, options.script, options.plain)
+      workers: () => fakeWorkers(dispatched, options.script, options.plain),
+      ...(options.teamSink !== undefined ? { teamSink: options.teamSink } : {})
     }))
     if (options.during !== undefined) yield* options.during(channel)
     const code = yield* Fiber.join(fiber)
@@ -858,4 +861,67 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       expect(yield* search("見積")).toEqual(["gram", "見積 新0", "見積 新1", "見積 新2"])
       expect(fs.readFileSync(f.paths.log, "utf8")).toMatch(/gram 索引を更新しました: \d+ ファイル（うち取り込み中に \d+）/)
     })), 600_000)
+})
+
+describe("runIndexer(): the team server (issue 18)", () => {
+  const team = { teamServer: { url: "postgres://indexer@db/sagasu", passwordEnv: "SAGASU_TEAM_PASSWORD", search: false } }
+
+  it.effect("a completed run publishes every index's body index, and a run with nothing to do publishes what the server lacks", () =>
+    provide(Effect.gen(function* () {
+      const fixture = yield* makeFixture({ A: { "a.xlsx": "見積 A", "b.xlsx": "fail" }, B: { "c.xlsx": "山田" } }, team)
+      const state = new Map<string, MemoryIndex>()
+      const first = yield* run(fixture, { confirmTargets: false, teamSink: () => memorySinkLayer(state) })
+      expect(first.code).toBe(0)
+      expect([...state].map(([name, i]) => [name, [...i.files.keys()], i.generation])).toEqual([["A", ["a.xlsx"], 1], ["B", ["c.xlsx"], 1]])
+      expect(state.get("A")?.files.get("a.xlsx")?.parts[0]?.lines).toEqual([{ loc: "A1", text: "見積 A" }])
+      // The log says what went where.
+      expect(fs.readFileSync(path.join(fixture.paths.root, "indexing_log.txt"), "utf8")).toContain("チームサーバーに公開しました: インデックス「A」 公開 1 件 / 削除 0 件 / 変更なし 0 件（世代 1）")
+      // The server lost B (a new database): the next run, with nothing to ingest, publishes it again.
+      state.delete("B")
+      const second = yield* run(fixture, { confirmTargets: false, teamSink: () => memorySinkLayer(state) })
+      expect(second.code).toBe(0)
+      expect([...state].map(([name, i]) => [name, [...i.files.keys()], i.generation])).toEqual([["A", ["a.xlsx"], 1], ["B", ["c.xlsx"], 1]])
+    })))
+
+  it.effect("a file published into the body index is sent while the run goes on, and seen only after the flip", () =>
+    provide(Effect.gen(function* () {
+      const fixture = yield* makeFixture({ A: { "x/a.xlsx": "見積 A", "y/b.xlsx": "見積 B" } }, team)
+      const state = new Map<string, MemoryIndex>()
+      const seen: Array<string> = []
+      // b waits (real time, at most 5 s) until a, published before it, has reached the server.
+      const script: Script = (_kind, request) =>
+        request.path !== "y/b.xlsx"
+          ? Effect.succeed(undefined)
+          : Effect.promise(async () => {
+            for (let i = 0; i < 500 && !(state.get("A")?.sent ?? []).includes("x/a.xlsx"); i++) await new Promise((r) => setTimeout(r, 10))
+            seen.push(`sent ${(state.get("A")?.sent ?? []).join(",")}; visible ${state.get("A")?.files.size ?? 0}`)
+            return undefined
+          })
+      const result = yield* run(fixture, { confirmTargets: false, plain: 1, script, teamSink: () => memorySinkLayer(state) })
+      expect(result.code).toBe(0)
+      expect(seen).toEqual(["sent x/a.xlsx; visible 0"])
+      expect([...(state.get("A")?.files.keys() ?? [])].sort()).toEqual(["x/a.xlsx", "y/b.xlsx"])
+      // a is not sent twice: the end sends only b.
+      expect(state.get("A")?.sent).toEqual(["x/a.xlsx", "y/b.xlsx"])
+      expect(fs.readFileSync(path.join(fixture.paths.root, "indexing_log.txt"), "utf8")).toContain("インデックス「A」 公開 2 件 / 削除 0 件 / 変更なし 0 件（世代 1）")
+    })))
+
+  it.effect("an index another publisher holds is a warning with the lock's message; the run still ends 0", () =>
+    provide(Effect.gen(function* () {
+      const fixture = yield* makeFixture({ A: { "a.xlsx": "見積 A" } }, team)
+      const state = new Map<string, MemoryIndex>([["A", { files: new Map(), generation: 0, held: true }]])
+      const result = yield* run(fixture, { confirmTargets: false, teamSink: () => memorySinkLayer(state) })
+      expect(result.code).toBe(0)
+      expect(result.echoed.some((l) => l.includes("チームサーバーに公開できませんでした") && l.includes("ほかのインデックス作成が実行中です。"))).toBe(true)
+      expect(state.get("A")?.files.size).toBe(0)
+    })))
+
+  it.effect("without a team server nothing is published", () =>
+    provide(Effect.gen(function* () {
+      const fixture = yield* makeFixture({ A: { "a.xlsx": "見積 A" } })
+      const state = new Map<string, MemoryIndex>()
+      const result = yield* run(fixture, { confirmTargets: false, teamSink: () => memorySinkLayer(state) })
+      expect(result.code).toBe(0)
+      expect(state.size).toBe(0)
+    })))
 })

@@ -25,7 +25,7 @@ import {
   crawlSelected, keepPreviousRows, obtainAnswer, prepareWorkArea, removeVanished, reportCloudSkipped, reportCounts,
   selectTargetFolders
 } from "./_run_prepare.ts"
-import { bodyPathBytes, finallyStep, noteRound, publishStaged, updateGramIndex } from "./_run_publish.ts"
+import { bodyPathBytes, finallyStep, noteRound, openRunTeamRound, publishStaged, publishTeamStep, updateGramIndex } from "./_run_publish.ts"
 import type { IndexerChannel } from "./channel.ts"
 import { IngestFile } from "./ingest_request.ts"
 import { IngestWorkers } from "./workers.ts"
@@ -99,6 +99,8 @@ const runGuarded = (channel: IndexerChannel, options: RunIndexerOptions) =>
       // R16, R17: the 2-gram index (still under the lock), then the exit code and the closing.
       const settled = settleRun(language, runOutcomeOf(outcome))
       if (settled.updateGram) yield* updateGramIndex(ctx, gramChangesOf(outcome), roundOf(outcome))
+      // Issue 18: the team server brought in line with the body index (the settings as they are now).
+      yield* publishTeamStep(ctx, runOutcomeOf(outcome), teamOf(outcome))
       yield* progress({ _tag: "ended", exitCode: settled.code, current: settled.message.split("\n")[0] ?? "" })
       switch (settled.report) {
         case "error":
@@ -137,6 +139,7 @@ const gramChangesOf = (outcome: MainOutcome): RoundChanges =>
     ? { published: outcome.state.published, removed: outcome.state.removed }
     : outcome._tag === "NoTargets" ? outcome.changes : { published: [], removed: [] }
 const roundOf = (outcome: MainOutcome) => (outcome._tag === "Ingested" ? outcome.state.round : undefined)
+const teamOf = (outcome: MainOutcome) => (outcome._tag === "Ingested" ? outcome.state.team : undefined)
 
 const runMain = (run: RunContext): Effect.Effect<MainOutcome, RunFailure, Scope.Scope> =>
   Effect.gen(function* () {
@@ -185,7 +188,9 @@ const runMain = (run: RunContext): Effect.Effect<MainOutcome, RunFailure, Scope.
     yield* ctx.progress({ _tag: "phase", phase: "ingest", current: text.targetCounts(list.targets.length), remaining: list.targets.length })
     // R16 starts now; its scope is the run's (it ends after the closing step).
     const round = options.gramRound === undefined ? undefined : yield* options.gramRound(paths)
-    const state = makeRunState({ targets: list.targets, selected, vanished: list.vanished, round })
+    // Issue 18: the files published from now on go to the team server as they come (visible at the end's flip).
+    const team = yield* openRunTeamRound(ctx, settings)
+    const state = makeRunState({ targets: list.targets, selected, vanished: list.vanished, round, team })
     const ingestStarted = yield* Clock.currentTimeMillis
     yield* Effect.scoped(
       Effect.gen(function* () {

@@ -22,6 +22,8 @@ export type CrashPointName =
   | "publish.before-journal" // the folder swapped in, `published` not yet journaled
   | "finally.before-rewrite" // the finally step, before the ingest list is rewritten
   | "gram.mid-update" // inside the 2-gram update
+  | "team.mid-file" // a file's rows sent to the team server, its transaction not committed (issue 18)
+  | "team.before-flip" // every file of an index published to the team server, its generation not flipped
 
 /** Kills the process here when this point is armed (see the module doc); otherwise does nothing. */
 export function crashPoint(name: CrashPointName): void {

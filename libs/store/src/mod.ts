@@ -50,10 +50,15 @@ export {
 } from "./gram/update.ts"
 export { type GramRound, type GramRoundOptions, defaultRoundBuilderBytes } from "./gram/round.ts"
 export type { FreshEntry } from "./gram/fresh.ts"
-export { stagingCompleteMark } from "./gram/body_walk.ts"
+export { type BodyFolder, stagingCompleteMark } from "./gram/body_walk.ts"
 
 // The cold search (Effect-free: ARCHITECTURE.md).
 export { GramSearcher, type MatchedLine, type SearchControl, type SearchOutcome, queryWithOptions, type SearchOptions } from "./gram/searcher.ts"
 export type { FileSearchControl, FileSearchOptions, FileSearchOutcome } from "./gram/file_search.ts"
 export { type FileHit, type HitLocator, type SearchHit, type SearchTotals, nameHitOf } from "./search_hit.ts"
 export { hitContexts, maxContextTsvBytes } from "./hit_context.ts"
+
+// The file-level decision and page of the scan, pure, shared with the team server's search (issue 18).
+export { type DecidedFile, type Filters, decideParts, filtersOf } from "./gram/file_search.ts"
+export type { FreshPart } from "./gram/fresh_doc.ts"
+export { pageOfDecided } from "./search_scan.ts"

@@ -94,6 +94,34 @@ export const scanBodyIndex = Effect.fn("Store.scanBodyIndex")(function* (
 })
 
 /**
+ * The page of a file-level search made of the files `decided` (in walk
+ * order: index, then path), ordered as the scan orders them — more words in
+ * the path first, then the files where one location holds every word, then
+ * walk order — or newest first (`sort: "modified"`), with the totals over
+ * all of them (`exact` unless `partial`). Shared by the scan and the team
+ * server's search (issue 18), so both page alike.
+ */
+export function pageOfDecided(decided: ReadonlyArray<DecidedFile>, options: FileSearchOptions, partial: boolean): FileSearchOutcome {
+  const offset = Math.max(0, options.offset ?? 0)
+  const limit = Math.max(0, options.limit ?? 20)
+  const k = Math.max(0, options.locations ?? 3)
+  const order = decided.map((d, n) => ({ d, n }))
+  if (options.sort === "modified") order.sort((a, b) => b.d.sortMs - a.d.sortMs || a.n - b.n)
+  else {
+    // As the gram index's walk: more words in the path first; among files whose path holds none, near ones first.
+    const near = (d: DecidedFile) => (d.pathTerms === 0 && d.match.near ? 1 : 0)
+    order.sort((a, b) => termCount(b.d.pathTerms) - termCount(a.d.pathTerms) || near(b.d) - near(a.d) || a.n - b.n)
+  }
+  let hits = 0
+  for (const d of decided) hits += d.match.hits
+  const files = order.slice(offset, offset + limit).map(({ d }) => ({
+    index: d.index, path: d.path, hits: d.match.hits, modifiedMs: d.modifiedMs, size: d.size,
+    nameTerms: termCount(d.pathTerms), near: d.match.near, locations: d.show(k)
+  }))
+  return { files, offset, totals: { hits, files: decided.length, exact: !partial }, more: decided.length > offset + limit, partial }
+}
+
+/**
  * The file-level search (S3, S4, S5) by scanning the body index: every
  * source file read whole and decided by the same rules as the gram index's
  * (file_search.ts `decideParts`: the domain's FileMatch), then ordered as it
@@ -110,27 +138,9 @@ export const scanBodyIndexFiles = Effect.fn("Store.scanBodyIndexFiles")(function
 ) {
   const fs = yield* FileSystem.FileSystem
   const parsed = parseSearchQuery(query)
-  const offset = Math.max(0, options.offset ?? 0)
-  const limit = Math.max(0, options.limit ?? 20)
-  const k = Math.max(0, options.locations ?? 3)
   const decided: Array<DecidedFile> = []
   let partial = false
-  const outcome = (): FileSearchOutcome => {
-    const order = decided.map((d, n) => ({ d, n }))
-    if (options.sort === "modified") order.sort((a, b) => b.d.sortMs - a.d.sortMs || a.n - b.n)
-    else {
-      // As the gram index's walk: more words in the path first; among files whose path holds none, near ones first.
-      const near = (d: DecidedFile) => (d.pathTerms === 0 && d.match.near ? 1 : 0)
-      order.sort((a, b) => termCount(b.d.pathTerms) - termCount(a.d.pathTerms) || near(b.d) - near(a.d) || a.n - b.n)
-    }
-    let hits = 0
-    for (const d of decided) hits += d.match.hits
-    const files = order.slice(offset, offset + limit).map(({ d }) => ({
-      index: d.index, path: d.path, hits: d.match.hits, modifiedMs: d.modifiedMs, size: d.size,
-      nameTerms: termCount(d.pathTerms), near: d.match.near, locations: d.show(k)
-    }))
-    return { files, offset, totals: { hits, files: decided.length, exact: !partial }, more: decided.length > offset + limit, partial }
-  }
+  const outcome = (): FileSearchOutcome => pageOfDecided(decided, options, partial)
   if (parsed.terms.length === 0 || !(yield* fs.exists(paths.index))) return outcome()
   const wanted = options.index === undefined ? undefined : typeof options.index === "string" ? [options.index] : options.index
   const folderPrefix = options.folder === undefined ? "" : normalizeForSearch(options.folder.replace(/\\/g, "/")).replace(/^\/+|\/+$/g, "")

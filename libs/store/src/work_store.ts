@@ -28,7 +28,7 @@ import * as path from "node:path"
 import {
   type StagingFolder, bodyFolderOf, completeMarkOf, longestPathBytes, openStagingFolder, publishSourceFolder, removeBodyFolder, stageExtraction
 } from "./body_index.ts"
-import { stagingCompleteMark } from "./gram/body_walk.ts"
+import { type BodyFolder, bodyFolderAt, readBodyFolderParts, sourceStampOf, stagingCompleteMark, walkBodyIndex } from "./gram/body_walk.ts"
 import { type FreshEntry, ensureFreshLog, noteFresh } from "./gram/fresh.ts"
 import { type GramRoundOptions, openGramRound } from "./gram/round.ts"
 import { type RoundChanges, type UpdateGramOptions, updateGramIndexesOfRound } from "./gram/update.ts"
@@ -45,6 +45,7 @@ import { type LogEcho, openRunLog } from "./run_log.ts"
 import { type CountBudget, type SearchBudget, searchIndex, searchIndexFiles } from "./search.ts"
 import type { SearchOptions } from "./gram/searcher.ts"
 import type { FileSearchOptions } from "./gram/file_search.ts"
+import { StoreReadError } from "./read_error.ts"
 import { readSettings, writeSettings } from "./settings_store.ts"
 import { checkWorkFolder, initWorkFolder } from "./work_folder.ts"
 import type { WorkPaths } from "./work_paths.ts"
@@ -87,6 +88,13 @@ export function workStoreError(path: string, e: unknown): WorkStoreError {
     detail: e instanceof Error ? e.message : typeof e === "object" && e !== null && "message" in e ? String(e.message) : String(e)
   })
 }
+
+// A synchronous read of the body index (it throws on I/O errors) as an Effect failing with StoreReadError.
+const readingBody = <A>(file: string, read: () => A): Effect.Effect<A, StoreReadError> =>
+  Effect.try({
+    try: read,
+    catch: (e) => new StoreReadError({ reason: "unreadable", file, detail: e instanceof Error ? e.message : String(e) })
+  })
 
 const make = Effect.gen(function* () {
   const fs = yield* FileSystem.FileSystem
@@ -209,6 +217,18 @@ const make = Effect.gen(function* () {
     /** Removes one source file's TSVs from the body index. */
     removeBodyFolder: (paths: WorkPaths, index: string, relPath: string) =>
       writing(paths.index, removeBodyFolder(paths, index, relPath)),
+
+    // The body index as the team server publishes it (issue 18): each source file's folder read whole.
+    // Sync reads, as the 2-gram round's walk they share (body_walk.ts); a read that failed is a StoreReadError.
+    /** Every source file's body-index folder (a folder holding a TSV), in no particular order. */
+    walkBodyIndex: (paths: WorkPaths) => readingBody(paths.index, () => walkBodyIndex(paths.index)),
+    /** The body-index folder of `index`/`relPath` (`/`-separated) as the walk lists it; `undefined` when it holds no TSV or is gone. */
+    bodyFolderAt: (paths: WorkPaths, index: string, relPath: string) =>
+      readingBody(paths.index, () => bodyFolderAt(paths.index, index, relPath)),
+    /** A folder's TSVs read whole and parsed, in part order; `undefined` when the folder or a TSV vanished meanwhile (read it again). */
+    readBodyFolderParts: (folder: BodyFolder) => readingBody(folder.dir, () => readBodyFolderParts(folder)),
+    /** The source file's size and modified time its folder's `.complete` mark holds (issue 14); `undefined` when it holds none. */
+    sourceStampOf: (folder: BodyFolder) => Effect.sync(() => sourceStampOf(folder.dir)),
 
     // The 2-gram index (S1, R16).
     /** Makes sure the gram folder has a current manifest with a fresh log (S1); GramIndexError. */

@@ -132,3 +132,56 @@ export function lineNumberOfLoc(loc: string): number {
   if (m === null) return Number(loc)
   return (Number(m[2]) - 1) * 5 + "ABCDE".indexOf(m[1] ?? "A") + 1
 }
+
+/** A benchmark query: its text, length in characters, script, and whether it was drawn to hit or to miss. */
+export interface BenchQuery {
+  readonly text: string
+  readonly length: number
+  readonly script: "ja" | "ascii"
+  readonly intent: "hit" | "miss"
+}
+
+/**
+ * The search benchmark's 200 fixed queries: 1, 2, 3, 5 and 10 characters,
+ * Japanese and ASCII, 10 drawn from `sample` (lines of the corpus: hits)
+ * and 10 made to miss (a rare character), each; seeded, so every run and
+ * every benchmark asks the same.
+ */
+export function benchQueries(sample: ReadonlyArray<string>): Array<BenchQuery> {
+  const random = seededRandom(200)
+  const isJa = (s: string) => [...s].every((c) => c.charCodeAt(0) > 0x7f && !/\s/.test(c))
+  const isAscii = (s: string) => /^[\x21-\x7e]+$/.test(s)
+  const queries: Array<BenchQuery> = []
+  const lengths = [1, 2, 3, 5, 10]
+  const jaMissChars = [..."鬱麒麟薔薇檸檬躊躇顰蹙鼈甲轟"]
+  const asciiMissChars = [..."#@!?&*^|`$"]
+  const jaPool = [..."見積請求納期担当株式会社様円個単価合計金額税込部課長山田佐藤データサンプルのをにはがとでしたますです"]
+  const asciiPool = [..."abcdefghijklmnopqrstuvwxyz0123456789"]
+  for (const length of lengths) {
+    for (const script of ["ja", "ascii"] as const) {
+      let hits = 0
+      let guard = 0
+      while (hits < 10 && guard++ < 1_000_000) {
+        const line = [...(sample[Math.floor(random() * sample.length)] ?? "")]
+        if (line.length < length) continue
+        const start = Math.floor(random() * (line.length - length + 1))
+        const text = line.slice(start, start + length).join("")
+        if (!(script === "ja" ? isJa(text) : isAscii(text))) continue
+        if (queries.some((q) => q.text === text)) continue
+        queries.push({ text, length, script, intent: "hit" })
+        hits++
+      }
+      for (let k = 0; k < 10; k++) {
+        let text = ""
+        if (length === 1) text = (script === "ja" ? jaMissChars : asciiMissChars)[k] ?? "~"
+        else {
+          const pool = script === "ja" ? jaPool : asciiPool
+          for (let i = 0; i < length; i++) text += pool[Math.floor(random() * pool.length)]
+          if (script === "ja") text = text.slice(0, -1) + (jaMissChars[k] ?? "鬱") // rare character: a miss
+        }
+        queries.push({ text, length, script, intent: "miss" })
+      }
+    }
+  }
+  return queries
+}

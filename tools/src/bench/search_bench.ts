@@ -21,7 +21,7 @@
  * @module
  */
 import { NodeContext } from "@effect/platform-node"
-import { defaultSettings, normalizeForSearch, seededRandom } from "@sagasu/domain"
+import { defaultSettings, normalizeForSearch } from "@sagasu/domain"
 import { GramSearcher, formatSettings } from "@sagasu/store"
 import { initWorkFolder, updateGramIndexesOfRound } from "@sagasu/store/testing"
 import { Effect } from "effect"
@@ -32,7 +32,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as v8 from "node:v8"
 import * as vm from "node:vm"
-import { generateBenchCorpus } from "./bench_corpus.ts"
+import { type BenchQuery, benchQueries, generateBenchCorpus } from "./bench_corpus.ts"
 
 const args = process.argv.slice(2)
 const flag = (name: string) => args.includes(`--${name}`)
@@ -121,48 +121,8 @@ const incrementalMs = performance.now() - t
 log(`update after ${incremental.indexed} re-published files: ${ms(incrementalMs)} ms, ${incremental.merges} merges`)
 
 // ---- 3. queries ----
-type Script = "ja" | "ascii"
-interface Q {
-  readonly text: string
-  readonly length: number
-  readonly script: Script
-  readonly intent: "hit" | "miss"
-}
-const random = seededRandom(200)
-const isJa = (s: string) => [...s].every((c) => c.charCodeAt(0) > 0x7f && !/\s/.test(c))
-const isAscii = (s: string) => /^[\x21-\x7e]+$/.test(s)
-const queries: Array<Q> = []
-const lengths = [1, 2, 3, 5, 10]
-const jaMissChars = [..."鬱麒麟薔薇檸檬躊躇顰蹙鼈甲轟"]
-const asciiMissChars = [..."#@!?&*^|`$"]
-const jaPool = [..."見積請求納期担当株式会社様円個単価合計金額税込部課長山田佐藤データサンプルのをにはがとでしたますです"]
-const asciiPool = [..."abcdefghijklmnopqrstuvwxyz0123456789"]
-for (const length of lengths) {
-  for (const script of ["ja", "ascii"] as const) {
-    let hits = 0
-    let guard = 0
-    while (hits < 10 && guard++ < 1_000_000) {
-      const line = [...(corpus.sample[Math.floor(random() * corpus.sample.length)] ?? "")]
-      if (line.length < length) continue
-      const start = Math.floor(random() * (line.length - length + 1))
-      const text = line.slice(start, start + length).join("")
-      if (!(script === "ja" ? isJa(text) : isAscii(text))) continue
-      if (queries.some((q) => q.text === text)) continue
-      queries.push({ text, length, script, intent: "hit" })
-      hits++
-    }
-    for (let k = 0; k < 10; k++) {
-      let text = ""
-      if (length === 1) text = (script === "ja" ? jaMissChars : asciiMissChars)[k] ?? "~"
-      else {
-        const pool = script === "ja" ? jaPool : asciiPool
-        for (let i = 0; i < length; i++) text += pool[Math.floor(random() * pool.length)]
-        if (script === "ja") text = text.slice(0, -1) + (jaMissChars[k] ?? "鬱") // rare character: a miss
-      }
-      queries.push({ text, length, script, intent: "miss" })
-    }
-  }
-}
+const queries = benchQueries(corpus.sample)
+const lengths = [...new Set(queries.map((q) => q.length))]
 log(`${queries.length} queries`)
 
 // ---- 4. Sagasu ----
@@ -228,7 +188,7 @@ const addKey = (d: SetDigest, key: string) => {
   d.sum = (d.sum + (h >>> 0)) % 4294967296
   d.xor = (d.xor ^ h) >>> 0
 }
-const sagasuDigest = (q: Q): SetDigest => {
+const sagasuDigest = (q: BenchQuery): SetDigest => {
   const d = emptyDigest()
   searcher.forEachMatch(`"${q.text}"`, {}, (m) => {
     addKey(d, `${m.path}/${m.part.file.replace(/\.tsv$/, ".txt")}:${m.line + 1}`)

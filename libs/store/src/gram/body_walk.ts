@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { type SourceStamp, parseSourceStamp } from "@sagasu/domain"
+import { type BodyLine, type Locator, type SourceStamp, parseBodyTsv, parseSourceStamp } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { preadSync } from "../_sync_fs.ts"
@@ -212,6 +212,30 @@ export function sourceStampOf(dir: string): SourceStamp | undefined {
   } catch {
     return undefined
   }
+}
+
+/**
+ * The TSVs of a source-file folder read whole and parsed, in part order
+ * (`file` its TSV's name), or `undefined` when the folder or one of its
+ * TSVs vanished meanwhile (replaced or removed: read it again). Throws on
+ * other I/O errors. What the team server publishes (issue 18).
+ */
+export function readBodyFolderParts(
+  folder: BodyFolder
+): Array<{ readonly file: string; readonly locator: Locator; readonly lines: ReadonlyArray<BodyLine> }> | undefined {
+  const out: Array<{ readonly file: string; readonly locator: Locator; readonly lines: ReadonlyArray<BodyLine> }> = []
+  for (const file of folder.files) {
+    let text: string
+    try {
+      text = fs.readFileSync(path.join(folder.dir, file), "utf8")
+    } catch (e) {
+      if (isMissing(e)) return undefined
+      throw e
+    }
+    const tsv = parseBodyTsv(text)
+    out.push({ file, locator: tsv.locator, lines: tsv.lines })
+  }
+  return out
 }
 
 /** Whether `e` says a file or folder is not there (any more). */

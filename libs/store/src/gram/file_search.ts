@@ -124,14 +124,20 @@ class Stop {
   }
 }
 
-interface Filters {
+/**
+ * The filters of a file-level search (the query's `index:`/`type:`/`path:`
+ * and the options' index, type, path, folder and dates) as one test of a
+ * source file: `passes(index, normIndex, path, normPath, type, modifiedMs)`.
+ */
+export interface Filters {
   readonly query: SearchQuery
   /** No filter at all: every file passes (so a doc's names need not be decoded to decide it). */
   readonly none: boolean
   readonly passes: (index: string, normIndex: string, path: string, normPath: string, type: string, modifiedMs: number) => boolean
 }
 
-function filtersOf(query: SearchQuery, options: FileSearchOptions): Filters {
+/** The {@link Filters} of `query` and `options` (every way a file-level search reads a file applies the same). */
+export function filtersOf(query: SearchQuery, options: FileSearchOptions): Filters {
   const indexes = options.index === undefined ? undefined : (typeof options.index === "string" ? [options.index] : options.index).map((i) => normalizeForSearch(i))
   const typeValues = options.type === undefined ? undefined : typeof options.type === "string" ? [options.type] : options.type
   const types = typeValues === undefined ? undefined : new Set(typeValues.flatMap((t) => resolveFileType(t) ?? []))
