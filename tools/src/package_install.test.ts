@@ -9,10 +9,10 @@
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { freePort } from "@sagasu/team/testing"
 import { repoRoot } from "./corpus.ts"
 import { makeSamples } from "./make_samples.ts"
 import { buildPackage, packageVersion } from "./package_build.ts"
@@ -48,16 +48,6 @@ const snapshot = (dir: string): Record<string, string> =>
     })
   )
 let installedFiles: Record<string, string> = {}
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = net.createServer()
-    server.once("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))))
-    })
-  })
 
 beforeAll(async () => {
   fs.mkdirSync(tmp)

@@ -1,22 +1,13 @@
-/**
- * Issue 14 through the GUI's API (S3, S4, S5): a folder indexed by a run the
- * server starts (`POST /api/run`, the plan answered), then `GET /api/search`
- * as the page calls it — words anywhere in a file, an excluded word, 「」
- * text as it stands, a name fragment, a document title, a yen amount and a
- * date as people type them, and pages that split the result.
- */
-import { defaultSettings } from "@sagasu/domain"
-import { formatSettings } from "@sagasu/store"
-import { initWorkFolder, writeSettings, NodeWithWorkStore } from "@sagasu/store/testing"
+
 import { Effect, Exit, Scope } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { SearchView } from "./api.ts"
-import { apiCall, runThroughPage } from "./_test_api.ts"
+import { apiCall, indexedGuiServer } from "./_test_api.ts"
 import { writeSearchSamples } from "./_test_samples.ts"
-import { type GuiServer, startGuiServer } from "./server.ts"
+import type { GuiServer } from "./server.ts"
 
 const reports = 45
 
@@ -35,16 +26,10 @@ describe("GET /api/search: files, words anywhere, names, properties, typed forms
   beforeAll(async () => {
     const samples = path.join(root, "samples")
     await writeSearchSamples(samples, reports)
-    const work = path.join(root, "work")
-    await Effect.runPromise(
-      Effect.gen(function* () {
-        const paths = yield* initWorkFolder(work, formatSettings(defaultSettings))
-        yield* writeSettings(paths, { ...defaultSettings, targetFolders: [{ name: "共有", path: samples, enabled: true }] })
-      }).pipe(Effect.provide(NodeWithWorkStore))
-    )
-    server = await Effect.runPromise(startGuiServer(work, { version: "test" }).pipe(Scope.extend(scope), Effect.provide(NodeWithWorkStore)))
+    const indexed = await indexedGuiServer(path.join(root, "work"), samples, scope)
+    server = indexed.server
     // The run asks first (R10); the page answers ［開始］.
-    expect(await runThroughPage(server)).toEqual({ started: 200, exitCode: 0 })
+    expect(indexed.run).toEqual({ started: 200, exitCode: 0 })
   }, 300_000)
 
   afterAll(async () => {

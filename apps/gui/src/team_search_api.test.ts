@@ -1,13 +1,6 @@
-/**
- * Issue 18 through the GUI's API: a work folder whose settings send searches
- * to the team server (`teamServer.search`), a run started by the page
- * (`POST /api/run`) that publishes at its end to a PostgreSQL the test
- * starts, then `GET /api/search` answered by the server — the same files,
- * hits and marked snippets as the local index gives.
- */
-import { defaultSettings } from "@sagasu/domain"
-import { formatSettings, workPaths } from "@sagasu/store"
-import { NodeWithWorkStore, initWorkFolder, searchIndexFiles, writeSettings } from "@sagasu/store/testing"
+
+import { workPaths } from "@sagasu/store"
+import { NodeWithWorkStore, searchIndexFiles } from "@sagasu/store/testing"
 import { type PrivateCluster, postgresMissing, startPrivateCluster } from "@sagasu/team/testing"
 import { Effect, Exit, Scope } from "effect"
 import * as fs from "node:fs"
@@ -15,9 +8,9 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import type { SearchView } from "./api.ts"
-import { apiCall, runThroughPage } from "./_test_api.ts"
+import { apiCall, indexedGuiServer } from "./_test_api.ts"
 import { writeSearchSamples } from "./_test_samples.ts"
-import { type GuiServer, startGuiServer } from "./server.ts"
+import type { GuiServer } from "./server.ts"
 
 const missing = postgresMissing()
 if (missing !== undefined) console.warn(`team server tests skipped: ${missing}`)
@@ -37,18 +30,11 @@ describe.skipIf(missing !== undefined)("GET /api/search on the team server (issu
     process.env.SAGASU_TEST_GUI_TEAM = cluster.adminPassword
     const samples = path.join(root, "samples")
     await writeSearchSamples(samples, 3)
-    await Effect.runPromise(
-      Effect.gen(function* () {
-        const paths = yield* initWorkFolder(work, formatSettings(defaultSettings))
-        yield* writeSettings(paths, {
-          ...defaultSettings,
-          targetFolders: [{ name: "共有", path: samples, enabled: true }],
-          teamServer: { url: cluster.url({ database: "gui" }), passwordEnv: "SAGASU_TEST_GUI_TEAM", search: true }
-        })
-      }).pipe(Effect.provide(NodeWithWorkStore))
-    )
-    server = await Effect.runPromise(startGuiServer(work, { version: "test" }).pipe(Scope.extend(scope), Effect.provide(NodeWithWorkStore)))
-    expect(await runThroughPage(server)).toEqual({ started: 200, exitCode: 0 })
+    const indexed = await indexedGuiServer(work, samples, scope, {
+      teamServer: { url: cluster.url({ database: "gui" }), passwordEnv: "SAGASU_TEST_GUI_TEAM", search: true }
+    })
+    server = indexed.server
+    expect(indexed.run).toEqual({ started: 200, exitCode: 0 })
   }, 300_000)
 
   afterAll(async () => {

@@ -77,7 +77,8 @@ export function postgresMissing(): string | undefined {
     : undefined
 }
 
-const freePort = () =>
+/** A TCP port on 127.0.0.1 free at the time of the call (for a test's server: a PostgreSQL cluster, the GUI). */
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const server = net.createServer()
     server.once("error", reject)
