@@ -6,18 +6,26 @@
  *
  * @module
  */
-import { displayWidth } from "@sagasu/domain"
+import { codePointWidth, displayWidth } from "@sagasu/domain"
 
 const ansi = /\x1b\[[0-9;]*m/g
 
 /** The widest a help line may be for a terminal of `columns` (the last column left free: no terminal wraps it). */
 export const helpWidth = (columns: number | undefined) => Math.max(40, Math.min(columns ?? 80, 80) - 1)
 
+// Japanese line breaking (JIS X 4051's kinsoku, the common subset): no line starts with a closing
+// bracket, a comma or stop, a small kana or the long-vowel mark, and none ends with an opening bracket.
+const noLineStart = new Set([..."、。，．・：；？！）」』】〕〉》］｝〟’”ゝゞヽヾーぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々〜…‥", ...")]},.:;!?%"])
+const noLineEnd = new Set([..."（「『【〔〈《［｛〝‘“", ..."([{"])
+
 /**
- * `text` cut at spaces into lines of at most `width` display columns (the
- * spaces of the part that fits are kept as they are: an alignment stays);
- * each line after the first starts with `indent`. A word wider than the
- * line stands alone on its line.
+ * `text` cut into lines of at most `width` display columns: at a space (the
+ * spaces of the part that fits are kept as they are: an alignment stays), or
+ * between two characters one of which is wide — Japanese has no spaces
+ * between its words — except before a closing bracket or a stop and after
+ * an opening bracket (kinsoku); an ASCII word is never cut. Each line after
+ * the first starts with `indent`. A word wider than the line stands alone on
+ * its line.
  */
 export function wrapWords(text: string, width: number, indent: string): ReadonlyArray<string> {
   const lines: Array<string> = []
@@ -29,16 +37,25 @@ export function wrapWords(text: string, width: number, indent: string): Readonly
       lines.push(line)
       return lines
     }
-    // The last space (past the line's own leading spaces) where the line still fits.
+    // The last break (past the line's own leading spaces) where what comes before it still fits; else the first.
     const lead = /^ */.exec(line)?.[0].length ?? 0
     let cut = -1
+    let first = -1
     let used = 0
-    for (let i = 0; i < line.length && used <= width; i++) {
-      // A space where what comes before it (`used` columns) fits.
-      if (line[i] === " " && i > lead && line[i - 1] !== " ") cut = i
-      used += displayWidth(line[i] ?? "")
+    let previous = ""
+    let at = 0
+    for (const c of line) {
+      const w = codePointWidth(c.codePointAt(0) ?? 0)
+      if (at > lead && breaksBefore(previous, c, w)) {
+        if (used <= width) cut = at
+        else if (first < 0) first = at
+      }
+      if (used > width && first >= 0) break
+      used += w
+      at += c.length
+      previous = c
     }
-    if (cut < 0) cut = line.indexOf(" ", lead)
+    if (cut < 0) cut = first
     if (cut < 0) {
       lines.push(line)
       return lines
@@ -48,6 +65,19 @@ export function wrapWords(text: string, width: number, indent: string): Readonly
     prefix = indent
   }
 }
+
+// May a line break between `previous` and `c` (`w` columns)? At the first of a run of spaces, or beside a
+// wide character — not beside a letter or digit written against it (2009年9月4日, 設定はsetting.configに).
+function breaksBefore(previous: string, c: string, w: number): boolean {
+  if (previous === " ") return false
+  if (c === " ") return true
+  const before = codePointWidth(previous.codePointAt(0) ?? 0)
+  if (w === 0 || (before !== 2 && w !== 2)) return false
+  if (asciiWord.test(previous) || asciiWord.test(c)) return false
+  return !noLineStart.has(c) && !noLineEnd.has(previous)
+}
+
+const asciiWord = /^[A-Za-z0-9]$/
 
 /**
  * Examples as `command  what it does`, the second column aligned in display
