@@ -25,6 +25,12 @@ describe("the help fitted to the terminal (issue 16: sagasu --help came ≈200 c
     // Never inside an ASCII word, nor between one and the Japanese written against it (a date stays whole).
     expect(wrapWords("2009年9月4日の見積", 12, "")).toEqual(["2009年9月4日", "の見積"])
     expect(wrapWords("設定はsetting.configに書きます", 18, "")).toEqual(["設定", "はsetting.configに", "書きます"])
+    // After a Japanese comma or a closing bracket, before an opening one, an ASCII word may start a line.
+    expect(wrapWords("パスワードは$PASSWORD（teamServer.env）、teamServer.file から", 30, "")).toEqual([
+      "パスワードは$PASSWORD",
+      "（teamServer.env）、",
+      "teamServer.file から"
+    ])
     expect(wrapWords("sagasu index で取り込みます", 17, "  ")).toEqual(["sagasu index で取", "  り込みます"])
     expect(Math.max(...wrapWords("ファイルにすべて含まれているべき言葉（1 つでも複数の引数でも）。", 21, "  ").map(displayWidth))).toBeLessThanOrEqual(21)
   })
@@ -47,7 +53,7 @@ describe("the help fitted to the terminal (issue 16: sagasu --help came ≈200 c
       "COMMANDS", "", `  - init [--work text]${pad}create a work folder`, "", `  - search [--work text] <WORD>...${pad}`, "",
       "OPTIONS", "", "--work text", "", "  the work folder (default: $SAGASU_WORK or the per-user data folder, which is a long way to say it)"
     ].join("\n")
-    const fitted = fitHelp(help, 60, [["init", "create a work folder"], ["search", "find files holding every word, anywhere in the file"]])
+    const fitted = fitHelp(help, 60, { commands: [["init", "create a work folder"], ["search", "find files holding every word, anywhere in the file"]] })
     expect(fitted.split("\n")).toEqual([
       "USAGE", "",
       "$ sagasu search [--work text] [--json] [--files] [--context]",
@@ -61,5 +67,27 @@ describe("the help fitted to the terminal (issue 16: sagasu --help came ≈200 c
       "  data folder, which is a long way to say it)"
     ])
     expect(Math.max(...fitted.split("\n").map(displayWidth))).toBeLessThanOrEqual(60)
+  })
+
+  it("fitHelp(): in Japanese, the headings said in Japanese, the commands' rows wrapped between characters, a section after COMMANDS kept", () => {
+    const help = [
+      "USAGE", "", "$ sagasu", "",
+      "COMMANDS", "", "  - init [--work text]", "", "  - search [--work text] <WORD>...", "",
+      "共通のオプション", "", "-h, --help  コマンドのヘルプを表示します"
+    ].join("\n")
+    const fitted = fitHelp(help, 40, {
+      commands: [["init", "作業フォルダを作ります"], ["search", "すべての言葉を含むファイルを探します（ファイル名やプロパティも）"]],
+      headings: { USAGE: "使い方", COMMANDS: "コマンド" }
+    })
+    expect(fitted.split("\n")).toEqual([
+      "使い方", "", "$ sagasu", "",
+      "コマンド", "",
+      "  init    作業フォルダを作ります",
+      "  search  すべての言葉を含むファイルを探",
+      "          します（ファイル名やプロパティ",
+      "          も）", "",
+      "共通のオプション", "", "-h, --help  コマンドのヘルプを表示します"
+    ])
+    expect(Math.max(...fitted.split("\n").map(displayWidth))).toBeLessThanOrEqual(40)
   })
 })

@@ -67,14 +67,15 @@ export function wrapWords(text: string, width: number, indent: string): Readonly
 }
 
 // May a line break between `previous` and `c` (`w` columns)? At the first of a run of spaces, or beside a
-// wide character — not beside a letter or digit written against it (2009年9月4日, 設定はsetting.configに).
+// wide character — not between a letter or digit and the Japanese written against it (2009年9月4日,
+// 設定はsetting.configに), unless a stop or a bracket stands between them (、teamServer, PASSWORD（).
 function breaksBefore(previous: string, c: string, w: number): boolean {
   if (previous === " ") return false
   if (c === " ") return true
   const before = codePointWidth(previous.codePointAt(0) ?? 0)
   if (w === 0 || (before !== 2 && w !== 2)) return false
-  if (asciiWord.test(previous) || asciiWord.test(c)) return false
-  return !noLineStart.has(c) && !noLineEnd.has(previous)
+  if (noLineStart.has(c) || noLineEnd.has(previous)) return false
+  return (!asciiWord.test(previous) && !asciiWord.test(c)) || noLineStart.has(previous) || noLineEnd.has(c)
 }
 
 const asciiWord = /^[A-Za-z0-9]$/
@@ -96,31 +97,41 @@ export function exampleRows(rows: ReadonlyArray<readonly [string, string]>, widt
   })
 }
 
-// A section heading of @effect/cli's help: capitals on a line of their own (styles around them on a terminal).
-const heading = /^(?:\x1b\[[0-9;]*m)*[A-Z][A-Z ]+(?:\x1b\[[0-9;]*m)*$/
+/** Options of {@link fitHelp}. */
+export interface FitHelpOptions {
+  /** The rows of the COMMANDS section (`name`, what it does), for the help that has one. */
+  readonly commands?: ReadonlyArray<readonly [string, string]>
+  /** @effect/cli's section headings in the help's language, by their English names (`USAGE` → `使い方`). */
+  readonly headings?: Readonly<Record<string, string>>
+}
 
 /**
- * The help `text` fitted to `width` display columns: the COMMANDS section of
- * the top-level help replaced by `commands` (`name`, what it does: one row
- * each, wrapped under its description), and every other line wider than
- * `width` cut at spaces — its continuation indented like the line, a usage
- * line's (`$ sagasu …`) four more. A line cut this way loses its terminal
- * styles.
+ * The help `text` fitted to `width` display columns: the COMMANDS section
+ * replaced by `commands` (one row each, wrapped under its description; the
+ * section ends at the next line that starts at the margin), every other line
+ * wider than `width` cut (`wrapWords`) — its continuation indented like the
+ * line, a usage line's (`$ sagasu …`) four more —, and the section headings
+ * named in `headings` said in the help's language. A line cut this way loses
+ * its terminal styles.
  */
-export function fitHelp(text: string, width: number, commands: ReadonlyArray<readonly [string, string]> = []): string {
+export function fitHelp(text: string, width: number, options: FitHelpOptions = {}): string {
   const lines = text.split("\n")
+  const commands = options.commands ?? []
   const at = lines.findIndex((l) => l.replace(ansi, "") === "COMMANDS")
   if (at >= 0 && commands.length > 0) {
-    const end = lines.findIndex((l, i) => i > at && heading.test(l))
+    const end = lines.findIndex((l, i) => i > at && /^\S/.test(l.replace(ansi, "")))
     const column = Math.max(...commands.map(([name]) => displayWidth(name)))
     const rows = commands.flatMap(([name, what]) =>
       wrapWords(`  ${name}${" ".repeat(column - displayWidth(name))}  ${what}`, width, " ".repeat(column + 4))
     )
     lines.splice(at + 1, (end < 0 ? lines.length : end) - at - 1, "", ...rows, "")
   }
+  const headings = options.headings ?? {}
   return lines
     .flatMap((line) => {
       const bare = line.replace(ansi, "")
+      const heading = headings[bare]
+      if (heading !== undefined) return [line.replace(bare, heading)]
       if (displayWidth(bare) <= width) return [line]
       const indent = /^\s*/.exec(bare)?.[0] ?? ""
       return wrapWords(bare.trimEnd(), width, bare.slice(indent.length).startsWith("$ ") ? `${indent}    ` : indent)

@@ -309,7 +309,7 @@ const tidyHelp = (args: ReadonlyArray<unknown>) =>
       .join("\n")
       .replace(/\n{3,}/g, "\n\n")
       .replace(/^((?:\x1b\[[0-9;]*m)*\$ )(?!sagasu)/m, "$1sagasu ")
-    return fitHelp(tidy, width, Object.entries(summary))
+    return fitHelp(tidy, width, { commands: Object.entries(summary) })
   })
 const withoutColour = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Console.consoleWith((base) => {
