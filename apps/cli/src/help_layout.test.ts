@@ -67,6 +67,11 @@ describe("the help fitted to the terminal (issue 16: sagasu --help came ≈200 c
       "  data folder, which is a long way to say it)"
     ])
     expect(Math.max(...fitted.split("\n").map(displayWidth))).toBeLessThanOrEqual(60)
+    // A usage line is cut between its options, not inside one.
+    expect(fitHelp("$ sagasu search [--sort text] [--folder text] <WORD>...", 40).split("\n")).toEqual([
+      "$ sagasu search [--sort text]",
+      "    [--folder text] <WORD>..."
+    ])
   })
 
   it("fitHelp(): in Japanese, the headings said in Japanese, the commands' rows wrapped between characters, a section after COMMANDS kept", () => {

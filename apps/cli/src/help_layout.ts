@@ -110,7 +110,8 @@ export interface FitHelpOptions {
  * replaced by `commands` (one row each, wrapped under its description; the
  * section ends at the next line that starts at the margin), every other line
  * wider than `width` cut (`wrapWords`) — its continuation indented like the
- * line, a usage line's (`$ sagasu …`) four more —, and the section headings
+ * line, a usage line's (`$ sagasu …`) four more and never inside one of its
+ * `[options]` —, and the section headings
  * named in `headings` said in the help's language. A line cut this way loses
  * its terminal styles.
  */
@@ -134,7 +135,10 @@ export function fitHelp(text: string, width: number, options: FitHelpOptions = {
       if (heading !== undefined) return [line.replace(bare, heading)]
       if (displayWidth(bare) <= width) return [line]
       const indent = /^\s*/.exec(bare)?.[0] ?? ""
-      return wrapWords(bare.trimEnd(), width, bare.slice(indent.length).startsWith("$ ") ? `${indent}    ` : indent)
+      if (!bare.slice(indent.length).startsWith("$ ")) return wrapWords(bare.trimEnd(), width, indent)
+      // A usage line is cut between its options, never inside one (`[--folder text]` stays whole).
+      const held = bare.trimEnd().replace(/\[[^\]]*\]|<[^>]*>/g, (option) => option.replaceAll(" ", "\u00a0"))
+      return wrapWords(held, width, `${indent}    `).map((l) => l.replaceAll("\u00a0", " "))
     })
     .join("\n")
 }
