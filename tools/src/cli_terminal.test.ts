@@ -248,6 +248,9 @@ describe("sagasu index output (issue 16: --quiet, --verbose, plain progress off 
     const both = run(["index", "--quiet", "--verbose", "--work", work])
     // In the settings' language (the catalogue's, issue 16).
     expect([both.code, both.out, both.err]).toEqual([1, "", "--quiet と --verbose は一緒に使えません。\n"])
+    // A port out of range is told while the command line is read, before the settings: Japanese, then English.
+    const port = run(["gui", "--port", "0", "--work", work])
+    expect([port.code, port.out, port.err]).toEqual([1, "", "--port には 1 から 65535 までの数を指定してください。\n--port must be a number from 1 to 65535.\n\n"])
   }, 600_000)
 })
 

@@ -11,7 +11,7 @@
  */
 import { Args, CliConfig, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
-import { defaultSettings, type Language, messages } from "@sagasu/domain"
+import { defaultSettings, inBothLanguages, type Language, messages } from "@sagasu/domain"
 import { Cause, Console, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { addCommand, enableCommand, initCommand, listCommand, moveCommand, removeCommand, renameCommand } from "./commands.ts"
 import { exampleRows, fitHelp, helpWidth } from "./help_layout.ts"
@@ -190,7 +190,8 @@ const gui = Command.make(
     port: Options.integer("port").pipe(
       Options.filterMap(
         (n) => (n >= 1 && n <= 65535 ? Option.some(n) : Option.none()),
-        "--port must be a number from 1 to 65535"
+        // Told while the command line is read, before the settings: in both languages.
+        inBothLanguages((t) => t.guiBadPort)
       ),
       Options.optional,
       Options.withDescription(help.gui.port)

@@ -252,6 +252,8 @@ interface Catalogue {
   readonly guiAddress: (url: string) => string
   readonly guiOpened: (opened: boolean) => string
   readonly guiCannotListen: (port: number, detail: string) => string
+  /** `sagasu gui --port` outside 1–65535 (told before the settings are read: in both languages). */
+  readonly guiBadPort: string
   readonly searchNone: (query: string) => string
   readonly searchFileHits: (hits: number) => string
   readonly searchTotals: (hits: number, files: number, exact: boolean) => string
@@ -452,7 +454,7 @@ const helpJa: HelpText = {
   status: {
     json: "JSON で出力します",
     failed: "失敗したファイルと原因を、インデックスごとに一覧します（取り込み一覧から）",
-    examples: { last: "前回の実行と、インデックスごとの件数", failed: "失敗したすべてのファイルと原因（インデックスごと）", json: "同じ内容をスクリプト向けに" }
+    examples: { last: "前回の実行と、インデックスごとの件数", failed: "インデックスごとに、失敗したファイルと原因", json: "同じ内容をスクリプト向けに" }
   },
   search: {
     words: "探す言葉。すべてを含むファイルが見つかります（1 つの引数でも、複数の引数でも）。先頭に - を付けた言葉は除外、" +
@@ -790,6 +792,7 @@ const ja: Catalogue = {
   guiAddress: (url) => `Sagasu の画面: ${url}`,
   guiOpened: (opened) => `${opened ? "ブラウザで開きました。" : "このアドレスをブラウザで開いてください。"}終わるときは Ctrl+C を押します。`,
   guiCannotListen: (port, detail) => `画面のサーバーを 127.0.0.1:${port} で始められませんでした（ほかのプログラムが使っていませんか。--port で変えられます）: ${detail}`,
+  guiBadPort: "--port には 1 から 65535 までの数を指定してください。",
   searchNone: (q) => `「${q}」は見つかりませんでした。`,
   searchFileHits: (n) => `${n} 件`,
   searchTotals: (hits, files, exact) => `${hits} 件${exact ? "" : "以上"}（${files} ファイル${exact ? "" : "以上"}）`,
@@ -1010,6 +1013,7 @@ const en: Catalogue = {
   guiAddress: (url) => `Sagasu: ${url}`,
   guiOpened: (opened) => `${opened ? "Opened in the browser." : "Open this address in a browser."} Press Ctrl+C to quit.`,
   guiCannotListen: (port, detail) => `The GUI server could not listen on 127.0.0.1:${port} (is another program using it? --port picks another): ${detail}`,
+  guiBadPort: "--port must be a number from 1 to 65535.",
   searchNone: (q) => `No hits for "${q}".`,
   searchFileHits: (n) => `${n} ${n === 1 ? "hit" : "hits"}`,
   searchTotals: (hits, files, exact) => `${hits}${exact ? "" : "+"} hits (${files}${exact ? "" : "+"} files)`,
