@@ -616,7 +616,7 @@ const helpEn: HelpText = {
         "(each in one transaction), removes the files that are gone, and switches readers to the new state at once",
       "one publisher per index: while another machine publishes an index, it is refused with the message of the indexing lock; " +
         "a publish cut short is finished by the next one",
-      "the password comes from $SAGASU_TEAM_PASSWORD (teamServer.passwordEnv), teamServer.passwordFile, $PGPASSWORD or ~/.pgpass, never from the log"
+      "the password comes from $SAGASU_TEAM_PASSWORD (teamServer.passwordEnv), teamServer.passwordFile, $PGPASSWORD or ~/.pgpass; it is never written to the log"
     ],
     examples: { all: "publish every registered index", one: "publish one index" }
   },
