@@ -5,7 +5,7 @@
  * terminal (tmux) over long Japanese paths that keeps the progress bar on one
  * line and leaves no stale bar line behind.
  */
-import { displayWidth } from "@sagasu/domain"
+import { displayWidth, messages } from "@sagasu/domain"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -66,15 +66,27 @@ beforeAll(async () => {
   longCount = made.length
 }, 600_000)
 
-describe("sagasu help (issue 16: colour only on a terminal without NO_COLOR, examples, the query syntax)", () => {
+describe("sagasu help (issue 16: colour only on a terminal without NO_COLOR, examples, the query syntax, the settings' language)", () => {
+  // The help speaks the language of the work folder's settings: Japanese by default, English with "en".
+  let jaWork = ""
+  let enWork = ""
+  beforeAll(() => {
+    jaWork = makeWork("help-ja", {})
+    enWork = makeWork("help-en", {})
+    const settings = path.join(enWork, "setting.config")
+    fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, "utf8")), language: "en" }, null, 2))
+  })
+  const inWork = (work: string, env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" }): NodeJS.ProcessEnv => ({ ...env, SAGASU_WORK: work })
+  const commands = ["init", "add", "list", "enable", "disable", "rename", "remove", "move", "index", "search", "status", "gui", "publish", "team"] as const
+
   it("piped: no escape codes, and search's help has its examples and query syntax", async () => {
     for (const args of [["--help"], ["index", "--help"], ["search", "--help"], ["status", "--help"]]) {
-      const r = run(args, withoutNoColor())
+      const r = run(args, inWork(enWork, withoutNoColor()))
       expect(r.code, args.join(" ")).toBe(0)
       expect(r.out, args.join(" ")).not.toMatch(escape)
       await breathe()
     }
-    const search = run(["search", "--help"], withoutNoColor()).out
+    const search = run(["search", "--help"], inWork(enWork, withoutNoColor())).out
     expect(search).toContain("QUERY SYNTAX")
     expect(search).toContain("-word excludes the files that contain it")
     expect(search).toContain("EXAMPLES")
@@ -83,38 +95,80 @@ describe("sagasu help (issue 16: colour only on a terminal without NO_COLOR, exa
     expect(search).toContain("[--index text...]")
     // Only Sagasu's words: the usage names the command, and @effect/cli's filler lines are left out.
     expect(search).toMatch(/^\$ sagasu search \[--work text\]/m)
-    for (const filler of ["A user-defined piece of text.", "A true or false value.", "An integer.", "This setting is optional."]) expect(search).not.toContain(filler)
-    const index = run(["index", "--help"], withoutNoColor()).out
+    for (const filler of ["A user-defined piece of text.", "A true or false value.", "An integer.", "This setting is optional.", "This option may be repeated", "This argument must be repeated"]) {
+      expect(search).not.toContain(filler)
+    }
+    const index = run(["index", "--help"], inWork(enWork, withoutNoColor())).out
     expect(index).toContain("[--only text...] [(-v, --verbose)] [(-q, --quiet)]")
     // @effect/cli's built-ins are not listed (they still work); --help and --version are said in our footer.
-    for (const help of [search, index, run(["--help"]).out]) {
+    for (const help of [search, index, run(["--help"], inWork(enWork)).out]) {
       for (const builtIn of ["--wizard", "--completions", "--log-level"]) expect(help).not.toContain(builtIn)
       expect(help).toMatch(/^EVERY COMMAND\n\n-h, --help  show the help of the command\n--version   show the version of sagasu$/m)
     }
   }, 600_000)
 
-  it("every help fits 80 columns: no line wider than 79 display columns; the top level lists each command with what it does", async () => {
-    const commands = ["init", "add", "list", "enable", "disable", "rename", "remove", "move", "index", "search", "status", "gui"]
-    for (const args of [["--help"], ...commands.map((c) => [c, "--help"])]) {
-      const r = run(args)
-      expect(r.code, args.join(" ")).toBe(0)
-      const wide = r.out.split("\n").filter((l) => displayWidth(l) > 79)
-      expect(wide, args.join(" ")).toEqual([])
-      await breathe()
+  it("in the settings' language: Japanese by default (each command's summary, the headings, the footer), English with language en", async () => {
+    const ja = messages("ja").help
+    const top = run(["--help"], inWork(jaWork))
+    expect(top.code).toBe(0)
+    // One row per command with the start of its Japanese summary (the rest may wrap under it); publish and team too.
+    for (const c of commands) expect(top.out).toMatch(new RegExp(`^  ${c} +${ja.summary[c].slice(0, 8)}`, "m"))
+    expect(top.out).toMatch(/^ {2}search {3}すべての言葉を含むファイルを探します（空白で区切ると AND。ファイルの\n {11}どこにあってもよく、ファイル名やプロパティも探します）$/m)
+    expect(top.out).toMatch(/^使い方\n\n\$ sagasu\n\n説明\n\nExcel・Word・PowerPoint のファイルを全文検索します\n\nコマンド\n/m)
+    expect(top.out).toMatch(/^共通のオプション\n\n-h, --help  コマンドのヘルプを表示します\n--version   sagasu の版を表示します\n\nsagasu COMMAND --help で、/m)
+    for (const english of ["USAGE", "DESCRIPTION", "COMMANDS", "EVERY COMMAND", "find files"]) expect(top.out).not.toContain(english)
+    // No arguments at all is the same help.
+    expect(run([], inWork(jaWork)).out).toBe(top.out)
+    await breathe()
+
+    const search = run(["search", "--help"], inWork(jaWork)).out
+    expect(search).toMatch(/^検索の書き方\n\n空白（半角でも全角でも）で区切った言葉が、/m)
+    expect(search).toMatch(/^sagasu search 要件 合意 +両方の言葉を含むファイル$/m)
+    expect(search).toMatch(/^sagasu search 見積 --folder 営業\/2024 --since 2024-04-01 --sort modified\n {4}1 つのフォルダの 4 月以降のファイルを、新しい順に$/m)
+    expect(search).toMatch(/^引数\n\n<WORD> 1\+\n\n {2}探す言葉。/m)
+    expect(search).toMatch(/^--sort text\n\n {2}relevance（関連度順、既定）か modified（新しい順）$/m)
+    for (const english of ["QUERY SYNTAX", "EXAMPLES", "ARGUMENTS", "OPTIONS", "This option", "This argument", "files on a page"]) expect(search).not.toContain(english)
+    await breathe()
+
+    // `team --help` lists team's own subcommands, and a subcommand's usage names team.
+    const team = run(["team", "--help"], inWork(jaWork)).out
+    expect(team).toMatch(new RegExp(`^コマンド\\n\\n  connect  ${ja.summary.connect.slice(0, 10)}`, "m"))
+    expect(team).toMatch(/^ {2}revoke {3}データベースのロールが、/m)
+    expect(team).not.toMatch(/^ {2}init /m)
+    expect(run(["team", "connect", "--help"], inWork(jaWork)).out).toMatch(/^\$ sagasu team connect \[--work text\]/m)
+    await breathe()
+
+    // --work names the folder whose settings count; a missing or broken settings file: Japanese.
+    expect(run(["search", "--help", "--work", jaWork], inWork(enWork)).out).toContain("検索の書き方")
+    expect(run(["search", "--help", "--work", enWork], inWork(jaWork)).out).toContain("QUERY SYNTAX")
+    const broken = makeWork("help-broken", {})
+    fs.writeFileSync(path.join(broken, "setting.config"), '{"language": "en",')
+    expect(run(["--help"], inWork(broken)).out).toContain("使い方")
+    expect(run(["--help"], inWork(path.join(base, "no-such-work"))).out).toContain("使い方")
+    const en = run(["--help"], inWork(enWork)).out
+    expect(en).toMatch(/^ {2}search {3}find files holding every word \(space = AND, anywhere in the file,\n {11}names and properties too\)$/m)
+    expect(en).toMatch(/^ {2}team {5}the team server: connect a work folder to it; grant or revoke who$/m)
+  }, 600_000)
+
+  it("every help fits 80 columns, in Japanese (two columns a character) and English: no line wider than 79 display columns", async () => {
+    for (const work of [jaWork, enWork]) {
+      for (const args of [["--help"], ...[...commands, "team connect", "team grant", "team revoke"].map((c) => [...c.split(" "), "--help"])]) {
+        const r = run(args, inWork(work))
+        expect(r.code, args.join(" ")).toBe(0)
+        const wide = r.out.split("\n").filter((l) => displayWidth(l) > 79)
+        expect(wide, `${work}: ${args.join(" ")}`).toEqual([])
+        await breathe()
+      }
     }
-    const top = run(["--help"]).out
-    // One row per command, its description beside it (issue 16: @effect/cli padded them to ≈200 columns).
-    for (const c of commands) expect(top).toMatch(new RegExp(`^  ${c} +[a-z]`, "m"))
-    expect(top).toMatch(/^ {2}search {3}find files holding every word \(space = AND, anywhere in the file,\n {11}names and properties too\)$/m)
     // The examples of search keep their two columns where they fit, and go under a long command.
-    const search = run(["search", "--help"]).out
+    const search = run(["search", "--help"], inWork(enWork)).out
     expect(search).toMatch(/^sagasu search 見積 --folder 営業\/2024 --since 2024-04-01 --sort modified\n {4}newest first, one folder, since April$/m)
   }, 600_000)
 
   it.skipIf(!has("script"))("on a terminal: coloured, and with NO_COLOR=1 not", () => {
     // script(1) gives the command a terminal; its output is the terminal's.
     const onTty = (env: NodeJS.ProcessEnv) =>
-      spawnSync("script", ["-qec", `"${process.execPath}" "${bin}" search --help`, "/dev/null"], { encoding: "utf8", env }).stdout
+      spawnSync("script", ["-qec", `"${process.execPath}" "${bin}" search --help`, "/dev/null"], { encoding: "utf8", env: inWork(enWork, env) }).stdout
     // The control: @effect/cli does colour its help on a terminal, so the next check means something.
     expect(onTty(withoutNoColor())).toMatch(escape)
     const plain = onTty({ ...process.env, NO_COLOR: "1" })
@@ -194,6 +248,9 @@ describe("sagasu index output (issue 16: --quiet, --verbose, plain progress off 
     const both = run(["index", "--quiet", "--verbose", "--work", work])
     // In the settings' language (the catalogue's, issue 16).
     expect([both.code, both.out, both.err]).toEqual([1, "", "--quiet と --verbose は一緒に使えません。\n"])
+    // A port out of range is told while the command line is read, before the settings: Japanese, then English.
+    const port = run(["gui", "--port", "0", "--work", work])
+    expect([port.code, port.out, port.err]).toEqual([1, "", "--port には 1 から 65535 までの数を指定してください。\n--port must be a number from 1 to 65535.\n\n"])
   }, 600_000)
 })
 

@@ -6,18 +6,26 @@
  *
  * @module
  */
-import { displayWidth } from "@sagasu/domain"
+import { codePointWidth, displayWidth } from "@sagasu/domain"
 
 const ansi = /\x1b\[[0-9;]*m/g
 
 /** The widest a help line may be for a terminal of `columns` (the last column left free: no terminal wraps it). */
 export const helpWidth = (columns: number | undefined) => Math.max(40, Math.min(columns ?? 80, 80) - 1)
 
+// Japanese line breaking (JIS X 4051's kinsoku, the common subset): no line starts with a closing
+// bracket, a comma or stop, a small kana or the long-vowel mark, and none ends with an opening bracket.
+const noLineStart = new Set([..."、。，．・：；？！）」』】〕〉》］｝〟’”ゝゞヽヾーぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ々〜…‥", ...")]},.:;!?%"])
+const noLineEnd = new Set([..."（「『【〔〈《［｛〝‘“", ..."([{"])
+
 /**
- * `text` cut at spaces into lines of at most `width` display columns (the
- * spaces of the part that fits are kept as they are: an alignment stays);
- * each line after the first starts with `indent`. A word wider than the
- * line stands alone on its line.
+ * `text` cut into lines of at most `width` display columns: at a space (the
+ * spaces of the part that fits are kept as they are: an alignment stays), or
+ * between two characters one of which is wide — Japanese has no spaces
+ * between its words — except before a closing bracket or a stop and after
+ * an opening bracket (kinsoku); an ASCII word is never cut. Each line after
+ * the first starts with `indent`. A word wider than the line stands alone on
+ * its line.
  */
 export function wrapWords(text: string, width: number, indent: string): ReadonlyArray<string> {
   const lines: Array<string> = []
@@ -29,16 +37,25 @@ export function wrapWords(text: string, width: number, indent: string): Readonly
       lines.push(line)
       return lines
     }
-    // The last space (past the line's own leading spaces) where the line still fits.
+    // The last break (past the line's own leading spaces) where what comes before it still fits; else the first.
     const lead = /^ */.exec(line)?.[0].length ?? 0
     let cut = -1
+    let first = -1
     let used = 0
-    for (let i = 0; i < line.length && used <= width; i++) {
-      // A space where what comes before it (`used` columns) fits.
-      if (line[i] === " " && i > lead && line[i - 1] !== " ") cut = i
-      used += displayWidth(line[i] ?? "")
+    let previous = ""
+    let at = 0
+    for (const c of line) {
+      const w = codePointWidth(c.codePointAt(0) ?? 0)
+      if (at > lead && breaksBefore(previous, c, w)) {
+        if (used <= width) cut = at
+        else if (first < 0) first = at
+      }
+      if (used > width && first >= 0) break
+      used += w
+      at += c.length
+      previous = c
     }
-    if (cut < 0) cut = line.indexOf(" ", lead)
+    if (cut < 0) cut = first
     if (cut < 0) {
       lines.push(line)
       return lines
@@ -48,6 +65,20 @@ export function wrapWords(text: string, width: number, indent: string): Readonly
     prefix = indent
   }
 }
+
+// May a line break between `previous` and `c` (`w` columns)? At the first of a run of spaces, or beside a
+// wide character — not between a letter or digit and the Japanese written against it (2009年9月4日,
+// 設定はsetting.configに), unless a stop or a bracket stands between them (、teamServer, PASSWORD（).
+function breaksBefore(previous: string, c: string, w: number): boolean {
+  if (previous === " ") return false
+  if (c === " ") return true
+  const before = codePointWidth(previous.codePointAt(0) ?? 0)
+  if (w === 0 || (before !== 2 && w !== 2)) return false
+  if (noLineStart.has(c) || noLineEnd.has(previous)) return false
+  return (!asciiWord.test(previous) && !asciiWord.test(c)) || noLineStart.has(previous) || noLineEnd.has(c)
+}
+
+const asciiWord = /^[A-Za-z0-9]$/
 
 /**
  * Examples as `command  what it does`, the second column aligned in display
@@ -66,34 +97,48 @@ export function exampleRows(rows: ReadonlyArray<readonly [string, string]>, widt
   })
 }
 
-// A section heading of @effect/cli's help: capitals on a line of their own (styles around them on a terminal).
-const heading = /^(?:\x1b\[[0-9;]*m)*[A-Z][A-Z ]+(?:\x1b\[[0-9;]*m)*$/
+/** Options of {@link fitHelp}. */
+export interface FitHelpOptions {
+  /** The rows of the COMMANDS section (`name`, what it does), for the help that has one. */
+  readonly commands?: ReadonlyArray<readonly [string, string]>
+  /** @effect/cli's section headings in the help's language, by their English names (`USAGE` → `使い方`). */
+  readonly headings?: Readonly<Record<string, string>>
+}
 
 /**
- * The help `text` fitted to `width` display columns: the COMMANDS section of
- * the top-level help replaced by `commands` (`name`, what it does: one row
- * each, wrapped under its description), and every other line wider than
- * `width` cut at spaces — its continuation indented like the line, a usage
- * line's (`$ sagasu …`) four more. A line cut this way loses its terminal
- * styles.
+ * The help `text` fitted to `width` display columns: the COMMANDS section
+ * replaced by `commands` (one row each, wrapped under its description; the
+ * section ends at the next line that starts at the margin), every other line
+ * wider than `width` cut (`wrapWords`) — its continuation indented like the
+ * line, a usage line's (`$ sagasu …`) four more and never inside one of its
+ * `[options]` —, and the section headings
+ * named in `headings` said in the help's language. A line cut this way loses
+ * its terminal styles.
  */
-export function fitHelp(text: string, width: number, commands: ReadonlyArray<readonly [string, string]> = []): string {
+export function fitHelp(text: string, width: number, options: FitHelpOptions = {}): string {
   const lines = text.split("\n")
+  const commands = options.commands ?? []
   const at = lines.findIndex((l) => l.replace(ansi, "") === "COMMANDS")
   if (at >= 0 && commands.length > 0) {
-    const end = lines.findIndex((l, i) => i > at && heading.test(l))
+    const end = lines.findIndex((l, i) => i > at && /^\S/.test(l.replace(ansi, "")))
     const column = Math.max(...commands.map(([name]) => displayWidth(name)))
     const rows = commands.flatMap(([name, what]) =>
       wrapWords(`  ${name}${" ".repeat(column - displayWidth(name))}  ${what}`, width, " ".repeat(column + 4))
     )
     lines.splice(at + 1, (end < 0 ? lines.length : end) - at - 1, "", ...rows, "")
   }
+  const headings = options.headings ?? {}
   return lines
     .flatMap((line) => {
       const bare = line.replace(ansi, "")
+      const heading = headings[bare]
+      if (heading !== undefined) return [line.replace(bare, heading)]
       if (displayWidth(bare) <= width) return [line]
       const indent = /^\s*/.exec(bare)?.[0] ?? ""
-      return wrapWords(bare.trimEnd(), width, bare.slice(indent.length).startsWith("$ ") ? `${indent}    ` : indent)
+      if (!bare.slice(indent.length).startsWith("$ ")) return wrapWords(bare.trimEnd(), width, indent)
+      // A usage line is cut between its options, never inside one (`[--folder text]` stays whole).
+      const held = bare.trimEnd().replace(/\[[^\]]*\]|<[^>]*>/g, (option) => option.replaceAll(" ", "\u00a0"))
+      return wrapWords(held, width, `${indent}    `).map((l) => l.replaceAll("\u00a0", " "))
     })
     .join("\n")
 }

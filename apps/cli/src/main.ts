@@ -4,25 +4,43 @@
  * `index`, `search`, `status`, `gui`, and the team server's `publish` and
  * `team grant|revoke` (issue 18).
  * Every command takes `--work DIR` (default: {@link defaultWorkDir}).
+ * The help is in the language of that work folder's settings (issue 16).
  * Exit codes: 0 success, 1 error, 2 stopped or cancelled (R1).
  *
  * @module
  */
 import { Args, CliConfig, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
+import { defaultSettings, inBothLanguages, type Language, messages } from "@sagasu/domain"
 import { Cause, Console, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { addCommand, enableCommand, initCommand, listCommand, moveCommand, removeCommand, renameCommand } from "./commands.ts"
 import { exampleRows, fitHelp, helpWidth } from "./help_layout.ts"
+import { helpRequest } from "./help_request.ts"
 import { searchCommand } from "./search_command.ts"
 import { defaultSearchLimit, unknownSearchOption } from "./search_options.ts"
 import { searchUsageErrors, searchUsageExitCode } from "./search_output.ts"
-import { WorkStore } from "@sagasu/store"
+import { WorkStore, workPaths } from "@sagasu/store"
 import { guiCommand } from "@sagasu/gui"
 import { indexCommand } from "./index_command.ts"
 import { statusCommand } from "./status_command.ts"
 import { connectCommand, grantCommand, publishCommand } from "./team_command.ts"
 import { version } from "./version.ts"
 import { defaultWorkDir } from "./work_dir.ts"
+
+// The help in the settings' language (issue 16), read only when a help is printed (helpRequest): any other
+// start reads nothing more — a cold search has ≈100 ms in all — and declares its commands with the default
+// language's words, which it never shows. A settings file that is missing or broken: the default language.
+const helpAsked = helpRequest(process.argv.slice(2))
+const helpLanguage = helpAsked.asked
+  ? await Effect.runPromise(
+      WorkStore.readSettings(workPaths(helpAsked.work ?? defaultWorkDir())).pipe(
+        Effect.map((settings): Language => settings.language),
+        Effect.orElseSucceed(() => defaultSettings.language),
+        Effect.provide(WorkStore.Default)
+      )
+    )
+  : defaultSettings.language
+const help = messages(helpLanguage).help
 
 // Help with examples: a description made of blocks (@effect/cli prints it under DESCRIPTION).
 const described = (summary: string, sections: ReadonlyArray<readonly [string, ReadonlyArray<string>]>) =>
@@ -32,24 +50,14 @@ const width = helpWidth(process.stdout.isTTY === true ? process.stdout.columns :
 // Examples as `command  what it does`, the second column aligned in display columns (Japanese takes two).
 const examples = (rows: ReadonlyArray<readonly [string, string]>): ReadonlyArray<string> => [exampleRows(rows, width).join("\n")]
 
-// What each command does: its help's first line, and its row in `sagasu --help`.
-const summary = {
-  init: "create a work folder (idempotent)",
-  add: "register a folder as an index (refused when it is, lies inside or contains another index's folder)",
-  list: "list the indexes: name, folder, enabled, files done / failed / pending",
-  enable: "let sagasu index update the index again",
-  disable: "leave the index out of sagasu index (its files are still found)",
-  rename: "rename an index; its ingested files keep their text (refused while an indexing run is going on)",
-  remove: "remove an index and its ingested text (the files themselves are untouched)",
-  move: "change the folder of an index (the next sagasu index ingests only what differs)",
-  index: "run an indexing run over the enabled indexes: crawl, show the plan, ask, ingest",
-  search: "find files holding every word (space = AND, anywhere in the file, names and properties too)",
-  status: "show how the last indexing run ended and the counts per index",
-  gui: "serve the screen on a local web page (127.0.0.1 only)"
-} as const
+// What each command does: its help's first line, and its row in `sagasu --help` (`sagasu team --help`).
+const summary = help.summary
+const commandRows = (["init", "add", "list", "enable", "disable", "rename", "remove", "move", "index", "search", "status", "gui", "publish", "team"] as const)
+  .map((c) => [c, summary[c]] as const)
+const teamRows = (["connect", "grant", "revoke"] as const).map((c) => [c, summary[c]] as const)
 
 const work = Options.text("work").pipe(
-  Options.withDescription("the work folder (default: $SAGASU_WORK or the per-user data folder)"),
+  Options.withDescription(help.work),
   Options.withDefault(defaultWorkDir())
 )
 
@@ -61,35 +69,35 @@ const init = Command.make("init", { work }, ({ work }) => initCommand(work)).pip
 const textArg = (name: string, description: string) => Args.text({ name }).pipe(Args.withDescription(description))
 const indexName = (description: string) => textArg("NAME", description)
 
-const add = Command.make("add", { work, name: indexName("the index name, e.g. 共有"), folder: textArg("PATH", "the folder to index") }, ({ work, name, folder }) =>
+const add = Command.make("add", { work, name: indexName(help.add.name), folder: textArg("PATH", help.add.folder) }, ({ work, name, folder }) =>
   addCommand(work, name, folder)
 ).pipe(Command.withDescription(summary.add))
 
 const list = Command.make(
   "list",
-  { work, json: Options.boolean("json").pipe(Options.withDescription("print a JSON array of {name, path, enabled, done, failed, pending}")) },
+  { work, json: Options.boolean("json").pipe(Options.withDescription(help.list.json)) },
   ({ work, json }) => listCommand(work, json)
 ).pipe(Command.withDescription(summary.list))
 
-const enable = Command.make("enable", { work, name: indexName("the index to enable") }, ({ work, name }) =>
+const enable = Command.make("enable", { work, name: indexName(help.enable.name) }, ({ work, name }) =>
   enableCommand(work, name, true)
 ).pipe(Command.withDescription(summary.enable))
 
-const disable = Command.make("disable", { work, name: indexName("the index to disable") }, ({ work, name }) =>
+const disable = Command.make("disable", { work, name: indexName(help.disable.name) }, ({ work, name }) =>
   enableCommand(work, name, false)
 ).pipe(Command.withDescription(summary.disable))
 
-const rename = Command.make("rename", { work, from: textArg("OLD", "the index's name"), to: textArg("NEW", "its new name") }, ({ work, from, to }) =>
+const rename = Command.make("rename", { work, from: textArg("OLD", help.rename.from), to: textArg("NEW", help.rename.to) }, ({ work, from, to }) =>
   renameCommand(work, from, to)
 ).pipe(Command.withDescription(summary.rename))
 
-const remove = Command.make("remove", { work, name: indexName("the index to remove") }, ({ work, name }) =>
+const remove = Command.make("remove", { work, name: indexName(help.remove.name) }, ({ work, name }) =>
   removeCommand(work, name)
 ).pipe(Command.withDescription(summary.remove))
 
 const move = Command.make(
   "move",
-  { work, name: indexName("the index"), folder: textArg("PATH", "its new folder") },
+  { work, name: indexName(help.move.name), folder: textArg("PATH", help.move.folder) },
   ({ work, name, folder }) => moveCommand(work, name, folder)
 ).pipe(Command.withDescription(summary.move))
 
@@ -97,34 +105,26 @@ const index = Command.make(
   "index",
   {
     work,
-    yes: Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription("do not ask before ingesting")),
-    retryFailed: Options.boolean("retry-failed").pipe(Options.withDescription("also ingest files that failed last time")),
-    includeCloud: Options.boolean("include-cloud").pipe(
-      Options.withDescription("also ingest cloud-only files (downloads them)")
-    ),
+    yes: Options.boolean("yes").pipe(Options.withAlias("y"), Options.withDescription(help.index.yes)),
+    retryFailed: Options.boolean("retry-failed").pipe(Options.withDescription(help.index.retryFailed)),
+    includeCloud: Options.boolean("include-cloud").pipe(Options.withDescription(help.index.includeCloud)),
     only: Options.text("only").pipe(
       Options.repeated,
       // Shown as optional in the usage line (issue 16: it read as required).
       Options.withDefault([]),
-      Options.withDescription("update only this index (repeatable)")
+      Options.withDescription(help.index.only)
     ),
-    verbose: Options.boolean("verbose").pipe(Options.withAlias("v"), Options.withDescription("print one line per file (as the log has them)")),
-    quiet: Options.boolean("quiet").pipe(
-      Options.withAlias("q"),
-      Options.withDescription("print no progress: only the plan (when asking), warnings, errors and how the run ended")
-    )
+    verbose: Options.boolean("verbose").pipe(Options.withAlias("v"), Options.withDescription(help.index.verbose)),
+    quiet: Options.boolean("quiet").pipe(Options.withAlias("q"), Options.withDescription(help.index.quiet))
   },
   (o) => indexCommand(o.work, { yes: o.yes, retryFailed: o.retryFailed, includeCloud: o.includeCloud, only: o.only, verbose: o.verbose, quiet: o.quiet })
 ).pipe(Command.withDescription(described(summary.index, [
-  ["OUTPUT", [
-    "On a terminal one progress line redrawn in place (phase, bar, files, elapsed time, files/s, time left, the file); piped or redirected a plain progress line at each tenth of the files and once a minute; errors on stderr.",
-    "--verbose adds one line per file (as indexing_log.txt has them), --quiet prints no progress."
-  ]],
-  ["EXAMPLES", examples([
-    ["sagasu index", "ask, then ingest new and changed files"],
-    ["sagasu index --yes --only 共有", "update one index without asking"],
-    ["sagasu index --yes --quiet", "for cron: the closing message, warnings and errors only"],
-    ["sagasu index --retry-failed", "also retry files that failed for a reason of their own"]
+  [help.sections.output, help.index.output],
+  [help.sections.examples, examples([
+    ["sagasu index", help.index.examples.ask],
+    ["sagasu index --yes --only 共有", help.index.examples.one],
+    ["sagasu index --yes --quiet", help.index.examples.cron],
+    ["sagasu index --retry-failed", help.index.examples.retry]
   ])]
 ])))
 
@@ -132,15 +132,15 @@ const status = Command.make(
   "status",
   {
     work,
-    json: Options.boolean("json").pipe(Options.withDescription("print JSON")),
-    failed: Options.boolean("failed").pipe(Options.withDescription("list the failed files with their reasons, per index (from the ingest list)"))
+    json: Options.boolean("json").pipe(Options.withDescription(help.status.json)),
+    failed: Options.boolean("failed").pipe(Options.withDescription(help.status.failed))
   },
   ({ work, json, failed }) => statusCommand(work, { json, failed })
 ).pipe(Command.withDescription(described(summary.status, [
-  ["EXAMPLES", examples([
-    ["sagasu status", "the last run and the counts per index"],
-    ["sagasu status --failed", "every failed file and why, per index"],
-    ["sagasu status --failed --json", "the same for scripts"]
+  [help.sections.examples, examples([
+    ["sagasu status", help.status.examples.last],
+    ["sagasu status --failed", help.status.examples.failed],
+    ["sagasu status --failed --json", help.status.examples.json]
   ])]
 ])))
 
@@ -148,29 +148,19 @@ const search = Command.make(
   "search",
   {
     work,
-    query: Args.text({ name: "WORD" }).pipe(
-      Args.atLeast(1),
-      Args.withDescription("words that must all be in the file (one or several arguments); -word excludes, \"…\" keeps a phrase, 「」 and an unclosed \" are text; a first word starting with - goes after --")
-    ),
-    json: Options.boolean("json").pipe(Options.withDescription("print a JSON array of files, each with its locations")),
-    files: Options.boolean("files").pipe(Options.withDescription("print one line per file: index and path")),
-    context: Options.boolean("context").pipe(
-      Options.withDescription("show each location in its context: a cell's column and row headings, a paragraph's neighbours, a slide's title (--json: a context object per location)")
-    ),
-    limit: Options.integer("limit").pipe(Options.withDefault(defaultSearchLimit), Options.withDescription("files on a page")),
-    offset: Options.integer("offset").pipe(Options.withDefault(0), Options.withDescription("files to skip (the next page)")),
-    index: Options.text("index").pipe(Options.repeated, Options.withDefault([]), Options.withDescription("only this index (repeatable)")),
-    type: Options.text("type").pipe(
-      Options.optional,
-      Options.withDescription("only this file type: excel, word, powerpoint, legacy, or an extension (xlsx, xls, docx, doc, pptx, ppt, …)")
-    ),
-    sort: Options.text("sort").pipe(Options.optional, Options.withDescription("relevance (default) or modified (newest first)")),
-    folder: Options.text("folder").pipe(Options.optional, Options.withDescription("only files inside this folder of their index (見積/2024)")),
-    since: Options.text("since").pipe(Options.optional, Options.withDescription("only files modified on or after this day (2024-04-01)")),
-    until: Options.text("until").pipe(Options.optional, Options.withDescription("only files modified on or before this day (2024-06-30)")),
-    server: Options.boolean("server").pipe(
-      Options.withDescription("search the team server of setting.config (teamServer) instead of this computer's index (the default when teamServer.search is true)")
-    )
+    query: Args.text({ name: "WORD" }).pipe(Args.atLeast(1), Args.withDescription(help.search.words)),
+    json: Options.boolean("json").pipe(Options.withDescription(help.search.json)),
+    files: Options.boolean("files").pipe(Options.withDescription(help.search.files)),
+    context: Options.boolean("context").pipe(Options.withDescription(help.search.context)),
+    limit: Options.integer("limit").pipe(Options.withDefault(defaultSearchLimit), Options.withDescription(help.search.limit)),
+    offset: Options.integer("offset").pipe(Options.withDefault(0), Options.withDescription(help.search.offset)),
+    index: Options.text("index").pipe(Options.repeated, Options.withDefault([]), Options.withDescription(help.search.index)),
+    type: Options.text("type").pipe(Options.optional, Options.withDescription(help.search.type)),
+    sort: Options.text("sort").pipe(Options.optional, Options.withDescription(help.search.sort)),
+    folder: Options.text("folder").pipe(Options.optional, Options.withDescription(help.search.folder)),
+    since: Options.text("since").pipe(Options.optional, Options.withDescription(help.search.since)),
+    until: Options.text("until").pipe(Options.optional, Options.withDescription(help.search.until)),
+    server: Options.boolean("server").pipe(Options.withDescription(help.search.server))
   },
   (o) =>
     searchCommand(o.work, o.query.join(" "), {
@@ -178,25 +168,17 @@ const search = Command.make(
       sort: o.sort, folder: o.folder, since: o.since, until: o.until, server: o.server
     })
 ).pipe(Command.withDescription(described(summary.search, [
-  ["QUERY SYNTAX", [
-    "words separated by spaces (ASCII or full-width) must all occur in the same file, anywhere in it",
-    "-word excludes the files that contain it; a query whose first word starts with - goes after --",
-    "\"…\" keeps a phrase together within one cell, paragraph or slide line",
-    "「」『』 are ordinary text, never quotes; an unbalanced or inner \" is text too",
-    "hiragana and katakana, full-width and half-width, upper and lower case are the same (がいど finds ｶﾞｲﾄﾞ)",
-    "numbers and dates are found as shown and as typed (¥123,350 by 123350, 2009年9月4日 by 2009/9/4 or 2009-09-04)",
-    "file names, folder paths, sheet names, slide titles and document properties are searched like the text"
-  ]],
-  ["EXAMPLES", examples([
-    ["sagasu search 見積番号", "files holding 見積番号"],
-    ["sagasu search 要件 合意", "both words in the same file"],
-    ["sagasu search 見積 -テンプレート", "見積 but not テンプレート"],
-    ["sagasu search -- -対象外 見積", "a first word starting with -"],
-    ["sagasu search '\"株式会社 サガス\"'", "the phrase as it stands in one cell"],
-    ["sagasu search 見積 --files --limit 50 --offset 50", "the second page, one line per file"],
-    ["sagasu search 見積 --folder 営業/2024 --since 2024-04-01 --sort modified", "newest first, one folder, since April"],
-    ["sagasu search A-1234 --context", "each cell with its column and row headings"],
-    ["sagasu search 見積 --server", "search the team's index on the team server"],
+  [help.sections.querySyntax, help.search.syntax],
+  [help.sections.examples, examples([
+    ["sagasu search 見積番号", help.search.examples.word],
+    ["sagasu search 要件 合意", help.search.examples.both],
+    ["sagasu search 見積 -テンプレート", help.search.examples.exclude],
+    ["sagasu search -- -対象外 見積", help.search.examples.dash],
+    ["sagasu search '\"株式会社 サガス\"'", help.search.examples.phrase],
+    ["sagasu search 見積 --files --limit 50 --offset 50", help.search.examples.page],
+    ["sagasu search 見積 --folder 営業/2024 --since 2024-04-01 --sort modified", help.search.examples.folder],
+    ["sagasu search A-1234 --context", help.search.examples.context],
+    ["sagasu search 見積 --server", help.search.examples.server],
     ["sagasu search A-1234 --type excel --index 共有 --json", ""]
   ])]
 ])))
@@ -208,12 +190,13 @@ const gui = Command.make(
     port: Options.integer("port").pipe(
       Options.filterMap(
         (n) => (n >= 1 && n <= 65535 ? Option.some(n) : Option.none()),
-        "--port must be a number from 1 to 65535"
+        // Told while the command line is read, before the settings: in both languages.
+        inBothLanguages((t) => t.guiBadPort)
       ),
       Options.optional,
-      Options.withDescription("the port (default: any free one)")
+      Options.withDescription(help.gui.port)
     ),
-    noOpen: Options.boolean("no-open").pipe(Options.withDescription("do not open the browser"))
+    noOpen: Options.boolean("no-open").pipe(Options.withDescription(help.gui.noOpen))
   },
   (o) => guiCommand(o.work, { port: o.port, open: !o.noOpen, version })
 ).pipe(Command.withDescription(summary.gui))
@@ -222,52 +205,48 @@ const publish = Command.make(
   "publish",
   {
     work,
-    only: Options.text("only").pipe(Options.repeated, Options.withDefault([]), Options.withDescription("publish only this index (repeatable)"))
+    only: Options.text("only").pipe(Options.repeated, Options.withDefault([]), Options.withDescription(help.publish.only))
   },
   ({ work, only }) => publishCommand(work, only)
-).pipe(Command.withDescription(described("publish the body index to the team server (teamServer in setting.config); sagasu index does it at the end of each run", [
-  ["WHAT IT DOES", [
-    "creates or updates the server's tables, then per index: sends the files that are new or changed since the server last got them (each in one transaction), removes the files that are gone, and switches readers to the new state at once",
-    "one publisher per index: while another machine publishes an index, it is refused with the message of the indexing lock; a publish cut short is finished by the next one",
-    "the password comes from $SAGASU_TEAM_PASSWORD (teamServer.passwordEnv), teamServer.passwordFile, $PGPASSWORD or ~/.pgpass, never from the log"
-  ]],
-  ["EXAMPLES", examples([
-    ["sagasu publish", "publish every registered index"],
-    ["sagasu publish --only 共有", "publish one index"]
+).pipe(Command.withDescription(described(summary.publish, [
+  [help.sections.whatItDoes, help.publish.steps],
+  [help.sections.examples, examples([
+    ["sagasu publish", help.publish.examples.all],
+    ["sagasu publish --only 共有", help.publish.examples.one]
   ])]
 ])))
 
 const roleArgs = {
-  index: Args.text({ name: "INDEX" }).pipe(Args.withDescription("the index name on the team server")),
-  role: Args.text({ name: "ROLE" }).pipe(Args.withDescription("a database role (a person's login or a group role)"))
+  index: Args.text({ name: "INDEX" }).pipe(Args.withDescription(help.team.index)),
+  role: Args.text({ name: "ROLE" }).pipe(Args.withDescription(help.team.role))
 }
 const grant = Command.make("grant", { work, ...roleArgs }, ({ work, index, role }) => grantCommand(work, index, role, true)).pipe(
-  Command.withDescription("let a database role (and its members) search an index on the team server")
+  Command.withDescription(summary.grant)
 )
 const revoke = Command.make("revoke", { work, ...roleArgs }, ({ work, index, role }) => grantCommand(work, index, role, false)).pipe(
-  Command.withDescription("no longer let a database role search an index on the team server")
+  Command.withDescription(summary.revoke)
 )
 const connect = Command.make(
   "connect",
   {
     work,
-    url: Args.text({ name: "URL" }).pipe(Args.withDescription("postgres://user@host[:port]/database, without the password")),
-    search: Options.boolean("search").pipe(Options.withDescription("sagasu search and the GUI search the team server (a team member's machine)")),
-    passwordEnv: Options.text("password-env").pipe(Options.optional, Options.withDescription("the environment variable holding the password (default SAGASU_TEAM_PASSWORD)")),
-    passwordFile: Options.text("password-file").pipe(Options.optional, Options.withDescription("a file whose first line is the password"))
+    url: Args.text({ name: "URL" }).pipe(Args.withDescription(help.team.url)),
+    search: Options.boolean("search").pipe(Options.withDescription(help.team.search)),
+    passwordEnv: Options.text("password-env").pipe(Options.optional, Options.withDescription(help.team.passwordEnv)),
+    passwordFile: Options.text("password-file").pipe(Options.optional, Options.withDescription(help.team.passwordFile))
   },
   (o) =>
     connectCommand(o.work, o.url, {
       search: o.search, passwordEnv: Option.getOrUndefined(o.passwordEnv), passwordFile: Option.getOrUndefined(o.passwordFile)
     })
-).pipe(Command.withDescription("set the team server in setting.config (teamServer): where sagasu index and sagasu publish publish, or with --search where searches go"))
+).pipe(Command.withDescription(summary.connect))
 const team = Command.make("team").pipe(
-  Command.withDescription("the team server: connect a work folder to it; grant or revoke who may search which index (row-level security; run as the publishing role)"),
+  Command.withDescription(summary.team),
   Command.withSubcommands([connect, grant, revoke])
 )
 
 const sagasu = Command.make("sagasu").pipe(
-  Command.withDescription("Full-text search for Excel, Word and PowerPoint files"),
+  Command.withDescription(help.sagasu),
   Command.withSubcommands([init, add, list, enable, disable, rename, remove, move, index, search, status, gui, publish, team])
 )
 
@@ -278,9 +257,9 @@ const cli = Command.run(sagasu, {
   name: "sagasu",
   version,
   footer: HelpDoc.blocks([
-    HelpDoc.h1("EVERY COMMAND"),
-    HelpDoc.p(examples([["-h, --help", "show the help of the command"], ["--version", "show the version of sagasu"]]).join("\n")),
-    HelpDoc.p("sagasu COMMAND --help shows the command's options and examples.")
+    HelpDoc.h1(help.sections.everyCommand),
+    HelpDoc.p(examples([["-h, --help", help.helpOption], ["--version", help.versionOption]]).join("\n")),
+    HelpDoc.p(help.commandHelp)
   ])
 })
 
@@ -296,8 +275,15 @@ const plain = (stream: NodeJS.WriteStream) => stream.isTTY !== true || process.e
 const stripAnsi = (args: ReadonlyArray<unknown>) => args.map((a) => (typeof a === "string" ? a.replace(/\x1b\[[0-9;]*m/g, "") : a))
 
 // @effect/cli's own words in every help (issue 16: "A user-defined piece of text." on each option, a
-// usage line without the command's name): left out, so the help says only what Sagasu says.
-const boilerplate = /^(?:\x1b\[[0-9;]*m)*\s*(?:A user-defined piece of text\.|A true or false value\.|An integer\.|This setting is optional\.)(?:\x1b\[[0-9;]*m)*\s*$/
+// usage line without the command's name, English in a Japanese help): left out, so the help says only what
+// Sagasu says — a repeatable option's or argument's description says so itself.
+const boilerplate =
+  /^(?:\x1b\[[0-9;]*m)*\s*(?:A user-defined piece of text\.|A true or false value\.|An integer\.|This setting is optional\.|This (?:argument|option) (?:may be repeated zero or more times|must be repeated at least \d+ times)\.)(?:\x1b\[[0-9;]*m)*\s*$/
+// Its section headings, said in the help's language.
+const helpHeadings = {
+  USAGE: help.headings.usage, DESCRIPTION: help.headings.description, ARGUMENTS: help.headings.arguments,
+  OPTIONS: help.headings.options, COMMANDS: help.headings.commands
+}
 // The top-level help lists each command with what it does, fitted to the terminal (issue 16: @effect/cli
 // aligned the descriptions after the longest usage line, ≈200 columns); every help is cut to the width.
 const tidyHelp = (args: ReadonlyArray<unknown>) =>
@@ -308,8 +294,12 @@ const tidyHelp = (args: ReadonlyArray<unknown>) =>
       .filter((line) => !boilerplate.test(line))
       .join("\n")
       .replace(/\n{3,}/g, "\n\n")
-      .replace(/^((?:\x1b\[[0-9;]*m)*\$ )(?!sagasu)/m, "$1sagasu ")
-    return fitHelp(tidy, width, Object.entries(summary))
+      // A subcommand of team is `sagasu team connect` (@effect/cli says `$ connect`).
+      .replace(/^((?:\x1b\[[0-9;]*m)*\$ )(?!sagasu)((?:connect|grant|revoke)\b)?/m, (_, usage: string, sub: string | undefined) =>
+        sub === undefined ? `${usage}sagasu ` : `${usage}sagasu team ${sub}`)
+    // `sagasu team --help` lists its own subcommands; the top-level help every command.
+    const team = /^\$ sagasu team\s*$/m.test(tidy.replace(/\x1b\[[0-9;]*m/g, ""))
+    return fitHelp(tidy, width, { commands: team ? teamRows : commandRows, headings: helpHeadings })
   })
 const withoutColour = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Console.consoleWith((base) => {
