@@ -1,9 +1,9 @@
-import { formatBodyTsv, normalizeForSearch } from "@sagasu/domain"
+import { formatBodyTsv, normalizeForSearch, seededRandom } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { freshMayHold, readFreshParts } from "./fresh_doc.ts"
+import { freshMayHold, readFreshParts, sievePairBits } from "./fresh_doc.ts"
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-fresh-doc-"))
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
@@ -49,6 +49,39 @@ describe("freshMayHold() (S1, S2: a sieve over the fresh tail that never says no
     fs.rmSync(big.dir, { recursive: true })
     for (const words of [["のーとpc"], ["k-1999"], ["見積", "明細"], ["13993台"], ["品番", "台"]]) expect(freshMayHold(big, terms(...words)), words.join(" ")).toBe(true)
     for (const words of [["請求"], ["見積", "請求"], ["𠮷"], ["台品"]]) expect(freshMayHold(big, terms(...words)), words.join(" ")).toBe(false)
+  })
+
+  it.each([
+    [0, 15],
+    [4096, 15],
+    [20_000, 18],
+    [1_000_000, 23],
+    [50_000_000, 24]
+  ] as const)("the pair table of a sieve over %i characters has 2^%i bits (8 a character, 2^15 to 2^24)", (chars, bits) => {
+    expect(sievePairBits(chars)).toBe(bits)
+  })
+
+  it("a big text's sieve is sized to it: a term of units it holds, in pairs it never has, is ruled out (a stop's tail, S2)", () => {
+    // 600,000 characters drawn from 3,000 kanji: about 575,000 distinct pairs, which fill a table of 2^18 bits
+    // (nearly every bit set) but about 7% of the 2^23 bits it gets. The term's five pairs are none of the text's.
+    const random = seededRandom(7)
+    const alphabet = Array.from({ length: 3000 }, (_, i) => String.fromCharCode(0x4e00 + i))
+    const rows = Array.from({ length: 600 }, (_, r) => ({ loc: `A${r + 1}`, text: Array.from({ length: 1000 }, () => alphabet[Math.floor(random() * 3000)]).join("") }))
+    const text = rows.map((r) => r.text).join("\n")
+    const has = (pair: string) => text.includes(pair)
+    let term = ""
+    for (let k = 0; term.length < 6; k = (k + 997) % 3000) {
+      const c = alphabet[k]!
+      if (term === "" || !has(term.slice(-1) + c)) term += c
+    }
+    const huge = folder("経理/元帳.xlsx", [{ name: "仕訳", lines: rows }])
+    expect(freshMayHold(huge, terms(term))).toBe(false)
+    expect(freshMayHold(huge, terms(rows[0]!.text.slice(10, 16)))).toBe(true)
+    expect(freshMayHold(huge, terms(term))).toBe(false)
+    // The text is gone: only the sieve can say no now, and it does; a term it holds is still a "may".
+    fs.rmSync(huge.dir, { recursive: true })
+    expect(freshMayHold(huge, terms(term))).toBe(false)
+    expect(freshMayHold(huge, terms(rows[599]!.text.slice(500, 508)))).toBe(true)
   })
 
   it("a text with an escape may hide a word across it: it is never ruled out", () => {

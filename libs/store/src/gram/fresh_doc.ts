@@ -177,7 +177,9 @@ function rulesOut(folder: BodyFolder, terms: ReadonlyArray<string>, normalized: 
   // A process that searches again and again keeps the sieve at once (a GUI: the tail changes with every
   // flush, most of its folders are read by two or three queries); a cold search keeps one only for a
   // folder it reads a second time.
-  if (searchesAgain || seenOnce.get(folder.dir) === folder.fingerprint) keepSieve(folder, names, texts)
+  if (sieves.get(folder.dir)?.fingerprint === folder.fingerprint) {
+    // Kept already (it said "may"): not built again.
+  } else if (searchesAgain || seenOnce.get(folder.dir) === folder.fingerprint) keepSieve(folder, names, texts)
   else {
     seenOnce.set(folder.dir, folder.fingerprint)
     if (seenOnce.size > 1024) seenOnce.delete(seenOnce.keys().next().value as string)
@@ -186,15 +188,22 @@ function rulesOut(folder: BodyFolder, terms: ReadonlyArray<string>, normalized: 
 }
 
 // A fresh folder's normalised text in brief: a bit per pair of adjacent UTF-16 units (hashed onto
-// 2^18 bits) and per unit, so a term is ruled out without reading the text (a term of two units or
-// more whose pairs are not all set, a unit not set). Never rules out wrongly; 40 KiB a folder, 512 kept (a tail left long by a stop or a kill).
+// a table sized to the text: 8 bits a character, 2^15 to 2^24 bits) and per unit, so a term is ruled
+// out without reading the text (a term of two units or more whose pairs are not all set, a unit not
+// set). Never rules out wrongly. A table of one size for all (2^18 bits) filled up on the big files a
+// stop leaves in the tail (a few MB of text: nearly every bit set), which then said "may" to every
+// query and were read and normalised again by each (S2: 0.5 s a GUI query after a stop). 512 kept, at
+// most 64 MiB in all.
 interface Sieve {
   readonly fingerprint: string
   readonly names: string
   readonly pairs: Uint32Array
+  /** 32 − log2(the table's bits): the shift that takes a pair's hash onto the table. */
+  readonly shift: number
   readonly units: Uint32Array
 }
 const sieves = new Map<string, Sieve>()
+let sieveBytes = 0
 let searchesAgain = false
 
 /** This process searches again and again (the GUI's search thread): fresh folders' sieves are kept from their first read (S2). */
@@ -202,13 +211,18 @@ export function freshSearchesAgain(): void {
   searchesAgain = true
 }
 const SIEVES = 512
+const SIEVE_BYTES = 64 * 1024 * 1024
 const seenOnce = new Map<string, string>()
-const PAIR_BITS = 18
 
-const pairBit = (a: number, b: number) => Math.imul((a << 16) | b, 0x9e3779b1) >>> (32 - PAIR_BITS)
+/** The bits of the pair table of a sieve over `chars` characters of text: 8 a character, a power of two from 2^15 to 2^24. */
+export const sievePairBits = (chars: number): number => Math.min(24, Math.max(15, Math.ceil(Math.log2(Math.max(1, chars * 8)))))
+
+const pairHash = (a: number, b: number) => Math.imul((a << 16) | b, 0x9e3779b1) >>> 0
 
 function keepSieve(folder: BodyFolder, names: string, texts: ReadonlyArray<string>): void {
-  const pairs = new Uint32Array((1 << PAIR_BITS) / 32)
+  const bits = sievePairBits(texts.reduce((n, t) => n + t.length, 0))
+  const shift = 32 - bits
+  const pairs = new Uint32Array((2 ** bits) / 32)
   const units = new Uint32Array(65536 / 32)
   for (const text of texts) {
     let prev = -1
@@ -216,14 +230,24 @@ function keepSieve(folder: BodyFolder, names: string, texts: ReadonlyArray<strin
       const c = text.charCodeAt(i)
       units[c >>> 5]! |= 1 << (c & 31)
       if (prev >= 0) {
-        const bit = pairBit(prev, c)
+        const bit = pairHash(prev, c) >>> shift
         pairs[bit >>> 5]! |= 1 << (bit & 31)
       }
       prev = c
     }
   }
-  sieves.set(folder.dir, { fingerprint: folder.fingerprint, names, pairs, units })
-  if (sieves.size > SIEVES) sieves.delete(sieves.keys().next().value as string)
+  const old = sieves.get(folder.dir)
+  if (old !== undefined) {
+    sieves.delete(folder.dir)
+    sieveBytes -= old.pairs.byteLength + old.units.byteLength
+  }
+  sieves.set(folder.dir, { fingerprint: folder.fingerprint, names, pairs, shift, units })
+  sieveBytes += pairs.byteLength + units.byteLength
+  for (const [dir, sieve] of sieves) {
+    if (sieves.size <= SIEVES && sieveBytes <= SIEVE_BYTES) break
+    sieves.delete(dir)
+    sieveBytes -= sieve.pairs.byteLength + sieve.units.byteLength
+  }
 }
 
 function sieveMayHold(sieve: Sieve, term: string): boolean {
@@ -231,7 +255,7 @@ function sieveMayHold(sieve: Sieve, term: string): boolean {
     const c = term.charCodeAt(i)
     if ((sieve.units[c >>> 5]! & (1 << (c & 31))) === 0) return false
     if (i > 0) {
-      const bit = pairBit(term.charCodeAt(i - 1), c)
+      const bit = pairHash(term.charCodeAt(i - 1), c) >>> sieve.shift
       if ((sieve.pairs[bit >>> 5]! & (1 << (bit & 31))) === 0) return false
     }
   }
