@@ -3,7 +3,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { freshMayHold, readFreshParts, sievePairBits } from "./fresh_doc.ts"
+import { freshMayHold, readFreshParts, sieveFresh, sievePairBits } from "./fresh_doc.ts"
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-fresh-doc-"))
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
@@ -82,6 +82,36 @@ describe("freshMayHold() (S1, S2: a sieve over the fresh tail that never says no
     fs.rmSync(huge.dir, { recursive: true })
     expect(freshMayHold(huge, terms(term))).toBe(false)
     expect(freshMayHold(huge, terms(rows[599]!.text.slice(500, 508)))).toBe(true)
+  })
+
+  it("a code of a common shape is ruled out by its runs of five when all its pairs are in the text (PRB003761 in a file holding PRB000996 and numbers)", () => {
+    const random = seededRandom(11)
+    const lines = [{ loc: "I2", text: "PRB000996 検索確認000996" }, ...Array.from({ length: 400 }, (_, i) => ({ loc: `B${i + 3}`, text: String(Math.floor(random() * 1e9)) }))]
+    const text = lines.map((l) => l.text.toLowerCase()).join("\n")
+    // Every pair of the code is in the text; the code is not.
+    expect([..."prb003761"].slice(1).every((c, i) => text.includes("prb003761"[i]! + c))).toBe(true)
+    expect(text.includes("prb003761")).toBe(false)
+    const codes = folder("人事部/見積書_00996.xlsx", [{ name: "集計", lines }])
+    expect(sieveFresh(codes)).toBe(true)
+    fs.rmSync(codes.dir, { recursive: true })
+    expect(freshMayHold(codes, terms("PRB003761"))).toBe(false)
+    expect(freshMayHold(codes, terms("PRB000996"))).toBe(true)
+    expect(freshMayHold(codes, terms(lines[200]!.text))).toBe(true)
+    expect(freshMayHold(codes, terms("検索確認000996"))).toBe(true)
+  })
+
+  it("sieved ahead (a GUI's search thread between queries), a folder is ruled out by its first query without a read; escaped text too", () => {
+    const plain = folder("総務/議事録.docx", [{ name: "本文", lines: [{ loc: "¶1", text: "ﾉｰﾄPC の購入" }] }])
+    const escaped = folder("総務/備品.xlsx", [{ name: "一覧", lines: [{ loc: "A1", text: "前\t後" }, { loc: "B1", text: "¥5,000", forms: "5000" }] }])
+    expect([sieveFresh(plain), sieveFresh(escaped)]).toEqual([true, true])
+    // Kept: not read again.
+    expect([sieveFresh(plain), sieveFresh(escaped)]).toEqual([false, false])
+    fs.rmSync(plain.dir, { recursive: true })
+    fs.rmSync(escaped.dir, { recursive: true })
+    for (const [f, words, expected] of [
+      [plain, ["のーとpc"], true], [plain, ["議事録", "購入"], true], [plain, ["請求"], false],
+      [escaped, ["前"], true], [escaped, ["5000"], true], [escaped, ["備品", "後"], true], [escaped, ["請求"], false]
+    ] as const) expect(freshMayHold(f, terms(...words)), words.join(" ")).toBe(expected)
   })
 
   it("a text with an escape may hide a word across it: it is never ruled out", () => {

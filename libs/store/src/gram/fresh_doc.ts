@@ -172,8 +172,7 @@ function sieveRulesOut(folder: BodyFolder, terms: ReadonlyArray<string>): boolea
 function rulesOut(folder: BodyFolder, terms: ReadonlyArray<string>, normalized: ReadonlyArray<string | undefined>): boolean {
   if (normalized.some((n) => n === undefined)) return false
   const texts = normalized as ReadonlyArray<string>
-  let names = normalizeForSearch(folder.path)
-  for (const file of folder.files) names += `\u0001${normalizeForSearch(partNameOfTsvFileName(file))}`
+  const names = namesOf(folder)
   // A process that searches again and again keeps the sieve at once (a GUI: the tail changes with every
   // flush, most of its folders are read by two or three queries); a cold search keeps one only for a
   // folder it reads a second time.
@@ -187,19 +186,51 @@ function rulesOut(folder: BodyFolder, terms: ReadonlyArray<string>, normalized: 
   return !terms.every((t) => names.includes(t) || texts.some((x) => x.includes(t)))
 }
 
-// A fresh folder's normalised text in brief: a bit per pair of adjacent UTF-16 units (hashed onto
-// a table sized to the text: 8 bits a character, 2^15 to 2^24 bits) and per unit, so a term is ruled
-// out without reading the text (a term of two units or more whose pairs are not all set, a unit not
-// set). Never rules out wrongly. A table of one size for all (2^18 bits) filled up on the big files a
+// A fresh folder's names as a sieve holds them: its path and its parts' names, normalised.
+function namesOf(folder: BodyFolder): string {
+  let names = normalizeForSearch(folder.path)
+  for (const file of folder.files) names += `\u0001${normalizeForSearch(partNameOfTsvFileName(file))}`
+  return names
+}
+
+/**
+ * Reads a fresh folder and keeps its sieve ahead of the queries that will
+ * ask for it (S2: a GUI's search thread between queries, so that a query
+ * during a run finds the newly published folders sieved instead of
+ * normalising their text itself); a TSV with an escape is parsed and its
+ * lines normalised one by one. Nothing when the folder is sieved or cached
+ * already, or gone. Returns whether it read the folder.
+ */
+export function sieveFresh(folder: BodyFolder): boolean {
+  if (freshCache.get(folder.dir)?.fingerprint === folder.fingerprint) return false
+  if (sieves.get(folder.dir)?.fingerprint === folder.fingerprint) return false
+  const texts = readTexts(folder)
+  if (texts === undefined) return false
+  const normalized = texts.flatMap(({ text }) => {
+    if (!text.includes("\\") && !text.includes("\r")) return [normalizeForSearch(text)]
+    // Escaped: each line's text and forms as the reader normalises them (a sieve over lines is as good).
+    return parseBodyTsv(text).lines.flatMap((l) => [normalizeForSearch(l.text), l.forms === undefined ? "" : normalizeForSearch(l.forms)])
+  })
+  keepSieve(folder, namesOf(folder), normalized)
+  return true
+}
+
+// A fresh folder's normalised text in brief: a bit per pair of adjacent UTF-16 units and per run of
+// five (each hashed onto a table sized to the text: 8 bits a character, 2^15 to 2^24 bits) and per
+// unit, so a term is ruled out without reading the text (a unit, a pair or, in a term of five units
+// or more, a run not set). Never rules out wrongly. Pairs alone said "may" to a code like PRB003761 in
+// every file with a code of that shape and numbers (all its pairs are common); its runs are not. A table of one size for all (2^18 bits) filled up on the big files a
 // stop leaves in the tail (a few MB of text: nearly every bit set), which then said "may" to every
 // query and were read and normalised again by each (S2: 0.5 s a GUI query after a stop). 512 kept, at
-// most 64 MiB in all.
+// most 96 MiB in all.
 interface Sieve {
   readonly fingerprint: string
   readonly names: string
   readonly pairs: Uint32Array
-  /** 32 − log2(the table's bits): the shift that takes a pair's hash onto the table. */
+  /** 32 − log2(the tables' bits): the shift that takes a hash onto a table. */
   readonly shift: number
+  /** A bit per run of {@link RUN} adjacent units, hashed like the pairs. */
+  readonly runs: Uint32Array
   readonly units: Uint32Array
 }
 const sieves = new Map<string, Sieve>()
@@ -211,53 +242,71 @@ export function freshSearchesAgain(): void {
   searchesAgain = true
 }
 const SIEVES = 512
-const SIEVE_BYTES = 64 * 1024 * 1024
+const SIEVE_BYTES = 96 * 1024 * 1024
 const seenOnce = new Map<string, string>()
 
 /** The bits of the pair table of a sieve over `chars` characters of text: 8 a character, a power of two from 2^15 to 2^24. */
 export const sievePairBits = (chars: number): number => Math.min(24, Math.max(15, Math.ceil(Math.log2(Math.max(1, chars * 8)))))
 
 const pairHash = (a: number, b: number) => Math.imul((a << 16) | b, 0x9e3779b1) >>> 0
+/** The units in a run of the sieve's second table. */
+const RUN = 5
+const RUN_BASE = 0x01000193
+// A run's hash from its rolling sum h = Σ c_i · BASE^(RUN-1-i) (mod 2^32); runOut = BASE^(RUN-1) takes its first unit out.
+const runHash = (h: number) => Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0
+const runOut = (() => {
+  let p = 1
+  for (let i = 0; i < RUN - 1; i++) p = Math.imul(p, RUN_BASE)
+  return p
+})()
+
+const setBit = (table: Uint32Array, bit: number) => {
+  table[bit >>> 5]! |= 1 << (bit & 31)
+}
+const hasBit = (table: Uint32Array, bit: number) => (table[bit >>> 5]! & (1 << (bit & 31))) !== 0
 
 function keepSieve(folder: BodyFolder, names: string, texts: ReadonlyArray<string>): void {
   const bits = sievePairBits(texts.reduce((n, t) => n + t.length, 0))
   const shift = 32 - bits
   const pairs = new Uint32Array((2 ** bits) / 32)
+  const runs = new Uint32Array((2 ** bits) / 32)
   const units = new Uint32Array(65536 / 32)
   for (const text of texts) {
-    let prev = -1
+    let h = 0
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i)
       units[c >>> 5]! |= 1 << (c & 31)
-      if (prev >= 0) {
-        const bit = pairHash(prev, c) >>> shift
-        pairs[bit >>> 5]! |= 1 << (bit & 31)
-      }
-      prev = c
+      if (i > 0) setBit(pairs, pairHash(text.charCodeAt(i - 1), c) >>> shift)
+      if (i >= RUN) h = (h - Math.imul(text.charCodeAt(i - RUN), runOut)) | 0
+      h = (Math.imul(h, RUN_BASE) + c) | 0
+      if (i >= RUN - 1) setBit(runs, runHash(h) >>> shift)
     }
   }
+  const bytes = (t: Sieve) => t.pairs.byteLength + t.runs.byteLength + t.units.byteLength
   const old = sieves.get(folder.dir)
   if (old !== undefined) {
     sieves.delete(folder.dir)
-    sieveBytes -= old.pairs.byteLength + old.units.byteLength
+    sieveBytes -= bytes(old)
   }
-  sieves.set(folder.dir, { fingerprint: folder.fingerprint, names, pairs, shift, units })
-  sieveBytes += pairs.byteLength + units.byteLength
-  for (const [dir, sieve] of sieves) {
+  const sieve = { fingerprint: folder.fingerprint, names, pairs, runs, shift, units }
+  sieves.set(folder.dir, sieve)
+  sieveBytes += bytes(sieve)
+  for (const [dir, kept] of sieves) {
     if (sieves.size <= SIEVES && sieveBytes <= SIEVE_BYTES) break
     sieves.delete(dir)
-    sieveBytes -= sieve.pairs.byteLength + sieve.units.byteLength
+    sieveBytes -= bytes(kept)
   }
 }
 
 function sieveMayHold(sieve: Sieve, term: string): boolean {
+  let h = 0
   for (let i = 0; i < term.length; i++) {
     const c = term.charCodeAt(i)
     if ((sieve.units[c >>> 5]! & (1 << (c & 31))) === 0) return false
-    if (i > 0) {
-      const bit = pairHash(term.charCodeAt(i - 1), c) >>> sieve.shift
-      if ((sieve.pairs[bit >>> 5]! & (1 << (bit & 31))) === 0) return false
-    }
+    if (i > 0 && !hasBit(sieve.pairs, pairHash(term.charCodeAt(i - 1), c) >>> sieve.shift)) return false
+    if (i >= RUN) h = (h - Math.imul(term.charCodeAt(i - RUN), runOut)) | 0
+    h = (Math.imul(h, RUN_BASE) + c) | 0
+    if (i >= RUN - 1 && !hasBit(sieve.runs, runHash(h) >>> sieve.shift)) return false
   }
   return true
 }

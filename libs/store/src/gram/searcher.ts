@@ -32,7 +32,7 @@ import {
 import * as path from "node:path"
 import { type SearchHit, hitOf } from "../search_hit.ts"
 import { bodyFolderAt, docKey, stagedFolderAt } from "./body_walk.ts"
-import { type FreshDoc, freshSearchesAgain, readFreshParts } from "./fresh_doc.ts"
+import { type FreshDoc, freshSearchesAgain, readFreshParts, sieveFresh } from "./fresh_doc.ts"
 import { candidatesOf } from "./term_cursor.ts"
 import { FileSearch, type FileSearchOptions, type FileSearchOutcome } from "./file_search.ts"
 import { lastEntries, readFreshTailSync } from "./fresh_log.ts"
@@ -208,6 +208,22 @@ export class GramSearcher {
       control
     )
     return search.run()
+  }
+
+  /**
+   * Sieves the fresh tail's folders that no query has read yet, newest first,
+   * until `deadline` (a `performance.now()` time) or `cancelled()` (S2: the
+   * GUI's search thread between queries, so that the next query only asks
+   * the sieves); the newest 256 at most (half the sieves kept: a stop's long
+   * tail is not read round and round). Returns whether those are all sieved
+   * or cached.
+   */
+  warmFresh(deadline: number, cancelled: () => boolean = () => false): boolean {
+    for (const doc of this.freshDocs.slice(0, 256)) {
+      if (performance.now() >= deadline || cancelled()) return false
+      sieveFresh(doc.folder)
+    }
+    return true
   }
 
   /** Closes the files of the segments. */
