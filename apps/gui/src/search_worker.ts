@@ -36,8 +36,40 @@ export const countBudgetMs = 50
 
 let currentGeneration = 0
 
+/**
+ * Between queries, the fresh tail is sieved ahead (S2): a run publishes a few
+ * MB of text a second, and a query that meets it first reads and normalises
+ * it itself (the better part of a query's time while ingesting). For a
+ * minute after a query (someone is searching; nobody searching costs
+ * nothing), every {@link warmEveryMs} ms, in slices of {@link warmSliceMs} ms
+ * with the thread free between them for the next query.
+ */
+export const warmSliceMs = 15
+export const warmEveryMs = 250
+const warmForMs = 60_000
+let lastQueryAt = Number.NEGATIVE_INFINITY
+let warmPaths: ReturnType<typeof workPaths> | undefined
+let warming: ReturnType<typeof setTimeout> | undefined
+
+// One slice; `fresh`: the first of a round, which looks for what was published since (the searcher reopened).
+const warm = (fresh: boolean) => {
+  warming = undefined
+  if (warmPaths === undefined || performance.now() - lastQueryAt > warmForMs) return
+  let done = true
+  try {
+    if (fresh) searcher = GramSearcher.reopen(warmPaths, searcher)
+    done = searcher === undefined || searcher.warmFresh(performance.now() + warmSliceMs)
+  } catch {
+    searcher = undefined
+  }
+  warming = done ? setTimeout(warm, warmEveryMs, true) : setTimeout(warm, 0, false)
+}
+
 port.on("message", (job: SearchJob) => {
   currentGeneration = job.generation
+  lastQueryAt = performance.now()
+  warmPaths = workPaths(job.work)
+  if (warming === undefined) warming = setTimeout(warm, warmEveryMs, true)
   const cancelled = () => Atomics.load(latest, 0) !== job.generation
   const paths = workPaths(job.work)
   try {
