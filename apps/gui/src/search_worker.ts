@@ -45,7 +45,7 @@ let currentGeneration = 0
  * with the thread free between them for the next query.
  */
 export const warmSliceMs = 15
-export const warmEveryMs = 250
+export const warmEveryMs = 100
 const warmForMs = 60_000
 let lastQueryAt = Number.NEGATIVE_INFINITY
 let warmPaths: ReturnType<typeof workPaths> | undefined
