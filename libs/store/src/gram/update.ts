@@ -256,10 +256,13 @@ export const updateGramIndexes = Effect.fn("Store.updateGramIndexesOfRound")(fun
     const key = docKey(folder.index, folder.path)
     seen.add(key)
     const known = live.get(key)
-    // Current only when every piece is of this very folder, and the pieces of a file spanning
-    // segments hold it exactly once (a killed round may have left some of them: S1).
+    // Current only when every piece is of this very folder, and the pieces of a big file hold it
+    // exactly once (a killed round may have left some of them: S1) — one piece alone too: a round
+    // killed after its first piece went live left a file of 80,000 lines found by its first 8,121
+    // through every later completed run (the chaos campaign's crash part).
     const current = known !== undefined && known.every((k) => k.fingerprint === folder.fingerprint) &&
-      (known.length === 1 || (yield* attempt("walk", folder.dir, () => piecesCoverFolder(known.map((k) => readers[k.segment]!.docs.parts(k.doc)), folder))))
+      ((known.length === 1 && !readers[known[0]!.segment]!.docs.isPiece(known[0]!.doc)) ||
+        (yield* attempt("walk", folder.dir, () => piecesCoverFolder(known.map((k) => readers[k.segment]!.docs.parts(k.doc)), folder))))
     if (current && !forced.has(key)) continue
     if (known !== undefined) known.forEach(deleteDoc)
     toIndex.push(folder)
