@@ -17,7 +17,7 @@ import { addCommand, enableCommand, initCommand, listCommand, moveCommand, remov
 import { exampleRows, fitHelp, helpWidth } from "./help_layout.ts"
 import { helpRequest } from "./help_request.ts"
 import { searchCommand } from "./search_command.ts"
-import { defaultSearchLimit, unknownSearchOption } from "./search_options.ts"
+import { defaultSearchLimit, searchOptionMissingValue, unknownSearchOption } from "./search_options.ts"
 import { searchUsageErrors, searchUsageExitCode } from "./search_output.ts"
 import { WorkStore, workPaths } from "@sagasu/store"
 import { guiCommand } from "@sagasu/gui"
@@ -315,9 +315,11 @@ const withoutColour = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   })
 
 // A mistyped option of `search` (`--limt 5`) would become words of the query: a mistake, exit 1 (issue 14).
+// So would an option left without its value (`見積 --limit`).
 const unknown = process.argv[2] === "search" ? unknownSearchOption(process.argv.slice(3)) : undefined
-if (unknown !== undefined) {
-  process.stderr.write(searchUsageErrors.unknownOption(unknown) + "\n")
+const valueless = process.argv[2] === "search" ? searchOptionMissingValue(process.argv.slice(3)) : undefined
+if (unknown !== undefined || valueless !== undefined) {
+  process.stderr.write((unknown !== undefined ? searchUsageErrors.unknownOption(unknown) : searchUsageErrors.missingValue(valueless ?? "")) + "\n")
   process.exit(searchUsageExitCode)
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { checkSearchArgs, dayStartMs, unknownSearchOption } from "./search_options.ts"
+import { checkSearchArgs, dayStartMs, searchOptionMissingValue, unknownSearchOption } from "./search_options.ts"
 
 // Issue 14: a wrong --type or --index is a mistake (exit 1, the valid choices named), not "nothing found".
 describe("checkSearchArgs() (issue 14: filters that tell mistakes apart)", () => {
@@ -66,5 +66,18 @@ describe("checkSearchArgs() (issue 14: filters that tell mistakes apart)", () =>
     [["テスト", "--"], undefined]
   ] as const)("unknownSearchOption(%j) = %j (issue 14: a mistyped option is not a word of the query)", (args, found) => {
     expect(unknownSearchOption(args)).toBe(found)
+  })
+
+  it.each([
+    [["見積", "--limit"], "--limit"],
+    [["見積", "--limit", "--json"], "--limit"],
+    [["--type", "--files", "見積"], "--type"],
+    [["見積", "--limit", "5", "--index", "共有", "--json"], undefined],
+    [["見積", "--limit=5", "--since=2024-04-01"], undefined],
+    [["見積", "--json", "--files", "--context"], undefined],
+    [["見積", "--index", "-テンプレート"], undefined],
+    [["--", "見積", "--limit"], undefined]
+  ] as const)("searchOptionMissingValue(%j) = %j (an option left without its value is not a word of the query)", (args, found) => {
+    expect(searchOptionMissingValue(args)).toBe(found)
   })
 })

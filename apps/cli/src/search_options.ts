@@ -118,3 +118,26 @@ export function unknownSearchOption(args: ReadonlyArray<string>): string | undef
   }
   return undefined
 }
+
+/** The options of `sagasu search` that take a value (the rest are flags). */
+const valueOptionNames: ReadonlyArray<string> = ["work", "limit", "offset", "index", "type", "sort", "folder", "since", "until", "log-level"]
+
+/**
+ * The first option of `args` (the arguments after `search`) that takes a
+ * value and is written without one — last, or followed by another option
+ * (`見積 --limit --json`): @effect/cli would take it as a word of the query
+ * and answer "nothing found" with exit 0. `--opt=value` and words after a
+ * bare `--` are left alone; `undefined` when there is none.
+ */
+export function searchOptionMissingValue(args: ReadonlyArray<string>): string | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (arg === "--") return undefined
+    if (!arg.startsWith("--") || arg.includes("=")) continue
+    if (!valueOptionNames.includes(arg.slice(2))) continue
+    const next = args[i + 1]
+    if (next === undefined || next.startsWith("--")) return arg
+    i++
+  }
+  return undefined
+}

@@ -60,6 +60,7 @@ export const searchUsageErrors = {
   badOffset: (value: string) => inBothLanguages((t) => t.searchBadOffset(value)),
   badType: (value: string, groups: ReadonlyArray<string>, types: ReadonlyArray<string>) => inBothLanguages((t) => t.searchBadType(value, groups, types)),
   unknownOption: (arg: string) => inBothLanguages((t) => t.searchUnknownOption(arg)),
+  missingValue: (option: string) => inBothLanguages((t) => t.searchMissingValue(option)),
   badSort: (value: string) => inBothLanguages((t) => t.searchBadSort(value)),
   badDate: (option: string, value: string) => inBothLanguages((t) => t.searchBadDate(option, value)),
   badIndex: (value: string, names: ReadonlyArray<string>) => inBothLanguages((t) => t.searchBadIndex(value, names))

@@ -273,6 +273,8 @@ interface Catalogue {
   readonly searchBadOffset: (value: string) => string
   readonly searchBadType: (value: string, groups: ReadonlyArray<string>, types: ReadonlyArray<string>) => string
   readonly searchUnknownOption: (arg: string) => string
+  /** An option of search that takes a value, written without one (`--limit` last, or before another option). */
+  readonly searchMissingValue: (option: string) => string
   readonly searchBadSort: (value: string) => string
   readonly searchBadDate: (option: string, value: string) => string
   readonly searchBadIndex: (value: string, names: ReadonlyArray<string>) => string
@@ -630,6 +632,10 @@ const helpEn: HelpText = {
   }
 }
 
+// An example value of a search option that takes one (the message of a value left out).
+const missingValueExample = (option: string): string =>
+  ({ "--limit": "20", "--offset": "20", "--type": "excel", "--sort": "modified", "--since": "2024-04-01", "--until": "2024-04-01", "--folder": "見積/2024" } as Record<string, string>)[option] ?? "…"
+
 const ja: Catalogue = {
   lockHeld: "ほかのインデックス作成が実行中です。インデックス作成が終わってから実行してください。",
   noTargetsNeeded: "取り込みが必要なファイルはありません。",
@@ -817,6 +823,7 @@ const ja: Catalogue = {
   searchBadLimit: (value) => `--limit には 1 以上の整数を指定してください（指定: ${value}）。`,
   searchBadOffset: (value) => `--offset には 0 以上の整数を指定してください（指定: ${value}）。`,
   searchBadType: (value, groups, types) => `--type "${value}" という種類はありません。使えるのは ${groups.join("、")} か、拡張子 ${types.join("、")} です。`,
+  searchMissingValue: (option) => `${option} の後に値がありません（例: ${option} ${missingValueExample(option)}）。`,
   searchUnknownOption: (arg) =>
     `${arg} という search のオプションはありません（sagasu search --help）。- で始まる言葉を探すときは、-- の後に書きます（sagasu search -- ${arg} …）。`,
   searchBadSort: (value) => `--sort には relevance（関連度順）か modified（新しい順）を指定してください（指定: ${value}）。`,
@@ -1035,6 +1042,7 @@ const en: Catalogue = {
   searchBadLimit: (value) => `--limit must be a whole number of 1 or more (got ${value}).`,
   searchBadOffset: (value) => `--offset must be a whole number of 0 or more (got ${value}).`,
   searchBadType: (value, groups, types) => `Unknown --type "${value}": use one of ${groups.join(", ")} or an extension: ${types.join(", ")}.`,
+  searchMissingValue: (option) => `${option} needs a value (e.g. ${option} ${missingValueExample(option)}).`,
   searchUnknownOption: (arg) => `Unknown option ${arg} for search (see sagasu search --help); a word starting with - goes after -- (sagasu search -- ${arg} …).`,
   searchBadSort: (value) => `--sort must be relevance or modified (got ${value}).`,
   searchBadDate: (option, value) => `${option} must be a date such as 2024-04-01 or 2024/4/1 (got ${value}).`,
