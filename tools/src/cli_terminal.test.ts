@@ -5,7 +5,7 @@
  * terminal (tmux) over long Japanese paths that keeps the progress bar on one
  * line and leaves no stale bar line behind.
  */
-import { displayWidth, messages } from "@sagasu/domain"
+import { displayWidth, helpText } from "@sagasu/domain"
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -108,7 +108,7 @@ describe("sagasu help (issue 16: colour only on a terminal without NO_COLOR, exa
   }, 600_000)
 
   it("in the settings' language: Japanese by default (each command's summary, the headings, the footer), English with language en", async () => {
-    const ja = messages("ja").help
+    const ja = helpText("ja")
     const top = run(["--help"], inWork(jaWork))
     expect(top.code).toBe(0)
     // One row per command with the start of its Japanese summary (the rest may wrap under it); publish and team too.

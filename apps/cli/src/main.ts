@@ -11,7 +11,7 @@
  */
 import { Args, CliConfig, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
-import { defaultSettings, inBothLanguages, type Language, messages } from "@sagasu/domain"
+import { defaultSettings, helpText, inBothLanguages, type Language, messages } from "@sagasu/domain"
 import { Cause, Console, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { addCommand, enableCommand, initCommand, listCommand, moveCommand, removeCommand, renameCommand } from "./commands.ts"
 import { exampleRows, fitHelp, helpWidth } from "./help_layout.ts"
@@ -40,7 +40,7 @@ const helpLanguage = helpAsked.asked
       )
     )
   : defaultSettings.language
-const help = messages(helpLanguage).help
+const help = helpText(helpLanguage)
 
 // Help with examples: a description made of blocks (@effect/cli prints it under DESCRIPTION).
 const described = (summary: string, sections: ReadonlyArray<readonly [string, ReadonlyArray<string>]>) =>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
 import type { CrawlSkipReason } from "./crawl_skip.ts"
 import type { FileNote } from "./ingest_result.ts"
+import { helpText } from "./help_text.ts"
 import { type FileLogOutcome, inBothLanguages, logTimestamp, messages } from "./messages.ts"
 
 // Kana, kanji and the full-width forms: a Japanese text has at least one of them.
@@ -18,8 +19,9 @@ const texts = (value: unknown, at = ""): ReadonlyArray<readonly [string, unknown
     : [[at, value]]
 
 describe("the message catalogue (issue 16: one catalogue, Japanese first)", () => {
-  const ja = new Map(texts(messages("ja")))
-  const en = new Map(texts(messages("en")))
+  // The help's words (help_text.ts, apart so that the cold search's bundle does not carry them) as the catalogue's `help`.
+  const ja = new Map(texts({ ...messages("ja"), help: helpText("ja") }))
+  const en = new Map(texts({ ...messages("en"), help: helpText("en") }))
 
   // failureReason looks its sentence up in a table: failure_reason.test.ts walks every reason of it.
   const tables = new Set(["failureReason"])
