@@ -11,7 +11,7 @@
  */
 import { Args, CliConfig, Command, HelpDoc, Options, ValidationError } from "@effect/cli"
 import { NodeContext, NodeRuntime } from "@effect/platform-node"
-import { defaultSettings, helpText, inBothLanguages, type Language, messages } from "@sagasu/domain"
+import { defaultSettings, helpText, inBothLanguages, type Language } from "@sagasu/domain"
 import { Cause, Console, Effect, Layer, Logger, LogLevel, Option } from "effect"
 import { addCommand, enableCommand, initCommand, listCommand, moveCommand, removeCommand, renameCommand } from "./commands.ts"
 import { exampleRows, fitHelp, helpWidth } from "./help_layout.ts"
