@@ -102,11 +102,14 @@ describe("sagasu add / list / enable / disable / move (issue 16)", () => {
     expect(r.err).toBe(`フォルダ ${shown} はインデックス「${other}」のフォルダ（${otherPath}）${relation}。同じファイルが二重に取り込まれ、検索結果にも二度出るため、登録できません。\n`)
   })
 
-  it("add refuses a taken name, a bad name and a missing folder, exit 1", () => {
+  it("add refuses a taken name, a bad name, a missing folder and a file, exit 1", () => {
     expect(sagasu(work, "add", "A", folder("c"))).toEqual({ code: 1, out: "", err: "「A」という名前のインデックスはもうあります。\n" })
     expect(sagasu(work, "add", "a/b", folder("c")).err).toBe(`名前に \\ / : * ? " < > | と制御文字は使えません（「.」「..」も名前にできません）: a/b\n`)
     const missing = path.join(base, "無い")
     expect(sagasu(work, "add", "X", missing)).toEqual({ code: 1, out: "", err: `フォルダが見つかりません: ${missing}\n` })
+    const file = path.join(base, "見積.docx")
+    fs.writeFileSync(file, "")
+    expect(sagasu(work, "add", "X", file)).toEqual({ code: 1, out: "", err: `フォルダではなくファイルです: ${file}（インデックスにはフォルダを登録します）\n` })
   })
 
   it("disable and enable, shown in list and list --json; an unknown name exits 1", () => {

@@ -415,7 +415,7 @@ describe("the GUI in a real browser (issue 7)", () => {
       // Esc is ［やめる］ (issue 16: the keyboard path).
       await page.keyboard.press("Escape")
       // A cancel says it was a cancel (issue 16), not 「中止しました（0 / 0）」.
-      await expect.poll(() => message.textContent(), poll).toBe("取り込みの確認で［キャンセル］したため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。")
+      await expect.poll(() => message.textContent(), poll).toBe("取り込みの確認で取り消したため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。")
       await expect.poll(() => page.locator('#indexes tr[data-name="報告書"] td.num').nth(2).textContent(), poll).toBe(pendingText)
       // Closing the end leaves the offer to resume beside the update buttons.
       await page.click("#end-close")

@@ -105,7 +105,7 @@ describe("GET /api/progress and /api/run-result (issue 16)", () => {
     expect(view.run?.resultVersion).toBe(view.run?.id)
     const result = JSON.parse((await request(server, "/api/run-result")).body) as RunResult
     expect(result.version).toBe(view.run?.resultVersion)
-    expect(result.message).toBe("取り込みの確認で［キャンセル］したため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。")
+    expect(result.message).toBe("取り込みの確認で取り消したため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。")
     expect(result.failed).toEqual([])
   }, 120_000)
 

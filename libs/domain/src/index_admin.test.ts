@@ -122,6 +122,10 @@ describe("decideIndexEdit() (issue 16)", () => {
   it("refuses a path that is not a folder, after the name and overlap-free path checks", () => {
     expect(decide({ _tag: "add", name: "x", path: "/srv/none" }, { style: "posix", folder: { isFolder: false } }))
       .toEqual(Either.left(IndexRefusal.FolderMissing({ path: "/srv/none" })))
+    // A file is said to be one (a new user typed a document's path).
+    expect(decide({ _tag: "add", name: "x", path: "/srv/見積.xlsx" }, { style: "posix", folder: { isFolder: false, isFile: true } }))
+      .toEqual(Either.left(IndexRefusal.NotAFolder({ path: "/srv/見積.xlsx" })))
+    expect(messages("ja").indexRefused(IndexRefusal.NotAFolder({ path: "/srv/見積.xlsx" }))).toBe("フォルダではなくファイルです: /srv/見積.xlsx（インデックスにはフォルダを登録します）")
   })
 
   it("refuses by the real path: a link to a registered folder", () => {

@@ -121,6 +121,8 @@ export type IndexRefusal = Data.TaggedEnum<{
   FolderEmpty: {}
   FolderRelative: { readonly path: string }
   FolderMissing: { readonly path: string }
+  /** The path names a file, not a folder. */
+  NotAFolder: { readonly path: string }
   FolderOverlap: { readonly path: string; readonly other: string; readonly otherPath: string; readonly relation: FolderRelation }
 }>
 export const IndexRefusal = Data.taggedEnum<IndexRefusal>()
@@ -152,8 +154,8 @@ export type IndexEdit =
 /** What the store knows of the disk when it asks for a decision. */
 export interface IndexEditContext {
   readonly style: PathStyle
-  /** For `add` and `move`: whether the new path is a folder, and its real path. */
-  readonly folder?: { readonly isFolder: boolean; readonly realPath?: string | undefined }
+  /** For `add` and `move`: whether the new path is a folder (else whether it is a file), and its real path. */
+  readonly folder?: { readonly isFolder: boolean; readonly isFile?: boolean; readonly realPath?: string | undefined }
   /** The real paths of the registered indexes' folders that exist, by index name. */
   readonly realPaths?: ReadonlyMap<string, string>
 }
@@ -187,7 +189,9 @@ export function decideIndexEdit(
   const checkFolder = (p: string, others: ReadonlyArray<TargetFolder>): IndexRefusal | undefined => {
     if (p.trim() === "") return IndexRefusal.FolderEmpty()
     if (!isAbsoluteFolder(p, context.style)) return IndexRefusal.FolderRelative({ path: p })
-    if (context.folder !== undefined && !context.folder.isFolder) return IndexRefusal.FolderMissing({ path: p })
+    if (context.folder !== undefined && !context.folder.isFolder) {
+      return context.folder.isFile === true ? IndexRefusal.NotAFolder({ path: p }) : IndexRefusal.FolderMissing({ path: p })
+    }
     const overlap = findFolderOverlap(
       { path: p, realPath: context.folder?.realPath },
       others.map((o) => ({ name: o.name, path: o.path, realPath: context.realPaths?.get(o.name) })),

@@ -328,7 +328,7 @@ const ja: Catalogue = {
     reason === "unknown" ? `インデックス「${name}」は設定にありません。飛ばします。` : `インデックス「${name}」はチェックが付いていません。飛ばします。`,
   noneOfOnlyNames: "選んだインデックスはどれも更新できません。",
   // --- issue 16: the ends of a run that ingested nothing ---
-  planCancelled: "取り込みの確認で［キャンセル］したため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。",
+  planCancelled: "取り込みの確認で取り消したため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。",
   planTimedOut: (minutes) => `取り込みの確認に ${minutes} 分返事が無かったため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。`,
   knownIndexNames: (indexes) =>
     indexes.length === 0
@@ -381,6 +381,7 @@ const ja: Catalogue = {
       case "FolderEmpty": return "フォルダのパスを入力してください。"
       case "FolderRelative": return `フォルダは「/」（Windows は「C:\\」など）から始まる完全なパスで入力してください: ${r.path}`
       case "FolderMissing": return `フォルダが見つかりません: ${r.path}`
+      case "NotAFolder": return `フォルダではなくファイルです: ${r.path}（インデックスにはフォルダを登録します）`
       case "FolderOverlap":
         return `フォルダ ${r.path} はインデックス「${r.other}」のフォルダ（${r.otherPath}）${relationJa[r.relation]}。` +
           `同じファイルが二重に取り込まれ、検索結果にも二度出るため、登録できません。`
@@ -602,6 +603,7 @@ const en: Catalogue = {
       case "FolderEmpty": return "Enter the folder's path."
       case "FolderRelative": return `Enter the folder's full path (starting with / or a drive such as C:\\): ${r.path}`
       case "FolderMissing": return `The folder was not found: ${r.path}`
+      case "NotAFolder": return `This is a file, not a folder: ${r.path} (an index is a folder)`
       case "FolderOverlap":
         return `The folder ${r.path} ${relationEn[r.relation]} index "${r.other}" (${r.otherPath}); ` +
           `its files would be ingested twice and every hit shown twice, so it cannot be registered.`

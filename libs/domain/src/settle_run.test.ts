@@ -14,7 +14,7 @@ describe("settleRun() (R1, R16, R17, R18)", () => {
     { name: "stopped at the plan", outcome: { _tag: "Cancelled", why: { _tag: "stopped" } } as RunOutcome, gram: false, code: 2, report: "closing", message: "インデックス作成を中止しました。（成功: 0 件 / 失敗: 0 件）" },
     {
       name: "declined at the plan", outcome: { _tag: "Cancelled", why: { _tag: "declined" } } as RunOutcome, gram: false, code: 2, report: "closing",
-      message: "取り込みの確認で［キャンセル］したため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。"
+      message: "取り込みの確認で取り消したため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。"
     },
     {
       name: "no answer at the plan", outcome: { _tag: "Cancelled", why: { _tag: "timedOut", minutes: 60 } } as RunOutcome, gram: false, code: 2, report: "closing",

@@ -439,7 +439,7 @@ describe("runIndexer(): confirmation (R9, R10, R11, R12)", () => {
       expect(tsvText(f.paths, "A", "gone.xlsx")).toBeUndefined()
       expect(r.dispatched).toEqual([])
       // Issue 16: a cancel says it was one, not 「中止しました（0 / 0）」 as a stop does.
-      expect(yield* closing(r)).toEqual(Option.some("取り込みの確認で［キャンセル］したため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。"))
+      expect(yield* closing(r)).toEqual(Option.some("取り込みの確認で取り消したため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。"))
     })))
 
   it.effect("R10: no answer within 60 minutes cancels (TestClock)", () =>

@@ -125,7 +125,7 @@ export const editIndexes = (paths: WorkPaths, edit: IndexEdit, options: EditInde
     const newFolder = edit._tag === "add" || edit._tag === "move" ? edit.path : undefined
     const decided = decideIndexEdit(folders, edit, {
       style: pathStyleOf(options.platform ?? process.platform),
-      ...(newFolder !== undefined ? { folder: { isFolder: yield* isFolder(newFolder), realPath: yield* realPathOf(newFolder) } } : {}),
+      ...(newFolder !== undefined ? { folder: { ...(yield* folderKind(newFolder)), realPath: yield* realPathOf(newFolder) } } : {}),
       realPaths: yield* realPathsOf(folders)
     })
     if (Either.isLeft(decided)) {
@@ -227,10 +227,11 @@ const removeData = (paths: WorkPaths, name: string, next: Settings) =>
 
 const ioError = (e: { readonly message: string }) => new IndexEditError({ reason: "io", message: e.message })
 
-const isFolder = (p: string) =>
+// Whether `p` is a folder, else a file (a path that is neither, or cannot be read, is neither).
+const folderKind = (p: string) =>
   Effect.flatMap(FileSystem.FileSystem, (fs) => fs.stat(p)).pipe(
-    Effect.map((info) => info.type === "Directory"),
-    Effect.orElseSucceed(() => false)
+    Effect.map((info) => ({ isFolder: info.type === "Directory", isFile: info.type === "File" })),
+    Effect.orElseSucceed(() => ({ isFolder: false, isFile: false }))
   )
 
 const sameFolder = (a: string, b: string) =>
