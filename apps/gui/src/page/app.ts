@@ -47,6 +47,11 @@ function el<K extends keyof HTMLElementTagNameMap>(
   return e
 }
 
+// A path with a line-break opportunity after each separator (<wbr>), so that a narrow column (800×600)
+// breaks it between folders rather than inside a name; its text stays the path.
+const pathNodes = (p: string): Array<Node | string> =>
+  p.split(/(?<=[/\\])/).flatMap((piece, i) => (i === 0 ? [piece] : [document.createElement("wbr"), piece]))
+
 const show = (e: HTMLElement, visible: boolean) => {
   e.hidden = !visible
 }
@@ -229,7 +234,7 @@ function renderIndexes() {
         el("td", { className: "narrow" }, [pick]),
         el("td", { className: "narrow" }, [enabled]),
         nameCell,
-        el("td", { className: "path", text: i.path }),
+        el("td", { className: "path" }, pathNodes(i.path)),
         el("td", { className: "num", text: count(i.done) }),
         el("td", { className: "num", text: count(i.failed) }),
         el("td", { className: "num", text: count(i.pending) }),
@@ -410,7 +415,7 @@ function renderEnd(r: RunResult) {
     ...r.failed.map((f) => {
       // Issue 17: the sentence and detail come made by the domain's catalogue; nothing here reads the reason.
       return el("tr", {}, [
-        el("td", { className: "path", text: `${f.index}/${f.path}` }),
+        el("td", { className: "path" }, pathNodes(`${f.index}/${f.path}`)),
         el("td", {}, [f.sentence[language], ...(f.detail === "" ? [] : [el("span", { className: "reason-detail", text: f.detail })])])
       ])
     })
@@ -596,7 +601,7 @@ function fileCard(file: FileView): HTMLElement {
       el("span", { className: "file", text: name }),
       el("span", { className: "meta", text: meta })
     ]),
-    el("div", { className: "folder-row" }, [el("span", { className: "folder", text: folder, title: file.fullPath }), open, openFolder, copy, note]),
+    el("div", { className: "folder-row" }, [el("span", { className: "folder", title: file.fullPath }, pathNodes(folder)), open, openFolder, copy, note]),
     el("table", { className: "locations" }, [el("tbody", {}, rows)])
   ])
 }
