@@ -135,6 +135,8 @@ describe("sagasu help (issue 16: colour only on a terminal without NO_COLOR, exa
     expect(team).toMatch(new RegExp(`^コマンド\\n\\n  connect  ${ja.summary.connect.slice(0, 10)}`, "m"))
     expect(team).toMatch(/^ {2}revoke {3}データベースのロールが、/m)
     expect(team).not.toMatch(/^ {2}init /m)
+    // Its footer points at its subcommands' help.
+    expect(team).toMatch(/^sagasu team COMMAND --help で、/m)
     expect(run(["team", "connect", "--help"], inWork(jaWork)).out).toMatch(/^\$ sagasu team connect \[--work text\]/m)
     await breathe()
 

@@ -299,7 +299,9 @@ const tidyHelp = (args: ReadonlyArray<unknown>) =>
         sub === undefined ? `${usage}sagasu ` : `${usage}sagasu team ${sub}`)
     // `sagasu team --help` lists its own subcommands; the top-level help every command.
     const team = /^\$ sagasu team\s*$/m.test(tidy.replace(/\x1b\[[0-9;]*m/g, ""))
-    return fitHelp(tidy, width, { commands: team ? teamRows : commandRows, headings: helpHeadings })
+    // Its footer points at its subcommands' help (`sagasu team COMMAND --help`).
+    const footed = team ? tidy.replace(help.commandHelp, help.commandHelp.replace("sagasu COMMAND", "sagasu team COMMAND")) : tidy
+    return fitHelp(footed, width, { commands: team ? teamRows : commandRows, headings: helpHeadings })
   })
 const withoutColour = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
   Console.consoleWith((base) => {
