@@ -67,8 +67,6 @@ export function readFreshParts(folder: BodyFolder, terms?: ReadonlyArray<string>
     freshCache.set(folder.dir, known)
     return terms === undefined || terms.every((t) => known.joined.includes(t)) ? known.parts : undefined
   }
-  // A folder the search thread is part way through sieving: finished first (the rest of it, not all).
-  if (terms !== undefined && sieving?.dir === folder.dir && sieving.fingerprint === folder.fingerprint) sieveFresh(folder)
   if (terms !== undefined && sieveRulesOut(folder, terms)) return undefined
   const texts = readTexts(folder)
   if (texts === undefined) return undefined
@@ -154,7 +152,6 @@ function normsOf(text: string, normalized: string | undefined, lines: ReadonlyAr
 export function freshMayHold(folder: BodyFolder, terms: ReadonlyArray<string>): boolean {
   const known = freshCache.get(folder.dir)
   if (known !== undefined && known.fingerprint === folder.fingerprint) return terms.every((t) => known.joined.includes(t))
-  if (sieving?.dir === folder.dir && sieving.fingerprint === folder.fingerprint) sieveFresh(folder)
   if (sieveRulesOut(folder, terms)) return false
   const texts = readTexts(folder)
   if (texts === undefined) return true
