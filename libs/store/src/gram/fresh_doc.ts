@@ -197,59 +197,23 @@ function namesOf(folder: BodyFolder): string {
  * Reads a fresh folder and keeps its sieve ahead of the queries that will
  * ask for it (S2: a GUI's search thread between queries, so that a query
  * during a run finds the newly published folders sieved instead of
- * normalising their text itself), in slices: it stops once `deadline` (a
- * `performance.now()` time) has passed, after at least one piece of about
- * {@link SIEVE_PIECE} characters cut at a line feed (normalising never joins
- * across one), and goes on where it stopped when called again for the same
- * folder — a big file's text (a few MB) would otherwise hold the thread for
- * a tenth of a second, and a query with it. A TSV with an escape is parsed
- * and its lines normalised one by one. Returns whether the folder is done
- * (sieved, or cached, or gone).
+ * normalising their text itself); a TSV with an escape is parsed and its
+ * lines normalised one by one. Nothing when the folder is sieved or cached
+ * already, or gone. Returns whether it read the folder.
  */
-export function sieveFresh(folder: BodyFolder, deadline = Number.POSITIVE_INFINITY): boolean {
-  if (freshCache.get(folder.dir)?.fingerprint === folder.fingerprint) return true
-  if (sieves.get(folder.dir)?.fingerprint === folder.fingerprint) return true
-  if (sieving === undefined || sieving.dir !== folder.dir || sieving.fingerprint !== folder.fingerprint) {
-    const texts = readTexts(folder)
-    if (texts === undefined) return true
-    sieving = {
-      dir: folder.dir, fingerprint: folder.fingerprint, texts: texts.map((t) => t.text), k: 0, at: 0,
-      tables: sieveTables(texts.reduce((n, t) => n + t.text.length, 0))
-    }
-  }
-  const job = sieving
-  while (job.k < job.texts.length) {
-    const text = job.texts[job.k]!
-    if (text.includes("\\") || text.includes("\r")) {
-      // Escaped: each line's text and forms as the reader normalises them (a sieve over lines is as good).
-      for (const l of parseBodyTsv(text).lines) {
-        addToSieve(job.tables, normalizeForSearch(l.text))
-        if (l.forms !== undefined) addToSieve(job.tables, normalizeForSearch(l.forms))
-      }
-      job.k++
-      job.at = 0
-    } else {
-      const cut = text.indexOf("\n", job.at + SIEVE_PIECE)
-      const end = cut < 0 ? text.length : cut
-      addToSieve(job.tables, normalizeForSearch(text.slice(job.at, end)))
-      job.at = end
-      if (end >= text.length) {
-        job.k++
-        job.at = 0
-      }
-    }
-    if (job.k < job.texts.length && performance.now() >= deadline) return false
-  }
-  sieving = undefined
-  keepSieveTables(folder, namesOf(folder), job.tables)
+export function sieveFresh(folder: BodyFolder): boolean {
+  if (freshCache.get(folder.dir)?.fingerprint === folder.fingerprint) return false
+  if (sieves.get(folder.dir)?.fingerprint === folder.fingerprint) return false
+  const texts = readTexts(folder)
+  if (texts === undefined) return false
+  const normalized = texts.flatMap(({ text }) => {
+    if (!text.includes("\\") && !text.includes("\r")) return [normalizeForSearch(text)]
+    // Escaped: each line's text and forms as the reader normalises them (a sieve over lines is as good).
+    return parseBodyTsv(text).lines.flatMap((l) => [normalizeForSearch(l.text), l.forms === undefined ? "" : normalizeForSearch(l.forms)])
+  })
+  keepSieve(folder, namesOf(folder), normalized)
   return true
 }
-
-/** Characters of a TSV normalised and sieved at a time by {@link sieveFresh}: a few ms. */
-export const SIEVE_PIECE = 64 * 1024
-
-// The folder sieveFresh is part way through.
-let sieving: { readonly dir: string; readonly fingerprint: string; readonly texts: ReadonlyArray<string>; k: number; at: number; readonly tables: SieveTables } | undefined
 
 // A fresh folder's normalised text in brief: a bit per pair of adjacent UTF-16 units and per run of
 // five (each hashed onto a table sized to the text: 8 bits a character, 2^15 to 2^24 bits) and per
@@ -301,47 +265,30 @@ const setBit = (table: Uint32Array, bit: number) => {
 }
 const hasBit = (table: Uint32Array, bit: number) => (table[bit >>> 5]! & (1 << (bit & 31))) !== 0
 
-// The tables of a sieve being built (Sieve without its folder).
-interface SieveTables {
-  readonly shift: number
-  readonly pairs: Uint32Array
-  readonly runs: Uint32Array
-  readonly units: Uint32Array
-}
-
-function sieveTables(chars: number): SieveTables {
-  const bits = sievePairBits(chars)
-  return { shift: 32 - bits, pairs: new Uint32Array((2 ** bits) / 32), runs: new Uint32Array((2 ** bits) / 32), units: new Uint32Array(65536 / 32) }
-}
-
-// Sets the bits of `text` (a normalised text, or a piece of one cut at a line feed: no term spans one).
-function addToSieve(t: SieveTables, text: string): void {
-  const { pairs, runs, units, shift } = t
-  let h = 0
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    units[c >>> 5]! |= 1 << (c & 31)
-    if (i > 0) setBit(pairs, pairHash(text.charCodeAt(i - 1), c) >>> shift)
-    if (i >= RUN) h = (h - Math.imul(text.charCodeAt(i - RUN), runOut)) | 0
-    h = (Math.imul(h, RUN_BASE) + c) | 0
-    if (i >= RUN - 1) setBit(runs, runHash(h) >>> shift)
-  }
-}
-
 function keepSieve(folder: BodyFolder, names: string, texts: ReadonlyArray<string>): void {
-  const tables = sieveTables(texts.reduce((n, t) => n + t.length, 0))
-  for (const text of texts) addToSieve(tables, text)
-  keepSieveTables(folder, names, tables)
-}
-
-function keepSieveTables(folder: BodyFolder, names: string, tables: SieveTables): void {
-  const bytes = (t: SieveTables) => t.pairs.byteLength + t.runs.byteLength + t.units.byteLength
+  const bits = sievePairBits(texts.reduce((n, t) => n + t.length, 0))
+  const shift = 32 - bits
+  const pairs = new Uint32Array((2 ** bits) / 32)
+  const runs = new Uint32Array((2 ** bits) / 32)
+  const units = new Uint32Array(65536 / 32)
+  for (const text of texts) {
+    let h = 0
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i)
+      units[c >>> 5]! |= 1 << (c & 31)
+      if (i > 0) setBit(pairs, pairHash(text.charCodeAt(i - 1), c) >>> shift)
+      if (i >= RUN) h = (h - Math.imul(text.charCodeAt(i - RUN), runOut)) | 0
+      h = (Math.imul(h, RUN_BASE) + c) | 0
+      if (i >= RUN - 1) setBit(runs, runHash(h) >>> shift)
+    }
+  }
+  const bytes = (t: Sieve) => t.pairs.byteLength + t.runs.byteLength + t.units.byteLength
   const old = sieves.get(folder.dir)
   if (old !== undefined) {
     sieves.delete(folder.dir)
     sieveBytes -= bytes(old)
   }
-  const sieve = { fingerprint: folder.fingerprint, names, ...tables }
+  const sieve = { fingerprint: folder.fingerprint, names, pairs, runs, shift, units }
   sieves.set(folder.dir, sieve)
   sieveBytes += bytes(sieve)
   for (const [dir, kept] of sieves) {

@@ -221,7 +221,7 @@ export class GramSearcher {
   warmFresh(deadline: number, cancelled: () => boolean = () => false): boolean {
     for (const doc of this.freshDocs.slice(0, 256)) {
       if (performance.now() >= deadline || cancelled()) return false
-      if (!sieveFresh(doc.folder, deadline)) return false
+      sieveFresh(doc.folder)
     }
     return true
   }
