@@ -68,10 +68,10 @@ const warm = (fresh: boolean) => {
 port.on("message", (job: SearchJob) => {
   currentGeneration = job.generation
   lastQueryAt = performance.now()
-  warmPaths = workPaths(job.work)
+  const paths = workPaths(job.work)
+  warmPaths = paths
   if (warming === undefined) warming = setTimeout(warm, warmEveryMs, true)
   const cancelled = () => Atomics.load(latest, 0) !== job.generation
-  const paths = workPaths(job.work)
   try {
     searcher = GramSearcher.reopen(paths, searcher)
     if (searcher !== undefined) {
@@ -86,7 +86,7 @@ port.on("message", (job: SearchJob) => {
     searcher = undefined
   }
   void Effect.runPromise(
-    WorkStore.searchIndexFiles(workPaths(job.work), job.query, { ...job.options, budgetMs: job.budgetMs, countBudgetMs, cancelled }).pipe(
+    WorkStore.searchIndexFiles(paths, job.query, { ...job.options, budgetMs: job.budgetMs, countBudgetMs, cancelled }).pipe(
       Effect.map((result): SearchReply => ({ id: job.id, result, contexts: contextsOf(paths, result.files), superseded: cancelled() })),
       Effect.catchAll((e) => Effect.succeed<SearchReply>({ id: job.id, error: e.message })),
       Effect.catchAllDefect((d) => Effect.succeed<SearchReply>({ id: job.id, error: String(d) })),

@@ -70,7 +70,7 @@ export function readFreshParts(folder: BodyFolder, terms?: ReadonlyArray<string>
   if (terms !== undefined && sieveRulesOut(folder, terms)) return undefined
   const texts = readTexts(folder)
   if (texts === undefined) return undefined
-  const normalized = texts.map(({ text }) => (text.includes("\\") || text.includes("\r") ? undefined : normalizeForSearch(text)))
+  const normalized = texts.map(({ text }) => wholeNormalized(text))
   if (terms !== undefined && rulesOut(folder, terms, normalized)) return undefined
   const out: Array<FreshPart> = []
   let chars = 0
@@ -100,6 +100,11 @@ export function readFreshParts(folder: BodyFolder, terms?: ReadonlyArray<string>
   }
   return out
 }
+
+// A TSV's whole text normalised in one call, or undefined when something in it is escaped (a `\`
+// or a CR: an escape may hide a word across it, and the text is not each line's as the reader gives it).
+const wholeNormalized = (text: string): string | undefined =>
+  text.includes("\\") || text.includes("\r") ? undefined : normalizeForSearch(text)
 
 // The texts of a fresh folder's TSVs; undefined when the folder (or a TSV) is gone, a TSV that cannot be read left out.
 function readTexts(folder: BodyFolder): Array<{ readonly file: string; readonly text: string }> | undefined {
@@ -155,7 +160,7 @@ export function freshMayHold(folder: BodyFolder, terms: ReadonlyArray<string>): 
   if (sieveRulesOut(folder, terms)) return false
   const texts = readTexts(folder)
   if (texts === undefined) return true
-  return !rulesOut(folder, terms, texts.map(({ text }) => (text.includes("\\") || text.includes("\r") ? undefined : normalizeForSearch(text))))
+  return !rulesOut(folder, terms, texts.map(({ text }) => wholeNormalized(text)))
 }
 
 // Whether the sieve kept for the folder says it holds some term nowhere.
@@ -176,10 +181,10 @@ function rulesOut(folder: BodyFolder, terms: ReadonlyArray<string>, normalized: 
   // A process that searches again and again keeps the sieve at once (a GUI: the tail changes with every
   // flush, most of its folders are read by two or three queries); a cold search keeps one only for a
   // folder it reads a second time.
-  if (sieves.get(folder.dir)?.fingerprint === folder.fingerprint) {
-    // Kept already (it said "may"): not built again.
-  } else if (searchesAgain || seenOnce.get(folder.dir) === folder.fingerprint) keepSieve(folder, names, texts)
-  else {
+  // A sieve kept already (it said "may") is not built again.
+  const kept = sieves.get(folder.dir)?.fingerprint === folder.fingerprint
+  if (!kept && (searchesAgain || seenOnce.get(folder.dir) === folder.fingerprint)) keepSieve(folder, names, texts)
+  else if (!kept) {
     seenOnce.set(folder.dir, folder.fingerprint)
     if (seenOnce.size > 1024) seenOnce.delete(seenOnce.keys().next().value as string)
   }
@@ -207,7 +212,8 @@ export function sieveFresh(folder: BodyFolder): boolean {
   const texts = readTexts(folder)
   if (texts === undefined) return false
   const normalized = texts.flatMap(({ text }) => {
-    if (!text.includes("\\") && !text.includes("\r")) return [normalizeForSearch(text)]
+    const whole = wholeNormalized(text)
+    if (whole !== undefined) return [whole]
     // Escaped: each line's text and forms as the reader normalises them (a sieve over lines is as good).
     return parseBodyTsv(text).lines.flatMap((l) => [normalizeForSearch(l.text), l.forms === undefined ? "" : normalizeForSearch(l.forms)])
   })
