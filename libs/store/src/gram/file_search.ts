@@ -625,7 +625,7 @@ export class FileSearch {
     const match = new FileMatch<number>(this.query, names, this.keep())
     const a = seg.docs.first(d)
     const b = a + seg.docs.count(d)
-    if (!match.excluded) this.scanDoc(match, cursors, a, b, 0)
+    if (!match.excluded) this.scanDoc(match, cursors, a, b, 0, true)
     const src = seg.docs.sourceMtimeMs(d)
     const size = seg.docs.sourceSize(d)
     return {
@@ -647,12 +647,15 @@ export class FileSearch {
   }
 
   // The lines [a, b) holding a term or an excluded term, through the cursors (refs: piece · HIGH + line).
+  // A whole file (`wholeFile`) missing a word is decided without counting; a piece of a big file
+  // is not: its other pieces may hold the words it lacks.
   private scanDoc(
     match: FileMatch<number>,
     cursors: { readonly terms: ReadonlyArray<TermLines>; readonly exclude: ReadonlyArray<TermLines> },
     a: number,
     b: number,
-    piece: number
+    piece: number,
+    wholeFile: boolean
   ): void {
     for (const e of cursors.exclude) {
       if (e.next(a) < b) {
@@ -660,10 +663,11 @@ export class FileSearch {
         return
       }
     }
-    // Decide first: a file missing a word needs no counting.
-    const needed = allTermsMask(this.query) & ~match.nameMask
-    for (let i = 0; i < cursors.terms.length; i++) {
-      if ((needed & (1 << i)) !== 0 && cursors.terms[i]!.next(a) >= b) return
+    if (wholeFile) {
+      const needed = allTermsMask(this.query) & ~match.nameMask
+      for (let i = 0; i < cursors.terms.length; i++) {
+        if ((needed & (1 << i)) !== 0 && cursors.terms[i]!.next(a) >= b) return
+      }
     }
     let pos = a
     const terms = cursors.terms
@@ -703,7 +707,7 @@ export class FileSearch {
       const st = this.states.find((s) => s.segment === p.segment)
       if (st === undefined || p.segment.isDeleted(p.d)) continue
       const a = p.segment.docs.first(p.d)
-      this.scanPiece(match, this.cursorsOf(st), a, a + p.segment.docs.count(p.d), n)
+      this.scanDoc(match, this.cursorsOf(st), a, a + p.segment.docs.count(p.d), n, false)
     }
     let src = -1
     let size = -1
@@ -729,38 +733,6 @@ export class FileSearch {
       show: (k) => this.showSegment(view.index, view.path, names, match, k, pieces.map((p) => ({ seg: p.segment, d: p.d }))),
       redo: () => this.decidePieces(key),
       pieceKey: key
-    }
-  }
-
-  // scanDoc without the early "misses a word" exit: a piece may lack words its other pieces hold.
-  private scanPiece(
-    match: FileMatch<number>,
-    cursors: { readonly terms: ReadonlyArray<TermLines>; readonly exclude: ReadonlyArray<TermLines> },
-    a: number,
-    b: number,
-    piece: number
-  ): void {
-    for (const e of cursors.exclude) {
-      if (e.next(a) < b) {
-        match.exclude()
-        return
-      }
-    }
-    let pos = a
-    for (;;) {
-      this.tick()
-      let best = END
-      let mask = 0
-      for (let i = 0; i < cursors.terms.length; i++) {
-        const n = cursors.terms[i]!.next(pos)
-        if (n < best) {
-          best = n
-          mask = 1 << i
-        } else if (n === best && n !== END) mask |= 1 << i
-      }
-      if (best >= b) break
-      match.add(mask, piece * HIGH + best)
-      pos = best + 1
     }
   }
 

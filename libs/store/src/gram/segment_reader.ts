@@ -21,7 +21,7 @@ import { preadSync as pread } from "../_sync_fs.ts"
 import { folderIdentityOf } from "./body_walk.ts"
 import { type DocPart, DocTable } from "./doc_table.ts"
 import type { SegmentEntry } from "./manifest_format.ts"
-import { POSTING_BLOCK, readVarint } from "./format.ts"
+import { POSTING_BLOCK, readVarint, varintAt, varintEnd } from "./format.ts"
 import { DICT_ENTRY_BYTES, SPARSE_EVERY } from "./segment_builder.ts"
 
 /** Where one posting list lies in `.post` and how many ids it holds. */
@@ -444,15 +444,8 @@ export class ListCursor implements Cursor {
         cur = END
         break
       }
-      // format.ts's readVarint inlined: measured 6.9 vs 10.1 ns per id (format.ts).
-      let b = bytes[pos++] ?? 0
-      let v = b & 0x7f
-      let shift = 7
-      while (b & 0x80) {
-        b = bytes[pos++] ?? 0
-        v += (b & 0x7f) * 2 ** shift
-        shift += 7
-      }
+      const v = varintAt(bytes, pos)
+      pos = varintEnd
       cur = left === this.df ? v : cur + v
       this.tag = bytes[pos++] ?? POSITION_UNKNOWN
       left--
