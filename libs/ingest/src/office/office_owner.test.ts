@@ -12,11 +12,11 @@
  */
 import { NodeContext } from "@effect/platform-node"
 import { afterAll, beforeAll, describe, expect, it } from "@effect/vitest"
-import { Cause, Duration, Effect, Exit, Fiber, Option, Queue } from "effect"
+import { Cause, Deferred, Duration, Effect, Exit, Fiber, Option, Queue } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { OfficeFailure } from "./office_failure.ts"
-import { makeOfficeOwner, officeVersion, type OfficeOwnerOptions } from "./office_owner.ts"
+import { makeOfficeOwner, makeOfficeSlot, officeVersion, type OfficeOwnerOptions } from "./office_owner.ts"
 import { corpusFile, haveCorpus } from "../_test_corpus.ts"
 import {
   haveSoffice,
@@ -71,6 +71,12 @@ const officeOnlySheets = ["poi/testEXCEL_3.xls", "poi/testEXCEL_4.xls", "sheetjs
 const until = (ok: () => boolean) =>
   Effect.gen(function* () {
     while (!ok()) yield* Effect.sleep(Duration.millis(10))
+  })
+
+/** Waits until the effect answers true: a condition of the test's own, never a time. */
+const untilEffect = (ok: Effect.Effect<boolean>) =>
+  Effect.gen(function* () {
+    while (!(yield* ok)) yield* Effect.sleep(Duration.millis(10))
   })
 
 /** Pids of this area's processes other than `known`: the forwarding `soffice --convert-to` client, once it runs. */
@@ -395,6 +401,79 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
         })
       ),
     180_000
+  )
+
+  it.live(
+    "issue 20: owners sharing a slot run one LibreOffice at a time; a kind that needs it takes it from the idle holder",
+    () => {
+      const area = newArea()
+      return Effect.scoped(
+        Effect.gen(function* () {
+          const slot = makeOfficeSlot()
+          // convertReadable: a Word 97 file is read without Office now (W3); here each file must start LibreOffice.
+          const options = { workArea: area, slot, timeout: Duration.seconds(120), idle: () => Effect.never, convertReadable: true }
+          const sheets = yield* makeOfficeOwner("spreadsheet", options)
+          const docs = yield* makeOfficeOwner("document", options)
+          const alive = (owner: typeof sheets) => Effect.map(owner.status, (s) => Option.isSome(s.pgid))
+
+          expect((yield* sheets.ingest(corpusFile(small.xls[0]!))).via).toBe("office")
+          expect(yield* alive(sheets), "the spreadsheet owner keeps its LibreOffice warm").toBe(true)
+          expect((yield* docs.ingest(corpusFile(small.doc))).via).toBe("office")
+          expect(yield* alive(sheets), "the spreadsheet owner gave its LibreOffice up for the document").toBe(false)
+          expect(yield* alive(docs)).toBe(true)
+          expect((yield* sheets.ingest(corpusFile(small.xls[1]!))).via).toBe("office")
+          expect(yield* alive(docs), "and the document owner gave it back").toBe(false)
+          expect((yield* sheets.status).processesStarted).toBe(2)
+          expect((yield* docs.status).processesStarted).toBe(1)
+
+          // Files of both kinds at once: every one read, never two LibreOffice processes side by side.
+          let most = 0
+          const watch = yield* Effect.fork(
+            Effect.forever(
+              Effect.gen(function* () {
+                const running = ((yield* alive(sheets)) ? 1 : 0) + ((yield* alive(docs)) ? 1 : 0)
+                most = Math.max(most, running)
+                yield* Effect.sleep(Duration.millis(5))
+              })
+            )
+          )
+          const results = yield* Effect.all(
+            [small.doc, small.xls[2]!, small.doc, small.xls[3]!].map((file, i) => (i % 2 === 0 ? docs : sheets).ingest(corpusFile(file))),
+            { concurrency: "unbounded" }
+          )
+          yield* Fiber.interrupt(watch)
+          expect(results.map((r) => r.via)).toEqual(["office", "office", "office", "office"])
+          expect(most, "at most one owner had a LibreOffice at any sample").toBe(1)
+        })
+      ).pipe(
+        Effect.provide(NodeContext.layer),
+        Effect.tap(() => Effect.sync(() => expect(pgrep(area), "no soffice after the scope closed").toEqual([])))
+      )
+    },
+    300_000
+  )
+
+  it.live(
+    "issue 20: an owner ends its LibreOffice once it has been idle for idleEnd, and starts a fresh one on the next file (W3)",
+    () =>
+      Effect.gen(function* () {
+        const fire = yield* Deferred.make<void>()
+        return yield* withOwner("spreadsheet", { timeout: Duration.seconds(120), idle: () => Deferred.await(fire) }, (owner) =>
+          Effect.gen(function* () {
+            yield* owner.ingest(corpusFile(small.xls[0]!))
+            yield* owner.ingest(corpusFile(small.xls[1]!))
+            const warm = yield* owner.status
+            expect(Option.isSome(warm.pgid), "still warm: its idle time has not run out").toBe(true)
+            expect(warm.processesStarted).toBe(1)
+            yield* Deferred.succeed(fire, undefined)
+            yield* untilEffect(Effect.map(owner.status, (s) => Option.isNone(s.pgid)))
+            expect(pgrep(warm.profileDir.pipe(Option.getOrThrow)), "its processes are gone").toEqual([])
+            expect((yield* owner.ingest(corpusFile(small.xls[2]!))).via).toBe("office")
+            expect((yield* owner.status).processesStarted).toBe(2)
+          })
+        )
+      }),
+    300_000
   )
 })
 

@@ -26,7 +26,7 @@
  */
 import { CommandExecutor, FileSystem } from "@effect/platform"
 import { type AppKind, type Extraction, type FileNote, fileFormatOf } from "@sagasu/domain"
-import { Clock, Duration, Effect, Exit, Option, type Scope } from "effect"
+import { Clock, Duration, Effect, Exit, Fiber, Option, type Scope } from "effect"
 import * as path from "node:path"
 import type { ExtractFileOptions } from "../extract.ts"
 import { extractBuffer } from "../extract.ts"
@@ -70,6 +70,23 @@ export interface OfficeOwnerOptions {
    * a guess of how fast a machine is (issue 15).
    */
   readonly limit?: (timeout: Duration.Duration) => Effect.Effect<void>
+  /**
+   * How long a LibreOffice process may sit without a file before the owner
+   * ends it (default {@link defaultOfficeIdle}, 10 s); the next file starts a
+   * fresh one (W3).
+   */
+  readonly idleEnd?: Duration.DurationInput
+  /**
+   * How the idle wait runs out (default: `Effect.sleep(idleEnd)` by the clock); a test fires it
+   * when it chooses, as with {@link limit}.
+   */
+  readonly idle?: (idleEnd: Duration.Duration) => Effect.Effect<void>
+  /**
+   * Shared with the owners of the other kinds: at most one LibreOffice
+   * process of the run lives at a time ({@link makeOfficeSlot}). Without it
+   * the owner is limited only to one process of its own kind (W3).
+   */
+  readonly slot?: OfficeSlot
   /** The LibreOffice command, a name looked up on PATH or a path (default `soffice`). */
   readonly command?: string
   /** Extra environment for the LibreOffice processes (tests set PATH). */
@@ -91,6 +108,62 @@ export interface OfficeIngestion {
   readonly via: "office" | "plain"
   /** Notes for the file's log block (R4): how it was read and how long it took. */
   readonly log: ReadonlyArray<FileNote>
+}
+
+/** The default of {@link OfficeOwnerOptions.idleEnd}: a burst of rerouted files shares one start, a quiet run holds no LibreOffice. */
+export const defaultOfficeIdle = Duration.seconds(10)
+
+/** An owner as the {@link OfficeSlot} sees it. */
+export interface SlotHolder {
+  readonly kind: AppKind
+  /**
+   * Ends the holder's LibreOffice once the files it is reading or already
+   * has queued are done (it waits its turn on the owner's own queue) and
+   * hands the slot to `next`; nothing when it no longer holds the slot.
+   */
+  readonly giveUp: (next: SlotHolder) => Effect.Effect<void>
+}
+
+/**
+ * One LibreOffice process at a time for the owners that share it (issue 20:
+ * memory). A LibreOffice process takes 150–380 MB; the three owners each
+ * keeping theirs warm held 726 MB of the 1,215 MB a corpus run peaked at.
+ * Files that need Office are few once the plain workers read legacy formats
+ * (W3), so handing the one process's place from kind to kind costs a start
+ * (≈1 s) now and then. An owner takes the slot before its file's time limit
+ * starts (waiting for another kind's file is not the file's time) and keeps it
+ * while its LibreOffice lives; another kind that needs it asks the holder to
+ * give it up, which happens after the files the holder already has queued.
+ */
+export interface OfficeSlot {
+  /** Waits until `owner` holds the slot (at once when it holds it or none does). Interruptible. */
+  readonly acquire: (owner: SlotHolder) => Effect.Effect<void>
+  /** `owner` no longer runs LibreOffice: the slot is free (nothing when another holds it). */
+  readonly release: (owner: SlotHolder) => void
+  /** `from`, giving up, hands the slot straight to `to`, so no third owner takes it in between. */
+  readonly handOver: (from: SlotHolder, to: SlotHolder) => void
+}
+
+/** Makes the slot the owners of one run share ({@link makeOfficeOwners} does). */
+export function makeOfficeSlot(): OfficeSlot {
+  let holder: SlotHolder | undefined
+  return {
+    acquire: (owner) =>
+      Effect.gen(function* () {
+        for (;;) {
+          if (holder === undefined) holder = owner
+          if (holder === owner) return
+          // Waits for the holder's queued files; it then hands over to us, or has released already.
+          yield* holder.giveUp(owner)
+        }
+      }),
+    release: (owner) => {
+      if (holder === owner) holder = undefined
+    },
+    handOver: (from, to) => {
+      if (holder === from) holder = to
+    }
+  }
 }
 
 /** Counters and the current process of an owner, for logs and tests. */
@@ -146,6 +219,10 @@ export const makeOfficeOwner = (
     const outDir = path.join(home, "out")
     const target = targetOf[kind]
     const permit = yield* Effect.makeSemaphore(1)
+    const idleEnd = Duration.decode(options.idleEnd ?? defaultOfficeIdle)
+    const idle = options.idle ?? Effect.sleep
+    const slot = options.slot
+    const scope = yield* Effect.scope
 
     // Touched only by the fiber holding the permit, and by the finalizer.
     let office: OfficeProcess | undefined
@@ -154,6 +231,12 @@ export const makeOfficeOwner = (
     let filesConverted = 0
     let sequence = 0
     let closed = false
+    let holdsSlot = false
+    // Files handed to `ingest` and not finished: an idle end is only for an owner with none.
+    let inFlight = 0
+    // Counts finished files, so an idle end knows whether a file came meanwhile.
+    let finished = 0
+    let idleEnder: Fiber.RuntimeFiber<void> | undefined
 
     const provide = <A, E>(effect: Effect.Effect<A, E, CommandExecutor.CommandExecutor | FileSystem.FileSystem>) =>
       effect.pipe(Effect.provideService(CommandExecutor.CommandExecutor, executor), Effect.provideService(FileSystem.FileSystem, fs))
@@ -166,11 +249,65 @@ export const makeOfficeOwner = (
         return current === undefined ? Effect.void : provide(endOffice(current, signal))
       })
 
+    /** The process has ended or was never needed: the slot goes back (issue 20). */
+    const releaseSlot = () => {
+      if (!holdsSlot) return
+      holdsSlot = false
+      slot?.release(self)
+    }
+
+    /** Under the permit: ends an idle process and passes the slot on to `next` (another kind's owner). */
+    const giveUp = (next: SlotHolder) =>
+      permit.withPermits(1)(
+        Effect.suspend(() => {
+          if (!holdsSlot) return Effect.void
+          return end("SIGTERM").pipe(
+            Effect.zipRight(
+              Effect.sync(() => {
+                holdsSlot = false
+                slot?.handOver(self, next)
+              })
+            )
+          )
+        })
+      )
+    const self: SlotHolder = { kind, giveUp }
+
+    /** After a file, with nothing else in flight: ends LibreOffice once it has been idle for `idleEnd` (W3). */
+    const scheduleIdleEnd = Effect.suspend(() => {
+      const previous = idleEnder
+      const mark = finished
+      // Called from a finalizer (uninterruptible): the timer is made interruptible, and the previous one
+      // is interrupted without waiting (it may be waiting for the permit this file holds).
+      return (previous === undefined ? Effect.void : Fiber.interruptFork(previous)).pipe(
+        Effect.zipRight(
+          idle(idleEnd).pipe(
+            Effect.zipRight(
+              permit.withPermits(1)(
+                Effect.suspend(() =>
+                  finished === mark && inFlight === 0 && office !== undefined ? end("SIGTERM").pipe(Effect.tap(() => Effect.sync(releaseSlot))) : Effect.void
+                )
+              )
+            ),
+            Effect.interruptible,
+            Effect.forkIn(scope)
+          )
+        ),
+        Effect.tap((fiber) =>
+          Effect.sync(() => {
+            idleEnder = fiber
+          })
+        ),
+        Effect.asVoid
+      )
+    })
+
     yield* Effect.addFinalizer(() =>
       Effect.sync(() => {
         closed = true
       }).pipe(
         Effect.zipRight(end("SIGTERM")),
+        Effect.zipRight(Effect.sync(releaseSlot)),
         Effect.zipRight(fs.remove(home, { recursive: true }).pipe(Effect.ignore))
       )
     )
@@ -296,6 +433,11 @@ export const makeOfficeOwner = (
     const ingest = (sourcePath: string): Effect.Effect<OfficeIngestion, OfficeFailure> =>
       permit.withPermits(1)(
         Effect.gen(function* () {
+          // The slot before the time limit: waiting for another kind's LibreOffice is not this file's time.
+          if (slot !== undefined && !holdsSlot) {
+            yield* slot.acquire(self)
+            holdsSlot = true
+          }
           yield* fs.makeDirectory(inDir, { recursive: true }).pipe(Effect.zipRight(fs.makeDirectory(outDir, { recursive: true })), Effect.ignore)
           const officeAsked = { value: false }
           const n = String(++sequence)
@@ -321,10 +463,30 @@ export const makeOfficeOwner = (
             // After the kill, so a LibreOffice still writing cannot leave the output behind.
             Effect.ensuring(
               Effect.all([fs.remove(files.inputDir, { recursive: true }), fs.remove(files.outputDir, { recursive: true })], { discard: true }).pipe(Effect.ignore)
+            ),
+            Effect.ensuring(
+              Effect.suspend(() => {
+                finished += 1
+                // No process left (recycled, abandoned, or none was needed): the slot goes back at once.
+                if (office === undefined) releaseSlot()
+                return office !== undefined && inFlight === 1 ? scheduleIdleEnd : Effect.void
+              })
             )
           )
         })
-      ).pipe(Effect.withSpan("Office.ingest", { attributes: { kind, sourcePath } }))
+      ).pipe(
+        Effect.ensuring(
+          Effect.sync(() => {
+            inFlight -= 1
+          })
+        ),
+        (work) =>
+          Effect.suspend(() => {
+            inFlight += 1
+            return work
+          }),
+        Effect.withSpan("Office.ingest", { attributes: { kind, sourcePath } })
+      )
 
     const status = Effect.sync((): OfficeOwnerStatus => ({
       kind,
@@ -386,14 +548,21 @@ function readAsPlainText(extraction: Extraction): boolean {
 /** The three owners of a run, one per kind (W3). */
 export type OfficeOwners = Readonly<Record<AppKind, OfficeOwner>>
 
-/** Makes one owner per kind with the same options; none starts LibreOffice before a file needs it. */
+/**
+ * Makes one owner per kind with the same options, sharing one {@link OfficeSlot}
+ * (one LibreOffice at a time in the run, issue 20); none starts LibreOffice
+ * before a file needs it.
+ */
 export const makeOfficeOwners = (
   options: OfficeOwnerOptions
 ): Effect.Effect<OfficeOwners, never, Scope.Scope | CommandExecutor.CommandExecutor | FileSystem.FileSystem> =>
-  Effect.all({
-    spreadsheet: makeOfficeOwner("spreadsheet", options),
-    document: makeOfficeOwner("document", options),
-    presentation: makeOfficeOwner("presentation", options)
+  Effect.suspend(() => {
+    const shared = { ...options, slot: options.slot ?? makeOfficeSlot() }
+    return Effect.all({
+      spreadsheet: makeOfficeOwner("spreadsheet", shared),
+      document: makeOfficeOwner("document", shared),
+      presentation: makeOfficeOwner("presentation", shared)
+    })
   })
 
 /** Options of {@link officeVersion}. */
