@@ -177,3 +177,34 @@ describe("sagasu rename / remove carry the ingested files along (issue 16)", () 
     expect(sagasu(work, "remove", "共有")).toEqual({ code: 1, out: "", err: "「共有」という名前のインデックスはありません。\n" })
   })
 })
+
+describe("the command line's own mistakes and --work first (usage_errors.ts)", () => {
+  const raw = (...args: Array<string>) => {
+    const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } })
+    return { code: r.status, out: r.stdout, err: r.stderr }
+  }
+
+  it("--work before the command is read as after it, as people write it", async () => {
+    const { work } = await ingestedWork("work-first")
+    expect(raw("--work", work, "list")).toEqual(sagasu(work, "list"))
+    expect(raw(`--work=${work}`, "search", "A-1234", "--files")).toEqual({ code: 0, out: "共有  見積/見積書_A-1234.xlsx\n", err: "" })
+  })
+
+  it("an unknown command, a missing argument or an unknown option: Japanese, then English, exit 1", () => {
+    const work = path.join(base, "usage")
+    const wrong = raw("lst", "--work", work)
+    expect(wrong.code).toBe(1)
+    expect(wrong.out).toBe("")
+    expect(wrong.err.split("\n")[0]).toMatch(/^「lst」というコマンドは sagasu にありません。使えるのは init、add、list、.*team です（sagasu --help）。$/)
+    expect(wrong.err.split("\n")[1]).toMatch(/^Unknown command "lst" for sagasu; the commands are init, add, list, .*team \(see sagasu --help\)\.$/)
+    expect(sagasu(work, "add")).toEqual({
+      code: 1, out: "", err: "<NAME> を指定してください（sagasu add --help）。\nMissing argument <NAME> (see sagasu add --help).\n"
+    })
+    expect(sagasu(work, "index", "--onlyy", "x")).toEqual({
+      code: 1,
+      out: "",
+      err: "「--onlyy」は sagasu index の引数にもオプションにもありません（sagasu index --help）。\n--onlyy is neither an argument nor an option of sagasu index (see sagasu index --help).\n"
+    })
+    expect(raw("team", "conect", "x").err.split("\n")[0]).toBe("「conect」というコマンドは sagasu team にありません。使えるのは connect、grant、revoke です（sagasu team --help）。")
+  })
+})

@@ -18,6 +18,7 @@ import { exampleRows, fitHelp, helpWidth } from "./help_layout.ts"
 import { helpRequest } from "./help_request.ts"
 import { searchCommand } from "./search_command.ts"
 import { defaultSearchLimit, searchOptionMissingValue, unknownSearchOption } from "./search_options.ts"
+import { globalOptionsAfterCommand, localUsageError } from "./usage_errors.ts"
 import { searchUsageErrors, searchUsageExitCode } from "./search_output.ts"
 import { WorkStore, workPaths } from "@sagasu/store"
 import { guiCommand } from "@sagasu/gui"
@@ -30,7 +31,10 @@ import { defaultWorkDir } from "./work_dir.ts"
 // The help in the settings' language (issue 16), read only when a help is printed (helpRequest): any other
 // start reads nothing more — a cold search has ≈100 ms in all — and declares its commands with the default
 // language's words, which it never shows. A settings file that is missing or broken: the default language.
-const helpAsked = helpRequest(process.argv.slice(2))
+// `sagasu --work DIR add …` read as `sagasu add --work DIR …` (usage_errors.ts).
+const commandLine = globalOptionsAfterCommand(process.argv.slice(2))
+const argv = [...process.argv.slice(0, 2), ...commandLine]
+const helpAsked = helpRequest(commandLine)
 const helpLanguage = helpAsked.asked
   ? await Effect.runPromise(
       WorkStore.readSettings(workPaths(helpAsked.work ?? defaultWorkDir())).pipe(
@@ -310,7 +314,11 @@ const withoutColour = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     const console: Console.Console = Object.assign(Object.create(base) as Console.Console, {
       log: (...args: ReadonlyArray<unknown>) => base.log(...tidyHelp(out ? stripAnsi(args) : args)),
       info: (...args: ReadonlyArray<unknown>) => base.info(...(out ? stripAnsi(args) : args)),
-      error: (...args: ReadonlyArray<unknown>) => base.error(...(err ? stripAnsi(args) : args)),
+      // @effect/cli's usage errors in the catalogue's words (usage_errors.ts), others as they are.
+      error: (...said: ReadonlyArray<unknown>) => {
+        const local = typeof said[0] === "string" ? localUsageError(stripAnsi([said[0]])[0] as string, commandLine, { team: teamRows.map(([name]) => name) }) : undefined
+        return base.error(...(local !== undefined ? [local] : err ? stripAnsi(said) : said))
+      },
       warn: (...args: ReadonlyArray<unknown>) => base.warn(...(err ? stripAnsi(args) : args))
     })
     return Effect.withConsole(effect, console)
@@ -318,14 +326,14 @@ const withoutColour = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 
 // A mistyped option of `search` (`--limt 5`) would become words of the query: a mistake, exit 1 (issue 14).
 // So would an option left without its value (`見積 --limit`).
-const unknown = process.argv[2] === "search" ? unknownSearchOption(process.argv.slice(3)) : undefined
-const valueless = process.argv[2] === "search" ? searchOptionMissingValue(process.argv.slice(3)) : undefined
+const unknown = commandLine[0] === "search" ? unknownSearchOption(commandLine.slice(1)) : undefined
+const valueless = commandLine[0] === "search" ? searchOptionMissingValue(commandLine.slice(1)) : undefined
 if (unknown !== undefined || valueless !== undefined) {
   process.stderr.write((unknown !== undefined ? searchUsageErrors.unknownOption(unknown) : searchUsageErrors.missingValue(valueless ?? "")) + "\n")
   process.exit(searchUsageExitCode)
 }
 
-cli(process.argv).pipe(
+cli(argv).pipe(
   withoutColour,
   // @effect/cli has already printed a usage error for a person; exit 1 without a dump.
   Effect.catchIf(ValidationError.isValidationError, () => Effect.sync(() => { process.exitCode = 1 })),

@@ -183,6 +183,13 @@ interface Catalogue {
   readonly searchBadSort: (value: string) => string
   readonly searchBadDate: (option: string, value: string) => string
   readonly searchBadIndex: (value: string, names: ReadonlyArray<string>) => string
+  // --- command-line usage errors @effect/cli finds (said in both languages: no settings are read yet) ---
+  /** A first word that is no command (`sagasu lst`), or an unknown subcommand of `team`. */
+  readonly cliUnknownCommand: (word: string, commands: ReadonlyArray<string>, command: string) => string
+  /** A command's argument left out (`sagasu search` with no word): `argument` as its help names it, `<WORD>`. */
+  readonly cliMissingArgument: (argument: string, command: string) => string
+  /** A word or option the command does not take (`sagasu index --onlyy`). */
+  readonly cliUnknownArgument: (arg: string, command: string) => string
   // --- issue 18: the team server ---
   readonly teamNotConfigured: string
   readonly teamUnreachable: (server: string, detail: string) => string
@@ -496,6 +503,10 @@ const ja: Catalogue = {
   searchBadOffset: (value) => `--offset には 0 以上の整数を指定してください（指定: ${value}）。`,
   searchBadType: (value, groups, types) => `--type "${value}" という種類はありません。使えるのは ${groups.join("、")} か、拡張子 ${types.join("、")} です。`,
   searchMissingValue: (option) => `${option} の後に値がありません（例: ${option} ${missingValueExample(option)}）。`,
+  cliUnknownCommand: (word, commands, command) =>
+    `「${word}」というコマンドは ${command} にありません。使えるのは ${commands.join("、")} です（${command} --help）。`,
+  cliMissingArgument: (argument, command) => `${argument} を指定してください（${command} --help）。`,
+  cliUnknownArgument: (arg, command) => `「${arg}」は ${command} の引数にもオプションにもありません（${command} --help）。`,
   searchUnknownOption: (arg) =>
     `${arg} という search のオプションはありません（sagasu search --help）。- で始まる言葉を探すときは、-- の後に書きます（sagasu search -- ${arg} …）。`,
   searchBadSort: (value) => `--sort には relevance（関連度順）か modified（新しい順）を指定してください（指定: ${value}）。`,
@@ -715,6 +726,10 @@ const en: Catalogue = {
   searchBadOffset: (value) => `--offset must be a whole number of 0 or more (got ${value}).`,
   searchBadType: (value, groups, types) => `Unknown --type "${value}": use one of ${groups.join(", ")} or an extension: ${types.join(", ")}.`,
   searchMissingValue: (option) => `${option} needs a value (e.g. ${option} ${missingValueExample(option)}).`,
+  cliUnknownCommand: (word, commands, command) =>
+    `Unknown command "${word}" for ${command}; the commands are ${commands.join(", ")} (see ${command} --help).`,
+  cliMissingArgument: (argument, command) => `Missing argument ${argument} (see ${command} --help).`,
+  cliUnknownArgument: (arg, command) => `${arg} is neither an argument nor an option of ${command} (see ${command} --help).`,
   searchUnknownOption: (arg) => `Unknown option ${arg} for search (see sagasu search --help); a word starting with - goes after -- (sagasu search -- ${arg} …).`,
   searchBadSort: (value) => `--sort must be relevance or modified (got ${value}).`,
   searchBadDate: (option, value) => `${option} must be a date such as 2024-04-01 or 2024/4/1 (got ${value}).`,

@@ -1,0 +1,81 @@
+/**
+ * The command line's own mistakes, said as Sagasu says everything: in
+ * Japanese, then English (the settings are not read yet, so both), naming
+ * the help to read. @effect/cli finds these while it reads the command line
+ * and prints its English sentence (`Invalid subcommand for sagasu - use one
+ * of …`, `Missing argument <WORD>`, `Received unknown argument: '--onlyy'`);
+ * {@link localUsageError} turns each of those into the catalogue's, at the
+ * console's edge. A sentence it does not know stays as @effect/cli wrote it.
+ *
+ * Also {@link globalOptionsAfterCommand}: `--work DIR` written before the
+ * command, as people write git's `-C`, is moved to where @effect/cli reads it.
+ *
+ * @module
+ */
+import { inBothLanguages } from "@sagasu/domain"
+
+/** The commands that have subcommands of their own: `sagasu team connect`. */
+const withSubcommands = new Set(["team"])
+
+/** The words of the command in `args` (`["index"]`, `["team", "connect"]`): leading words that are not options. */
+function commandWords(args: ReadonlyArray<string>): ReadonlyArray<string> {
+  const first = args[0]
+  if (first === undefined || first.startsWith("-")) return []
+  const second = args[1]
+  return withSubcommands.has(first) && second !== undefined && !second.startsWith("-") ? [first, second] : [first]
+}
+
+/**
+ * `args` (the command line after `sagasu`) with leading `--work DIR` /
+ * `--work=DIR` moved after the command's words: `sagasu --work W add 共有 P`
+ * is read as `sagasu add --work W 共有 P`. Anything else is returned as it is
+ * (no command word after them: `sagasu --work W` alone, `--help`).
+ */
+export function globalOptionsAfterCommand(args: ReadonlyArray<string>): ReadonlyArray<string> {
+  const leading: Array<string> = []
+  let at = 0
+  for (;;) {
+    const arg = args[at]
+    if (arg === "--work" && args[at + 1] !== undefined) {
+      leading.push(arg, args[at + 1]!)
+      at += 2
+    } else if (arg?.startsWith("--work=") === true) {
+      leading.push(arg)
+      at += 1
+    } else break
+  }
+  if (leading.length === 0) return args
+  const rest = args.slice(at)
+  const command = commandWords(rest)
+  if (command.length === 0) return args
+  return [...command, ...leading, ...rest.slice(command.length)]
+}
+
+/**
+ * The message to print for @effect/cli's usage error `text` (its words,
+ * colours already taken out) about the command line `args` (after
+ * `sagasu`, as given to @effect/cli); undefined when `text` is not one it
+ * knows. Two lines, Japanese then English.
+ */
+export function localUsageError(
+  text: string,
+  args: ReadonlyArray<string>,
+  subcommands: Readonly<Record<string, ReadonlyArray<string>>> = {}
+): string | undefined {
+  const said = text.trim()
+  const words = commandWords(args)
+  const unknownCommand = /^Invalid subcommand for (\S+) - use one of (.+)$/.exec(said)
+  if (unknownCommand !== null) {
+    // A known command with a wrong subcommand (`team conect`) is reported by @effect/cli against the top.
+    const under = subcommands[args[0] ?? ""]
+    if (under !== undefined) return inBothLanguages((t) => t.cliUnknownCommand(args[1] ?? "", under, `sagasu ${args[0]}`))
+    const commands = [...unknownCommand[2]!.matchAll(/'([^']+)'/g)].map((m) => m[1]!)
+    return inBothLanguages((t) => t.cliUnknownCommand(args[0] ?? "", commands, "sagasu"))
+  }
+  const command = ["sagasu", ...words].join(" ")
+  const missing = /^Missing argument (<[^>]+>)/.exec(said)
+  if (missing !== null) return inBothLanguages((t) => t.cliMissingArgument(missing[1]!, command))
+  const unknownArgument = /^Received unknown argument: '(.*)'$/.exec(said)
+  if (unknownArgument !== null) return inBothLanguages((t) => t.cliUnknownArgument(unknownArgument[1]!, command))
+  return undefined
+}
