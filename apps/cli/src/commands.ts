@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { type IndexEdit, type Language, defaultSettings, messages } from "@sagasu/domain"
+import { type IndexEdit, type Language, alignColumns, defaultSettings, messages } from "@sagasu/domain"
 import { formatSettings, WorkStore } from "@sagasu/store"
 import { Console, Effect } from "effect"
 import * as path from "node:path"
@@ -79,6 +79,6 @@ export const listCommand = (work: string, json: boolean) =>
     if (json) return yield* Console.log(JSON.stringify(indexes, null, 2))
     const text = messages(settings.language)
     if (indexes.length === 0) return yield* Console.log(text.noIndexes)
-    for (const i of indexes) yield* Console.log(text.indexListed(i))
+    for (const line of alignColumns(indexes.map(text.indexListed))) yield* Console.log(line)
   }).pipe(Effect.catchAll((e) => failWith(e.message)))
 

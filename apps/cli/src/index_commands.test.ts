@@ -82,7 +82,8 @@ describe("sagasu add / list / enable / disable / move (issue 16)", () => {
     expect(sagasu(work, "add", "BC", bc).code).toBe(0)
     expect(sagasu(work, "list")).toEqual({
       code: 0,
-      out: `A  ${a}  済 0 / 失敗 0 / 未取り込み 0\nB  ${b}  済 0 / 失敗 0 / 未取り込み 0\nBC  ${bc}  済 0 / 失敗 0 / 未取り込み 0\n`,
+      // Aligned columns: names padded to BC's width, folders to bc's (one letter longer than a's and b's).
+      out: `A   ${a}   済 0 / 失敗 0 / 未取り込み 0\nB   ${b}   済 0 / 失敗 0 / 未取り込み 0\nBC  ${bc}  済 0 / 失敗 0 / 未取り込み 0\n`,
       err: ""
     })
   })
@@ -114,7 +115,7 @@ describe("sagasu add / list / enable / disable / move (issue 16)", () => {
 
   it("disable and enable, shown in list and list --json; an unknown name exits 1", () => {
     expect(sagasu(work, "disable", "B")).toEqual({ code: 0, out: "インデックス「B」を無効にしました（sagasu index で更新しません。検索には出ます）。\n", err: "" })
-    expect(sagasu(work, "list").out).toContain(`B（無効）  ${b}  済 0 / 失敗 0 / 未取り込み 0\n`)
+    expect(sagasu(work, "list").out).toContain(`A          ${a}   済 0 / 失敗 0 / 未取り込み 0\nB（無効）  ${b}   済 0 / 失敗 0 / 未取り込み 0\n`)
     expect(JSON.parse(sagasu(work, "list", "--json").out)).toEqual([
       { name: "A", path: a, enabled: true, done: 0, failed: 0, pending: 0 },
       { name: "B", path: b, enabled: false, done: 0, failed: 0, pending: 0 },

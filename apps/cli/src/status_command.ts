@@ -7,7 +7,7 @@
  * @module
  */
 import { WorkStore } from "@sagasu/store"
-import { type FailureReason, type IngestRow, type Language, type Settings, defaultSettings, failureCause, messages } from "@sagasu/domain"
+import { type FailureReason, type IngestRow, type Language, type Settings, alignColumns, defaultSettings, failureCause, messages } from "@sagasu/domain"
 import { Console, Effect, Option } from "effect"
 import * as path from "node:path"
 
@@ -116,7 +116,7 @@ export const statusCommand = (work: string, options: StatusCommandOptions) =>
       yield* Console.log(text.statusLastRun({ exitCode: p.exitCode, phase: p.phase, processed: p.processed, remaining: p.remaining, failed: p.failed }))
       if (p.current !== "") yield* Console.log(`  ${p.current}`)
     }
-    for (const i of indexes) yield* Console.log(text.indexListed(i))
+    for (const line of alignColumns(indexes.map(text.indexListed))) yield* Console.log(line)
     if (indexes.some((i) => i.failed > 0)) yield* Console.log(text.statusFailedHint)
     if (indexes.some((i) => i.pending > 0)) yield* Console.log(text.statusPendingHint)
   }).pipe(Effect.catchAll((e) => Console.error(e.message).pipe(Effect.zipRight(Effect.sync(() => { process.exitCode = 1 })))))

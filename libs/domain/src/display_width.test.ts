@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { displayWidth, truncateToWidth } from "./display_width.ts"
+import { alignColumns, displayWidth, truncateToWidth } from "./display_width.ts"
 import { formatDuration, formatProgressLine, initialPlainProgress, plainProgressDue } from "./progress_line.ts"
 import type { Progress } from "./progress.ts"
 
@@ -132,5 +132,26 @@ describe("plainProgressDue() (issue 16: a log gets a line per tenth, and one a m
     feed(6, 1000, 130_000)
     feed(7, 1000, 130_001)
     expect(printed).toEqual(["0@0", "6@60000", "7@130001"])
+  })
+})
+
+describe("alignColumns() (sagasu list / status)", () => {
+  it("pads every column but the last to its widest cell, counting wide characters as two", () => {
+    expect(
+      alignColumns([
+        ["共有", "/mnt/share/営業", "済 2 / 失敗 0 / 未取り込み 0"],
+        ["reports（無効）", "/srv/r", "済 10 / 失敗 1 / 未取り込み 3"],
+        ["a", "/x", "済 0 / 失敗 0 / 未取り込み 0"]
+      ])
+    ).toEqual([
+      "共有" + " ".repeat(13) + "/mnt/share/営業  済 2 / 失敗 0 / 未取り込み 0",
+      "reports（無効）  /srv/r" + " ".repeat(11) + "済 10 / 失敗 1 / 未取り込み 3",
+      "a" + " ".repeat(16) + "/x" + " ".repeat(15) + "済 0 / 失敗 0 / 未取り込み 0"
+    ])
+  })
+
+  it("gives nothing for no rows, and a single column as it is", () => {
+    expect(alignColumns([])).toEqual([])
+    expect(alignColumns([["見積"], ["a"]])).toEqual(["見積", "a"])
   })
 })

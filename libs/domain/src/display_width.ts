@@ -61,6 +61,20 @@ export function displayWidth(text: string): number {
   return columns
 }
 
+/**
+ * Rows of cells as lines of aligned columns for a terminal: every column but
+ * the last padded with spaces to its widest cell ({@link displayWidth}, so a
+ * Japanese name lines up with a Latin one), columns `gap` spaces apart. The
+ * last column is not padded (no trailing spaces).
+ */
+export function alignColumns(rows: ReadonlyArray<ReadonlyArray<string>>, gap = 2): Array<string> {
+  const widths: Array<number> = []
+  for (const row of rows) row.forEach((cell, c) => (widths[c] = Math.max(widths[c] ?? 0, displayWidth(cell))))
+  return rows.map((row) =>
+    row.map((cell, c) => (c === row.length - 1 ? cell : cell + " ".repeat((widths[c] ?? 0) - displayWidth(cell) + gap))).join("")
+  )
+}
+
 /** Options of {@link truncateToWidth}. */
 export interface TruncateToWidthOptions {
   /** Which end is cut: `"end"` keeps the start (default), `"start"` keeps the end (a path's file name). */

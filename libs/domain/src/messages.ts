@@ -100,7 +100,8 @@ interface Catalogue {
   readonly indexRemoved: (name: string, files: number) => string
   readonly indexMoved: (name: string, path: string) => string
   readonly noIndexes: string
-  readonly indexListed: (i: { name: string; path: string; enabled: boolean; done: number; failed: number; pending: number }) => string
+  /** An index as `list` and `status` show it: its name, its folder and its counts, as columns ({@link alignColumns}). */
+  readonly indexListed: (i: { name: string; path: string; enabled: boolean; done: number; failed: number; pending: number }) => readonly [string, string, string]
   // --- issue 16 (one catalogue): the run's log, indexing_log.txt (R4), every line in the run's language ---
   /** The first line: the version and when the run started ({@link logTimestamp}). */
   /** How a warning's or an error's line is marked in the log file (R4: warnings "yellow"). */
@@ -401,7 +402,7 @@ const ja: Catalogue = {
   indexRemoved: (name, files) => `インデックス「${name}」を削除しました（取り込み一覧の ${files} ファイルとその本文を索引から除きました。元のファイルはそのままです）。`,
   indexMoved: (name, path) => `インデックス「${name}」のフォルダを変えました: ${path}\n次の sagasu index で、変わったファイルだけ取り込み直します。`,
   noIndexes: "インデックスはまだありません。sagasu add NAME PATH で追加してください。",
-  indexListed: (i) => `${i.name}${i.enabled ? "" : "（無効）"}  ${i.path}  済 ${i.done} / 失敗 ${i.failed} / 未取り込み ${i.pending}`,
+  indexListed: (i) => [`${i.name}${i.enabled ? "" : "（無効）"}`, i.path, `済 ${i.done} / 失敗 ${i.failed} / 未取り込み ${i.pending}`],
   logMark: (level) => (level === "warn" ? "[警告]" : "[エラー]"),
   logStarted: (version, at) => `Sagasu ${version} — インデックス作成の開始: ${at}`,
   logEnded: (at, ms) => `インデックス作成の終了: ${at}（所要 ${formatDuration(ms)}）`,
@@ -627,7 +628,7 @@ const en: Catalogue = {
   indexRemoved: (name, files) => `Removed index "${name}" (its ${files} file(s) of the ingest list and their text are out of the index; the files themselves are untouched).`,
   indexMoved: (name, path) => `Index "${name}" now has the folder ${path}\nThe next sagasu index ingests again only what differs.`,
   noIndexes: "There are no indexes yet. Add one with: sagasu add NAME PATH",
-  indexListed: (i) => `${i.name}${i.enabled ? "" : " (disabled)"}  ${i.path}  done ${i.done} / failed ${i.failed} / pending ${i.pending}`,
+  indexListed: (i) => [`${i.name}${i.enabled ? "" : " (disabled)"}`, i.path, `done ${i.done} / failed ${i.failed} / pending ${i.pending}`],
   logMark: (level) => (level === "warn" ? "[WARN]" : "[ERROR]"),
   logStarted: (version, at) => `Sagasu ${version} — indexing run started ${at}`,
   logEnded: (at, ms) => `Indexing run ended ${at} (took ${formatDuration(ms)})`,
