@@ -11,7 +11,7 @@ import { defaultSettings } from "@sagasu/domain"
 import { formatSettings } from "@sagasu/store"
 import { initWorkFolder, publishSourceFolder, rewriteIngestList, stageExtraction, updateGramIndexesOfRound, NodeWithWorkStore } from "@sagasu/store/testing"
 import { Effect } from "effect"
-import { spawnSync } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -208,4 +208,25 @@ describe("the command line's own mistakes and --work first (usage_errors.ts)", (
     })
     expect(raw("team", "conect", "x").err.split("\n")[0]).toBe("「conect」というコマンドは sagasu team にありません。使えるのは connect、grant、revoke です（sagasu team --help）。")
   })
+
+  it("sagasu gui stops on Ctrl+C with a closing line, exit 0", async () => {
+    const work = path.join(base, "gui")
+    await run(initWorkFolder(work, formatSettings(defaultSettings)))
+    const child = spawn(process.execPath, [bin, "gui", "--no-open", "--work", work], { env: { ...process.env, NO_COLOR: "1" } })
+    let out = ""
+    let err = ""
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d))
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
+    // Ctrl+C once the page's address is printed (the server listens), not after a guessed time.
+    await new Promise<void>((resolve) =>
+      child.stdout.setEncoding("utf8").on("data", (d: string) => {
+        out += d
+        if (out.includes("Ctrl+C")) resolve()
+      })
+    )
+    child.kill("SIGINT")
+    expect(await exited).toBe(0)
+    expect(out.trimEnd().split("\n").at(-1)).toBe("Sagasu の画面を終了しました。")
+    expect(err).toBe("")
+  }, 60_000)
 })

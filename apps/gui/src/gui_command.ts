@@ -36,7 +36,10 @@ export const guiCommand = (work: string, options: GuiCommandOptions): Effect.Eff
       yield* Console.log(text.guiAddress(server.url))
       const opened = options.open && openInBrowser(server.url)
       yield* Console.log(text.guiOpened(opened))
-      return yield* Effect.never
+      // Ctrl+C: a closing line, on a line of its own after the terminal's ^C.
+      return yield* Effect.never.pipe(
+        Effect.onInterrupt(() => Console.log(`${process.stdout.isTTY === true ? "\n" : ""}${text.guiStopped}`))
+      )
     })
   ).pipe(
     Effect.catchAll((e) => Console.error(e.message).pipe(Effect.zipRight(Effect.sync(() => { process.exitCode = 1 }))))

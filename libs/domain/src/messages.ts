@@ -157,6 +157,8 @@ interface Catalogue {
   readonly statusFailedFile: (path: string, failure: string, environment: boolean) => string
   readonly guiAddress: (url: string) => string
   readonly guiOpened: (opened: boolean) => string
+  /** Said when Ctrl+C ends `sagasu gui` (on its own line after the terminal's ^C). */
+  readonly guiStopped: string
   readonly guiCannotListen: (port: number, detail: string) => string
   /** `sagasu gui --port` outside 1–65535 (told before the settings are read: in both languages). */
   readonly guiBadPort: string
@@ -477,6 +479,7 @@ const ja: Catalogue = {
   statusFailedFile: (path, failure, environment) => `  ${path}: ${failure}${environment ? "（環境の問題: 次のインデックス作成で再試行）" : ""}`,
   guiAddress: (url) => `Sagasu の画面: ${url}`,
   guiOpened: (opened) => `${opened ? "ブラウザで開きました。" : "このアドレスをブラウザで開いてください。"}終わるときは Ctrl+C を押します。`,
+  guiStopped: "Sagasu の画面を終了しました。",
   guiCannotListen: (port, detail) => `画面のサーバーを 127.0.0.1:${port} で始められませんでした（ほかのプログラムが使っていませんか。--port で変えられます）: ${detail}`,
   guiBadPort: "--port には 1 から 65535 までの数を指定してください。",
   searchNone: (q) => `「${q}」は見つかりませんでした。`,
@@ -703,6 +706,7 @@ const en: Catalogue = {
   statusFailedFile: (path, failure, environment) => `  ${path}: ${failure}${environment ? " (the environment's: retried by the next run)" : ""}`,
   guiAddress: (url) => `Sagasu: ${url}`,
   guiOpened: (opened) => `${opened ? "Opened in the browser." : "Open this address in a browser."} Press Ctrl+C to quit.`,
+  guiStopped: "The Sagasu page has stopped.",
   guiCannotListen: (port, detail) => `The GUI server could not listen on 127.0.0.1:${port} (is another program using it? --port picks another): ${detail}`,
   guiBadPort: "--port must be a number from 1 to 65535.",
   searchNone: (q) => `No hits for "${q}".`,
