@@ -244,5 +244,8 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
     } else if (Option.isSome(closing) && !echoed.has(closing.value.message)) {
       console.log(closing.value.message)
     }
+    // A stopped run (exit 2): what is left, and that the next run goes on from there.
+    const left = (yield* SubscriptionRef.get(channel.progress)).remaining
+    if (code === 2 && left > 0) console.log(messages(language).indexResumeHint(left))
     process.exitCode = code
   })

@@ -159,6 +159,8 @@ interface Catalogue {
   readonly guiOpened: (opened: boolean) => string
   /** Said when Ctrl+C ends `sagasu gui` (on its own line after the terminal's ^C). */
   readonly guiStopped: string
+  /** After a stopped run (exit 2), on the terminal: how many files are left for the next run. */
+  readonly indexResumeHint: (pending: number) => string
   readonly guiCannotListen: (port: number, detail: string) => string
   /** `sagasu gui --port` outside 1–65535 (told before the settings are read: in both languages). */
   readonly guiBadPort: string
@@ -480,6 +482,7 @@ const ja: Catalogue = {
   guiAddress: (url) => `Sagasu の画面: ${url}`,
   guiOpened: (opened) => `${opened ? "ブラウザで開きました。" : "このアドレスをブラウザで開いてください。"}終わるときは Ctrl+C を押します。`,
   guiStopped: "Sagasu の画面を終了しました。",
+  indexResumeHint: (pending) => `未取り込みの ${pending} 件は、次の sagasu index で続きから取り込みます。`,
   guiCannotListen: (port, detail) => `画面のサーバーを 127.0.0.1:${port} で始められませんでした（ほかのプログラムが使っていませんか。--port で変えられます）: ${detail}`,
   guiBadPort: "--port には 1 から 65535 までの数を指定してください。",
   searchNone: (q) => `「${q}」は見つかりませんでした。`,
@@ -707,6 +710,7 @@ const en: Catalogue = {
   guiAddress: (url) => `Sagasu: ${url}`,
   guiOpened: (opened) => `${opened ? "Opened in the browser." : "Open this address in a browser."} Press Ctrl+C to quit.`,
   guiStopped: "The Sagasu page has stopped.",
+  indexResumeHint: (pending) => `The ${pending} files not ingested yet are taken up by the next sagasu index.`,
   guiCannotListen: (port, detail) => `The GUI server could not listen on 127.0.0.1:${port} (is another program using it? --port picks another): ${detail}`,
   guiBadPort: "--port must be a number from 1 to 65535.",
   searchNone: (q) => `No hits for "${q}".`,
