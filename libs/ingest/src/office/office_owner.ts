@@ -261,13 +261,16 @@ export const makeOfficeOwner = (
       permit.withPermits(1)(
         Effect.suspend(() => {
           if (!holdsSlot) return Effect.void
+          // Uninterruptible: `end` forgets the process before it kills it; a stop of the asking
+          // file half-way would leave a LibreOffice nobody ends (R15).
           return end("SIGTERM").pipe(
             Effect.zipRight(
               Effect.sync(() => {
                 holdsSlot = false
                 slot?.handOver(self, next)
               })
-            )
+            ),
+            Effect.uninterruptible
           )
         })
       )
@@ -285,7 +288,9 @@ export const makeOfficeOwner = (
             Effect.zipRight(
               permit.withPermits(1)(
                 Effect.suspend(() =>
-                  finished === mark && inFlight === 0 && office !== undefined ? end("SIGTERM").pipe(Effect.tap(() => Effect.sync(releaseSlot))) : Effect.void
+                  finished === mark && inFlight === 0 && office !== undefined
+                    ? end("SIGTERM").pipe(Effect.tap(() => Effect.sync(releaseSlot)), Effect.uninterruptible)
+                    : Effect.void
                 )
               )
             ),
