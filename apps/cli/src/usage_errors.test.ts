@@ -3,14 +3,17 @@ import { globalOptionsAfterCommand, localUsageError } from "./usage_errors.ts"
 
 describe("globalOptionsAfterCommand()", () => {
   it.each([
-    [["--work", "/w", "add", "共有", "/mnt/共有"], ["add", "--work", "/w", "共有", "/mnt/共有"]],
-    [["--work=/w", "search", "見積"], ["search", "--work=/w", "見積"]],
-    [["--work", "/w", "team", "connect", "postgres://u@h/d"], ["team", "connect", "--work", "/w", "postgres://u@h/d"]],
-    [["--work", "/w", "team", "--help"], ["team", "--work", "/w", "--help"]],
-    // Left as they are: nothing to move, or no command after it.
+    [["--work", "/w", "add", "共有", "/mnt/共有"], ["add", "共有", "/mnt/共有", "--work", "/w"]],
+    [["--work=/w", "search", "見積"], ["search", "見積", "--work=/w"]],
+    [["--work", "/w", "team", "connect", "postgres://u@h/d"], ["team", "connect", "postgres://u@h/d", "--work", "/w"]],
+    // A --help after another option is not help to @effect/cli: it must stay before --work.
+    [["--work", "/w", "list", "--help"], ["list", "--help", "--work", "/w"]],
+    [["--work", "/w", "--help"], ["--help", "--work", "/w"]],
+    // After `--` everything is a search word.
+    [["--work", "/w", "search", "--", "--limit"], ["search", "--work", "/w", "--", "--limit"]],
+    // Left as they are: nothing to move, or nothing after it.
     [["add", "--work", "/w", "共有", "/p"], ["add", "--work", "/w", "共有", "/p"]],
     [["--work", "/w"], ["--work", "/w"]],
-    [["--work", "/w", "--help"], ["--work", "/w", "--help"]],
     [["--work"], ["--work"]]
   ] as const)("%j -> %j", (args, expected) => {
     expect(globalOptionsAfterCommand(args)).toEqual(expected)
@@ -46,6 +49,15 @@ describe("localUsageError(): @effect/cli's English usage errors in Japanese, the
     ]
   ] as const)("%j", (text, args, expected) => {
     expect(localUsageError(text, args, { team: ["connect", "grant", "revoke"] })).toBe(expected)
+  })
+
+  it.each([
+    ["Received unknown argument: '--work'", ["list", "--work"], "--work の後に作業フォルダを、その後にコマンドを書きます（例: sagasu --work ~/sagasu list）。"],
+    ["Received unknown argument: '--work'", ["list", "--work", "/b", "--work", "/a"], "--work は一度だけ書きます（作業フォルダは一つです）。"],
+    [`Invalid subcommand for sagasu - use one of ${commands}`, ["--work", "/w"], "--work の後に作業フォルダを、その後にコマンドを書きます（例: sagasu --work ~/sagasu list）。"],
+    [`Invalid subcommand for sagasu - use one of ${commands}`, ["--bogus"], "「--bogus」は sagasu の引数にもオプションにもありません（sagasu --help）。"]
+  ] as const)("%j with %j: the first line", (text, args, expected) => {
+    expect(localUsageError(text, args)?.split("\n")[0]).toBe(expected)
   })
 
   it("leaves a sentence it does not know to @effect/cli", () => {

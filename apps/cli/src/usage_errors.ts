@@ -27,9 +27,11 @@ function commandWords(args: ReadonlyArray<string>): ReadonlyArray<string> {
 
 /**
  * `args` (the command line after `sagasu`) with leading `--work DIR` /
- * `--work=DIR` moved after the command's words: `sagasu --work W add 共有 P`
- * is read as `sagasu add --work W 共有 P`. Anything else is returned as it is
- * (no command word after them: `sagasu --work W` alone, `--help`).
+ * `--work=DIR` moved to the end, where @effect/cli reads it (before a `--`,
+ * after which everything is a search word): `sagasu --work W add 共有 P` is
+ * read as `sagasu add 共有 P --work W`, `sagasu --work W list --help` as
+ * `sagasu list --help --work W` (a `--help` after another option is not
+ * taken for help). Nothing after them: returned as it is.
  */
 export function globalOptionsAfterCommand(args: ReadonlyArray<string>): ReadonlyArray<string> {
   const leading: Array<string> = []
@@ -44,12 +46,14 @@ export function globalOptionsAfterCommand(args: ReadonlyArray<string>): Readonly
       at += 1
     } else break
   }
-  if (leading.length === 0) return args
   const rest = args.slice(at)
-  const command = commandWords(rest)
-  if (command.length === 0) return args
-  return [...command, ...leading, ...rest.slice(command.length)]
+  if (leading.length === 0 || rest.length === 0) return args
+  const words = rest.indexOf("--")
+  return words < 0 ? [...rest, ...leading] : [...rest.slice(0, words), ...leading, ...rest.slice(words)]
 }
+
+/** `--work` or `--work=…`. */
+const isWork = (arg: string) => arg === "--work" || arg.startsWith("--work=")
 
 /**
  * The message to print for @effect/cli's usage error `text` (its words,
@@ -65,7 +69,13 @@ export function localUsageError(
   const said = text.trim()
   const words = commandWords(args)
   const unknownCommand = /^Invalid subcommand for (\S+) - use one of (.+)$/.exec(said)
+  const works = args.filter(isWork).length
   if (unknownCommand !== null) {
+    const first = args[0] ?? ""
+    // `sagasu --work` alone, or `--work DIR` with no command after it.
+    if (isWork(first)) return inBothLanguages((t) => (works > 1 ? t.cliWorkTwice : t.cliWorkValue))
+    // An option where a command should be (`sagasu --bogus`): said as an option.
+    if (first.startsWith("-")) return inBothLanguages((t) => t.cliUnknownArgument(first, "sagasu"))
     // A known command with a wrong subcommand (`team conect`) is reported by @effect/cli against the top.
     const under = subcommands[args[0] ?? ""]
     if (under !== undefined) return inBothLanguages((t) => t.cliUnknownCommand(args[1] ?? "", under, `sagasu ${args[0]}`))
@@ -76,6 +86,11 @@ export function localUsageError(
   const missing = /^Missing argument (<[^>]+>)/.exec(said)
   if (missing !== null) return inBothLanguages((t) => t.cliMissingArgument(missing[1]!, command))
   const unknownArgument = /^Received unknown argument: '(.*)'$/.exec(said)
-  if (unknownArgument !== null) return inBothLanguages((t) => t.cliUnknownArgument(unknownArgument[1]!, command))
+  if (unknownArgument !== null) {
+    const arg = unknownArgument[1]!
+    // A second `--work`, or one without its folder, is what @effect/cli cannot place.
+    if (isWork(arg)) return inBothLanguages((t) => (works > 1 ? t.cliWorkTwice : t.cliWorkValue))
+    return inBothLanguages((t) => t.cliUnknownArgument(arg, command))
+  }
   return undefined
 }

@@ -195,6 +195,10 @@ interface Catalogue {
   readonly cliMissingArgument: (argument: string, command: string) => string
   /** A word or option the command does not take (`sagasu index --onlyy`). */
   readonly cliUnknownArgument: (arg: string, command: string) => string
+  /** `--work` without its folder, or with no command after `--work DIR`. */
+  readonly cliWorkValue: string
+  /** `--work` written more than once. */
+  readonly cliWorkTwice: string
   // --- issue 18: the team server ---
   readonly teamNotConfigured: string
   readonly teamUnreachable: (server: string, detail: string) => string
@@ -514,6 +518,8 @@ const ja: Catalogue = {
     `「${word}」というコマンドは ${command} にありません。使えるのは ${commands.join("、")} です（${command} --help）。`,
   cliMissingArgument: (argument, command) => `${argument} を指定してください（${command} --help）。`,
   cliUnknownArgument: (arg, command) => `「${arg}」は ${command} の引数にもオプションにもありません（${command} --help）。`,
+  cliWorkValue: "--work の後に作業フォルダを、その後にコマンドを書きます（例: sagasu --work ~/sagasu list）。",
+  cliWorkTwice: "--work は一度だけ書きます（作業フォルダは一つです）。",
   searchUnknownOption: (arg) =>
     `${arg} という search のオプションはありません（sagasu search --help）。- で始まる言葉を探すときは、-- の後に書きます（sagasu search -- ${arg} …）。`,
   searchBadSort: (value) => `--sort には relevance（関連度順）か modified（新しい順）を指定してください（指定: ${value}）。`,
@@ -739,6 +745,8 @@ const en: Catalogue = {
     `Unknown command "${word}" for ${command}; the commands are ${commands.join(", ")} (see ${command} --help).`,
   cliMissingArgument: (argument, command) => `Missing argument ${argument} (see ${command} --help).`,
   cliUnknownArgument: (arg, command) => `${arg} is neither an argument nor an option of ${command} (see ${command} --help).`,
+  cliWorkValue: "--work takes the work folder, then the command (e.g. sagasu --work ~/sagasu list).",
+  cliWorkTwice: "--work is given more than once (there is one work folder).",
   searchUnknownOption: (arg) => `Unknown option ${arg} for search (see sagasu search --help); a word starting with - goes after -- (sagasu search -- ${arg} …).`,
   searchBadSort: (value) => `--sort must be relevance or modified (got ${value}).`,
   searchBadDate: (option, value) => `${option} must be a date such as 2024-04-01 or 2024/4/1 (got ${value}).`,
