@@ -17,7 +17,7 @@ import { addCommand, enableCommand, initCommand, listCommand, moveCommand, remov
 import { exampleRows, fitHelp, helpWidth } from "./help_layout.ts"
 import { helpRequest } from "./help_request.ts"
 import { searchCommand } from "./search_command.ts"
-import { defaultSearchLimit, searchOptionMissingValue, unknownSearchOption } from "./search_options.ts"
+import { defaultSearchLimit, indexOptionMissingValue, searchOptionMissingValue, unknownSearchOption } from "./search_options.ts"
 import { globalOptionsAfterCommand, localUsageError } from "./usage_errors.ts"
 import { searchUsageErrors, searchUsageExitCode } from "./search_output.ts"
 import { WorkStore, workPaths } from "@sagasu/store"
@@ -327,7 +327,10 @@ const withoutColour = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
 // A mistyped option of `search` (`--limt 5`) would become words of the query: a mistake, exit 1 (issue 14).
 // So would an option left without its value (`見積 --limit`).
 const unknown = commandLine[0] === "search" ? unknownSearchOption(commandLine.slice(1)) : undefined
-const valueless = commandLine[0] === "search" ? searchOptionMissingValue(commandLine.slice(1)) : undefined
+const valueless =
+  commandLine[0] === "search" ? searchOptionMissingValue(commandLine.slice(1))
+  : commandLine[0] === "index" ? indexOptionMissingValue(commandLine.slice(1))
+  : undefined
 if (unknown !== undefined || valueless !== undefined) {
   process.stderr.write((unknown !== undefined ? searchUsageErrors.unknownOption(unknown) : searchUsageErrors.missingValue(valueless ?? "")) + "\n")
   process.exit(searchUsageExitCode)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { checkSearchArgs, dayStartMs, searchOptionMissingValue, unknownSearchOption } from "./search_options.ts"
+import { checkSearchArgs, dayStartMs, indexOptionMissingValue, searchOptionMissingValue, unknownSearchOption } from "./search_options.ts"
 
 // Issue 14: a wrong --type or --index is a mistake (exit 1, the valid choices named), not "nothing found".
 describe("checkSearchArgs() (issue 14: filters that tell mistakes apart)", () => {
@@ -79,5 +79,17 @@ describe("checkSearchArgs() (issue 14: filters that tell mistakes apart)", () =>
     [["--", "見積", "--limit"], undefined]
   ] as const)("searchOptionMissingValue(%j) = %j (an option left without its value is not a word of the query)", (args, found) => {
     expect(searchOptionMissingValue(args)).toBe(found)
+  })
+})
+
+describe("indexOptionMissingValue() (sagasu index --only without a name)", () => {
+  it.each([
+    [["--yes", "--only"], "--only"],
+    [["--only", "--yes"], "--only"],
+    [["--only", "共有", "--yes"], undefined],
+    [["--only=共有"], undefined],
+    [["--yes", "--quiet"], undefined]
+  ] as const)("%j -> %j", (args, found) => {
+    expect(indexOptionMissingValue(args)).toBe(found)
   })
 })

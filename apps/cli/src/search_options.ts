@@ -130,11 +130,27 @@ const valueOptionNames: ReadonlyArray<string> = ["work", "limit", "offset", "ind
  * bare `--` are left alone; `undefined` when there is none.
  */
 export function searchOptionMissingValue(args: ReadonlyArray<string>): string | undefined {
+  return optionMissingValue(args, valueOptionNames)
+}
+
+/** The options of `sagasu index` that take a value. */
+const indexValueOptionNames: ReadonlyArray<string> = ["work", "only"]
+
+/**
+ * {@link searchOptionMissingValue} for `sagasu index` (`--only` last, or
+ * `--only --yes`, which @effect/cli reads as an index named `--yes`).
+ */
+export function indexOptionMissingValue(args: ReadonlyArray<string>): string | undefined {
+  return optionMissingValue(args, indexValueOptionNames)
+}
+
+/** The first of `names` (options without their `--`) written in `args` without its value. */
+function optionMissingValue(args: ReadonlyArray<string>, names: ReadonlyArray<string>): string | undefined {
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!
     if (arg === "--") return undefined
     if (!arg.startsWith("--") || arg.includes("=")) continue
-    if (!valueOptionNames.includes(arg.slice(2))) continue
+    if (!names.includes(arg.slice(2))) continue
     const next = args[i + 1]
     if (next === undefined || next.startsWith("--")) return arg
     i++

@@ -321,7 +321,7 @@ export function logTimestamp(ms: number, utcOffsetMinutes: number): string {
 
 // An example value of a search option that takes one (the message of a value left out).
 const missingValueExample = (option: string): string =>
-  ({ "--limit": "20", "--offset": "20", "--type": "excel", "--sort": "modified", "--since": "2024-04-01", "--until": "2024-04-01", "--folder": "見積/2024" } as Record<string, string>)[option] ?? "…"
+  ({ "--limit": "20", "--offset": "20", "--type": "excel", "--sort": "modified", "--since": "2024-04-01", "--until": "2024-04-01", "--folder": "見積/2024", "--only": "共有" } as Record<string, string>)[option] ?? "…"
 
 const ja: Catalogue = {
   lockHeld: "ほかのインデックス作成が実行中です。インデックス作成が終わってから実行してください。",
