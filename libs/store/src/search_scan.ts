@@ -36,7 +36,9 @@ export interface ScanOptions {
 }
 
 // `2_b.tsv` before `10_a.tsv`: parts in workbook order.
-const byNumber = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true })
+// One collator: localeCompare with options makes one a call (0.68 s of a no-change re-run over
+// 20,000 files, issue 20); Intl.Collator#compare is the same order by definition.
+const byNumber = new Intl.Collator("en", { numeric: true }).compare
 
 // The TSVs of one source file, as paths relative to the index folder.
 const filesOfSource = Effect.fn(function* (root: string, source: string) {

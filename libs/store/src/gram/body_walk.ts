@@ -45,7 +45,9 @@ export function folderIdentityOf(info: { readonly ino: number | bigint; readonly
 }
 
 // `2_b.tsv` before `10_a.tsv`: parts in workbook order.
-const byNumber = (a: string, b: string) => a.localeCompare(b, "en", { numeric: true })
+// One collator: localeCompare with options makes one a call (0.68 s of a no-change re-run over
+// 20,000 files, issue 20); Intl.Collator#compare is the same order by definition.
+const byNumber = new Intl.Collator("en", { numeric: true }).compare
 
 // publishFolder moves the previous folder aside as `<name>.old-<pid>` for a moment.
 const asideFolder = /\.old-\d+$/
