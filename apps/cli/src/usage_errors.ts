@@ -14,15 +14,15 @@
  */
 import { inBothLanguages } from "@sagasu/domain"
 
-/** The commands that have subcommands of their own: `sagasu team connect`. */
-const withSubcommands = new Set(["team"])
-
-/** The words of the command in `args` (`["index"]`, `["team", "connect"]`): leading words that are not options. */
-function commandWords(args: ReadonlyArray<string>): ReadonlyArray<string> {
+/**
+ * The words of the command in `args` (`["index"]`, `["team", "connect"]`): leading words that are
+ * not options, two for a command of `subcommands` (the commands that have some).
+ */
+function commandWords(args: ReadonlyArray<string>, subcommands: Readonly<Record<string, unknown>>): ReadonlyArray<string> {
   const first = args[0]
   if (first === undefined || first.startsWith("-")) return []
   const second = args[1]
-  return withSubcommands.has(first) && second !== undefined && !second.startsWith("-") ? [first, second] : [first]
+  return first in subcommands && second !== undefined && !second.startsWith("-") ? [first, second] : [first]
 }
 
 /**
@@ -67,29 +67,28 @@ export function localUsageError(
   subcommands: Readonly<Record<string, ReadonlyArray<string>>> = {}
 ): string | undefined {
   const said = text.trim()
-  const words = commandWords(args)
   const unknownCommand = /^Invalid subcommand for (\S+) - use one of (.+)$/.exec(said)
-  const works = args.filter(isWork).length
+  const workMistake = () => inBothLanguages((t) => (args.filter(isWork).length > 1 ? t.cliWorkTwice : t.cliWorkValue))
   if (unknownCommand !== null) {
     const first = args[0] ?? ""
     // `sagasu --work` alone, or `--work DIR` with no command after it.
-    if (isWork(first)) return inBothLanguages((t) => (works > 1 ? t.cliWorkTwice : t.cliWorkValue))
+    if (isWork(first)) return workMistake()
     // An option where a command should be (`sagasu --bogus`): said as an option.
     if (first.startsWith("-")) return inBothLanguages((t) => t.cliUnknownArgument(first, "sagasu"))
     // A known command with a wrong subcommand (`team conect`) is reported by @effect/cli against the top.
-    const under = subcommands[args[0] ?? ""]
-    if (under !== undefined) return inBothLanguages((t) => t.cliUnknownCommand(args[1] ?? "", under, `sagasu ${args[0]}`))
+    const under = subcommands[first]
+    if (under !== undefined) return inBothLanguages((t) => t.cliUnknownCommand(args[1] ?? "", under, `sagasu ${first}`))
     const commands = [...unknownCommand[2]!.matchAll(/'([^']+)'/g)].map((m) => m[1]!)
-    return inBothLanguages((t) => t.cliUnknownCommand(args[0] ?? "", commands, "sagasu"))
+    return inBothLanguages((t) => t.cliUnknownCommand(first, commands, "sagasu"))
   }
-  const command = ["sagasu", ...words].join(" ")
+  const command = ["sagasu", ...commandWords(args, subcommands)].join(" ")
   const missing = /^Missing argument (<[^>]+>)/.exec(said)
   if (missing !== null) return inBothLanguages((t) => t.cliMissingArgument(missing[1]!, command))
   const unknownArgument = /^Received unknown argument: '(.*)'$/.exec(said)
   if (unknownArgument !== null) {
     const arg = unknownArgument[1]!
     // A second `--work`, or one without its folder, is what @effect/cli cannot place.
-    if (isWork(arg)) return inBothLanguages((t) => (works > 1 ? t.cliWorkTwice : t.cliWorkValue))
+    if (isWork(arg)) return workMistake()
     return inBothLanguages((t) => t.cliUnknownArgument(arg, command))
   }
   return undefined

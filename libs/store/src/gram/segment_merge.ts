@@ -250,10 +250,9 @@ export function* mergeSteps(gramDir: string, id: string, inputs: ReadonlyArray<S
           pos = varintEnd
           cur = c === 0 ? v : cur + v
           const tag = bytes[pos++] ?? 0
-          // The ids ascend: the run is found once per list, then followed forward.
+          // The ids ascend: a run is looked up only when the list leaves the one it is in.
           if (c === 0 || cur >= runEnd) {
-            k = c === 0 ? runIndexOf(remap, cur) : k + 1
-            while (k < runs && (remap.from[k] ?? 0) + (remap.length[k] ?? 0) <= cur) k++
+            k = runIndexOf(remap, cur)
             runFrom = k < runs ? (remap.from[k] ?? 0) : Infinity
             runEnd = k < runs ? runFrom + (remap.length[k] ?? 0) : Infinity
           }
