@@ -69,6 +69,22 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
       expect(Math.max(...mtimes.map(([, t]) => t))).toBe(mtimes.find(([n]) => n === stagingCompleteMark)?.[1])
     }).pipe(Effect.provide(NodeWithWorkStore)))
 
+  it.scoped("S2: given where sieves go, a big file's sieve is written there once it is complete; a small file's is not", () =>
+    Effect.gen(function* () {
+      const { dir, file, staging } = yield* workbookToStage("台帳.xlsx")
+      const sieves = path.join(dir, "sieves")
+      const small = yield* writeWorkbook(dir, "小.xlsx", workbookFiles({ sheets: [{ name: "一", xml: worksheet(rows("一", 3)) }] }))
+      expect(yield* ingestPlain(small, path.join(dir, "small"), { sieves })).toMatchObject({ status: "done" })
+      expect(fs.existsSync(sieves)).toBe(false)
+      // 18,000 lines, about 200 KB of TSV: past the size for a sieve.
+      expect(yield* ingestPlain(file, staging, { sieves })).toMatchObject({ status: "done", tsvCount: 3 })
+      const written = fs.readdirSync(sieves)
+      expect(written).toHaveLength(1)
+      expect(written[0]).toMatch(/^[0-9a-f]{16}\.sieve$/)
+      // Nothing was added to the staging folder after its mark (its fingerprint is the one it publishes with).
+      expect(fs.readdirSync(staging).sort()).toEqual([".complete", "1_一.tsv", "2_二.tsv", "3_三.tsv"])
+    }).pipe(Effect.provide(NodeWithWorkStore)))
+
   it.scoped("a failure in the middle of sheet 3 fails the file with its reason and leaves no staging folder", () =>
     Effect.gen(function* () {
       const broken = worksheet(rows("三", 1_000) + `<row r="1001"><c r="A1001" t="inlineStr"><is><t>壊れ</t></is></c></bad>` + rows("三", 1_000))

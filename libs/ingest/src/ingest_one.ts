@@ -30,6 +30,8 @@ export interface IngestPlainOptions {
   readonly extract?: ExtractFileOptions
   /** Most UTF-8 bytes of TSV the file may stage; past it the file fails `too-large`. Default {@link defaultMaxStagedBytes}. */
   readonly maxStagedBytes?: number
+  /** Where a big folder's sieve is written once staged (S2: the work folder's `sieves`); none when not given. */
+  readonly sieves?: string
 }
 
 /**
@@ -81,7 +83,7 @@ export const ingestPlain = Effect.fn("Ingest.ingestPlain")(function* (source: st
     })
   ).pipe(
     // C2, R7: the TSVs are closed; the mark goes last, with the source's size and date (issue 14).
-    Effect.tap(() => store.completeStaging(staging, source)),
+    Effect.tap(() => store.completeStaging(staging, source, options?.sieves)),
     Effect.either
   )
   if (staged._tag === "Right") {

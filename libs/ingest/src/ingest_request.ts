@@ -10,7 +10,7 @@ import { Schema } from "effect"
 /**
  * Ingest one file: `source` is the absolute path of the source file,
  * `staging` the absolute, empty staging folder to write its TSVs into.
- * `index`/`path` name it in the log.
+ * `index`/`path` name it in the log; `sieves`, where its sieve goes (S2).
  */
 export class IngestFile extends Schema.TaggedRequest<IngestFile>()("IngestFile", {
   failure: Schema.Never,
@@ -19,7 +19,9 @@ export class IngestFile extends Schema.TaggedRequest<IngestFile>()("IngestFile",
     index: Schema.String,
     path: Schema.String,
     source: Schema.String,
-    staging: Schema.String
+    staging: Schema.String,
+    /** Where a big folder's sieve goes once staged (S2: the work folder's `sieves`); none: no sieve. */
+    sieves: Schema.optional(Schema.String)
   }
 }) {}
 

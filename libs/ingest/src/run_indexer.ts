@@ -253,7 +253,8 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
           index: flight.target.index,
           path: flight.target.path,
           source: path.join(targetRoot(flight), ...flight.target.path.split("/")),
-          staging: path.join(paths.root, flight.staging)
+          staging: path.join(paths.root, flight.staging),
+          sieves: paths.sieves
         })
         flight.fiber = yield* workers.ingest(flight.kind, request, flight.worker).pipe(
           Effect.flatMap((result) => Queue.offer(results, { key, result })),

@@ -54,7 +54,7 @@ export const standardWorkersLayer = (
         return owners[app].ingest(request.source).pipe(
           Effect.flatMap((read) =>
             store.stageExtraction(request.staging, read.extraction).pipe(
-              Effect.tap(() => store.completeStaging(request.staging, request.source)),
+              Effect.tap(() => store.completeStaging(request.staging, request.source, request.sieves)),
               Effect.map((tsvCount): IngestResult => ({
                 status: "done", tsvCount, log: [...read.log],
                 lines: read.extraction.parts.reduce((n, part) => n + part.lines.length, 0)

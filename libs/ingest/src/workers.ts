@@ -243,7 +243,10 @@ export const threadWorkersLayer = (options: ThreadWorkersOptions): Layer.Layer<I
           if (stopped()) return stoppedResult
           const job: Job = {
             seq: ++seq,
-            request: { _tag: "ingest", seq, index: request.index, path: request.path, source: request.source, staging: request.staging },
+            request: {
+              _tag: "ingest", seq, index: request.index, path: request.path, source: request.source, staging: request.staging,
+              ...(request.sieves !== undefined ? { sieves: request.sieves } : {})
+            },
             done: yield* Deferred.make<IngestResult>()
           }
           thread.jobs.push(job)

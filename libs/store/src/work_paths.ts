@@ -5,6 +5,7 @@
  * @module
  */
 import * as path from "node:path"
+import { sieveDirName } from "./gram/sieve.ts"
 
 /** The layout this version writes; `store/layout_version` holds it (R2, R6). */
 export const currentLayoutVersion = "1"
@@ -34,6 +35,8 @@ export interface WorkPaths {
   readonly progress: string
   readonly index: string
   readonly gram: string
+  /** The sieves of the fresh tail's big folders (gram/sieves, S2: gram/sieve.ts). */
+  readonly sieves: string
   readonly publish: string
   readonly tmp: string
 }
@@ -61,6 +64,7 @@ export function workPaths(root: string): WorkPaths {
     progress: path.join(store, "progress.json"),
     index: path.join(r, "index"),
     gram: path.join(r, "gram"),
+    sieves: path.join(r, "gram", sieveDirName),
     publish: path.join(r, "publish"),
     tmp: path.join(r, "tmp")
   }

@@ -28,7 +28,8 @@ import * as path from "node:path"
 import {
   type StagingFolder, bodyFolderOf, completeMarkOf, longestPathBytes, openStagingFolder, publishSourceFolder, removeBodyFolder, stageExtraction
 } from "./body_index.ts"
-import { type BodyFolder, bodyFolderAt, readBodyFolderParts, sourceStampOf, stagingCompleteMark, walkBodyIndex } from "./gram/body_walk.ts"
+import { type BodyFolder, bodyFolderAt, completeFolderIn, readBodyFolderParts, sourceStampOf, stagingCompleteMark, walkBodyIndex } from "./gram/body_walk.ts"
+import { writeFolderSieve } from "./gram/sieve.ts"
 import { type FreshEntry, ensureFreshLog, noteFresh } from "./gram/fresh.ts"
 import { type GramRoundOptions, openGramRound } from "./gram/round.ts"
 import { type RoundChanges, type UpdateGramOptions, updateGramIndexesOfRound } from "./gram/update.ts"
@@ -176,10 +177,23 @@ const make = Effect.gen(function* () {
     stageExtraction: (dir: string, extraction: Extraction) => writing(dir, stageExtraction(dir, extraction)),
     /**
      * Writes the staging folder `dir`'s `.complete` mark, last (C2, R7): the size and modified
-     * time of `source` (issue 14), read now.
+     * time of `source` (issue 14), read now. Given `sieves` (the work folder's `sieves` path), a
+     * big folder's sieve is then written there (S2, gram/sieve.ts); a sieve that cannot be
+     * written is left out (it only saves a search a read).
      */
-    completeStaging: (dir: string, source: string) =>
-      writing(dir, Effect.flatMap(completeMarkOf(source), (mark) => fs.writeFileString(path.join(dir, stagingCompleteMark), mark))),
+    completeStaging: (dir: string, source: string, sieves?: string) =>
+      writing(dir, Effect.flatMap(completeMarkOf(source), (mark) => fs.writeFileString(path.join(dir, stagingCompleteMark), mark))).pipe(
+        Effect.tap(() =>
+          sieves === undefined ? Effect.void : Effect.sync(() => {
+            try {
+              const folder = completeFolderIn(dir, "", "")
+              if (folder !== undefined) writeFolderSieve(sieves, folder)
+            } catch {
+              // S2: without its sieve, a search reads the folder's text instead.
+            }
+          })
+        )
+      ),
     /** Removes the staging folder `dir` and what is in it (a file that is not done leaves none). */
     discardStaging: (dir: string) => writing(dir, fs.remove(dir, { recursive: true, force: true })),
     /** Notes, then publishes a staged folder as a source file's body-index folder (C2, S1). */

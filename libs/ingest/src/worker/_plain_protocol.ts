@@ -19,7 +19,8 @@ export const PlainRequest = Schema.Struct({
   index: Schema.String,
   path: Schema.String,
   source: Schema.String,
-  staging: Schema.String
+  staging: Schema.String,
+  sieves: Schema.optional(Schema.String)
 })
 export type PlainRequest = typeof PlainRequest.Type
 

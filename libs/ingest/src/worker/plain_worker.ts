@@ -44,7 +44,7 @@ async function readQueue(): Promise<void> {
       }
       let result
       try {
-        result = await runtime.runPromise(ingestPlain(file.source, file.staging))
+        result = await runtime.runPromise(ingestPlain(file.source, file.staging, file.sieves !== undefined ? { sieves: file.sieves } : undefined))
       } catch (e) {
         // ingestPlain never fails: this is a defect of the reader.
         result = { status: "failed" as const, failure: { reason: "corrupt" as const, detail: `the worker failed on this file (${String(e)})` }, log: [] }

@@ -130,7 +130,16 @@ export function bodyFolderAt(indexRoot: string, index: string, relPath: string):
  * `.complete` mark: R7). Throws on other I/O errors.
  */
 export function stagedFolderAt(workRoot: string, index: string, relPath: string, staging: string): BodyFolder | undefined {
-  const dir = path.join(workRoot, ...staging.split("/"))
+  return completeFolderIn(path.join(workRoot, ...staging.split("/")), index, relPath)
+}
+
+/**
+ * The complete staging folder `dir` as {@link stagedFolderAt} lists it (its
+ * `.complete` mark written, so its fingerprint is the one it will have
+ * published), or `undefined` when it is gone or not complete. Throws on
+ * other I/O errors.
+ */
+export function completeFolderIn(dir: string, index: string, relPath: string): BodyFolder | undefined {
   let names: Array<string>
   try {
     names = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => !e.isDirectory()).map((e) => e.name)

@@ -3,7 +3,8 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { freshMayHold, readFreshParts, sieveFresh, sievePairBits } from "./fresh_doc.ts"
+import { freshMayHold, readFreshParts, sieveFresh } from "./fresh_doc.ts"
+import { sievePairBits } from "./sieve.ts"
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-fresh-doc-"))
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }))

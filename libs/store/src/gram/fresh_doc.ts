@@ -2,8 +2,9 @@
  * The source files of the fresh tail (S1) as a search reads them: straight
  * from the body index (or their staging folder), whole; a process that
  * searches again and again (the GUI's search thread) reads and normalises
- * each folder once while its fingerprint holds (S2). Effect-free: on the
- * path of every cold search.
+ * each folder once while its fingerprint holds (S2), and a big folder not
+ * at all unless its sieve (sieve.ts) says it may hold the words searched
+ * for. Effect-free: on the path of every cold search.
  *
  * Sync `node:fs` here (STYLE 14): the cold search reads a fresh file's TSVs
  * and must stay Effect-free (ARCHITECTURE.md).
@@ -14,6 +15,7 @@ import { type BodyLine, type Locator, type SourceStamp, normalizeForSearch, pars
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { type BodyFolder, isMissing, sourceStampOf } from "./body_walk.ts"
+import { type Sieve, buildSieve, readSieveFile, sieveBytes, sieveMayHold, sieveTextsOf, wholeNormalized } from "./sieve.ts"
 
 /** A source file of the fresh tail, read from the body index when a search needs it. */
 export interface FreshDoc {
@@ -25,6 +27,8 @@ export interface FreshDoc {
   /** When its folder was published (ms). */
   readonly mtimeMs: number
   readonly folder: BodyFolder
+  /** Where its worker wrote its sieve, if it was big (the work folder's `sieves`, sieve.ts). */
+  readonly sieves?: string
 }
 
 /** One part of a fresh source file: its TSV's name, locator and lines (with their forms, S4). */
@@ -57,17 +61,18 @@ const FRESH_CACHE_CHARS = 16 * 1024 * 1024
  * (damaged by hand, a link loop) is left out: one file never fails a
  * search; the next update reports it. Given `terms` (normalised), also
  * undefined when the folder cannot hold every one of them in its text, its
- * forms or its names ({@link freshMayHold}'s sieve, from the same read): a
- * search reads each fresh folder once.
+ * forms or its names ({@link freshMayHold}'s sieve: the one its worker
+ * wrote in `sieveDir`, or one from the same read): a search reads each fresh
+ * folder once.
  */
-export function readFreshParts(folder: BodyFolder, terms?: ReadonlyArray<string>): Array<FreshPart> | undefined {
+export function readFreshParts(folder: BodyFolder, terms?: ReadonlyArray<string>, sieveDir?: string): Array<FreshPart> | undefined {
   const known = freshCache.get(folder.dir)
   if (known !== undefined && known.fingerprint === folder.fingerprint) {
     freshCache.delete(folder.dir)
     freshCache.set(folder.dir, known)
     return terms === undefined || terms.every((t) => known.joined.includes(t)) ? known.parts : undefined
   }
-  if (terms !== undefined && sieveRulesOut(folder, terms)) return undefined
+  if (terms !== undefined && sieveRulesOut(folder, terms, sieveDir)) return undefined
   const texts = readTexts(folder)
   if (texts === undefined) return undefined
   const normalized = texts.map(({ text }) => wholeNormalized(text))
@@ -100,11 +105,6 @@ export function readFreshParts(folder: BodyFolder, terms?: ReadonlyArray<string>
   }
   return out
 }
-
-// A TSV's whole text normalised in one call, or undefined when something in it is escaped (a `\`
-// or a CR: an escape may hide a word across it, and the text is not each line's as the reader gives it).
-const wholeNormalized = (text: string): string | undefined =>
-  text.includes("\\") || text.includes("\r") ? undefined : normalizeForSearch(text)
 
 // The texts of a fresh folder's TSVs; undefined when the folder (or a TSV) is gone, a TSV that cannot be read left out.
 function readTexts(folder: BodyFolder): Array<{ readonly file: string; readonly text: string }> | undefined {
@@ -150,26 +150,33 @@ function normsOf(text: string, normalized: string | undefined, lines: ReadonlyAr
  * 50 MB of text in the tail, fed to the round piece by piece, cost every
  * cold search the better part of a second). One read and one normalisation
  * of each TSV's whole text (normalising never joins or makes characters
- * across a tab or a line feed); a folder whose parts are cached answers
- * `true` (they are cheap to decide); a TSV with an escape (`\`) may hide a
- * term behind it: `true`.
+ * across a tab or a line feed), or none when its worker wrote its sieve in
+ * `sieveDir`; a folder whose parts are cached answers from them; a TSV with
+ * an escape (`\`) may hide a term behind it: `true`.
  */
-export function freshMayHold(folder: BodyFolder, terms: ReadonlyArray<string>): boolean {
+export function freshMayHold(folder: BodyFolder, terms: ReadonlyArray<string>, sieveDir?: string): boolean {
   const known = freshCache.get(folder.dir)
   if (known !== undefined && known.fingerprint === folder.fingerprint) return terms.every((t) => known.joined.includes(t))
-  if (sieveRulesOut(folder, terms)) return false
+  if (sieveRulesOut(folder, terms, sieveDir)) return false
   const texts = readTexts(folder)
   if (texts === undefined) return true
   return !rulesOut(folder, terms, texts.map(({ text }) => wholeNormalized(text)))
 }
 
-// Whether the sieve kept for the folder says it holds some term nowhere.
-function sieveRulesOut(folder: BodyFolder, terms: ReadonlyArray<string>): boolean {
-  const sieve = sieves.get(folder.dir)
-  if (sieve === undefined || sieve.fingerprint !== folder.fingerprint) return false
-  sieves.delete(folder.dir)
-  sieves.set(folder.dir, sieve)
-  return !terms.every((t) => sieve.names.includes(t) || sieveMayHold(sieve, t))
+// Whether the sieve kept for the folder (or, kept from now on, the one its worker wrote in `sieveDir`)
+// says it holds some term nowhere.
+function sieveRulesOut(folder: BodyFolder, terms: ReadonlyArray<string>, sieveDir: string | undefined): boolean {
+  let kept: KeptSieve | undefined = sieves.get(folder.dir)
+  if (kept === undefined || kept.sieve.fingerprint !== folder.fingerprint) {
+    const written = sieveDir === undefined ? undefined : readSieveFile(sieveDir, folder.fingerprint)
+    if (written === undefined) return false
+    kept = keep(folder, namesOf(folder), written)
+  } else {
+    sieves.delete(folder.dir)
+    sieves.set(folder.dir, kept)
+  }
+  const { names, sieve } = kept
+  return !terms.every((t) => names.includes(t) || sieveMayHold(sieve, t))
 }
 
 // Whether the folder's normalised texts (undefined: escaped, unknown) and names hold some term nowhere;
@@ -182,8 +189,8 @@ function rulesOut(folder: BodyFolder, terms: ReadonlyArray<string>, normalized: 
   // flush, most of its folders are read by two or three queries); a cold search keeps one only for a
   // folder it reads a second time.
   // A sieve kept already (it said "may") is not built again.
-  const kept = sieves.get(folder.dir)?.fingerprint === folder.fingerprint
-  if (!kept && (searchesAgain || seenOnce.get(folder.dir) === folder.fingerprint)) keepSieve(folder, names, texts)
+  const kept = sieves.get(folder.dir)?.sieve.fingerprint === folder.fingerprint
+  if (!kept && (searchesAgain || seenOnce.get(folder.dir) === folder.fingerprint)) keep(folder, names, buildSieve(folder.fingerprint, texts))
   else if (!kept) {
     seenOnce.set(folder.dir, folder.fingerprint)
     if (seenOnce.size > 1024) seenOnce.delete(seenOnce.keys().next().value as string)
@@ -202,45 +209,37 @@ function namesOf(folder: BodyFolder): string {
  * Reads a fresh folder and keeps its sieve ahead of the queries that will
  * ask for it (S2: a GUI's search thread between queries, so that a query
  * during a run finds the newly published folders sieved instead of
- * normalising their text itself); a TSV with an escape is parsed and its
- * lines normalised one by one. Nothing when the folder is sieved or cached
- * already, or gone. Returns whether it read the folder.
+ * normalising their text itself): the sieve file its worker wrote in
+ * `sieveDir` when there is one, else built from its text (a TSV with an
+ * escape parsed and its lines normalised one by one). Nothing when the
+ * folder is sieved or cached already, or gone. Returns whether it read the
+ * folder (its sieve file or its text).
  */
-export function sieveFresh(folder: BodyFolder): boolean {
+export function sieveFresh(folder: BodyFolder, sieveDir?: string): boolean {
   if (freshCache.get(folder.dir)?.fingerprint === folder.fingerprint) return false
-  if (sieves.get(folder.dir)?.fingerprint === folder.fingerprint) return false
+  if (sieves.get(folder.dir)?.sieve.fingerprint === folder.fingerprint) return false
+  const written = sieveDir === undefined ? undefined : readSieveFile(sieveDir, folder.fingerprint)
+  if (written !== undefined) {
+    keep(folder, namesOf(folder), written)
+    return true
+  }
   const texts = readTexts(folder)
   if (texts === undefined) return false
-  const normalized = texts.flatMap(({ text }) => {
-    const whole = wholeNormalized(text)
-    if (whole !== undefined) return [whole]
-    // Escaped: each line's text and forms as the reader normalises them (a sieve over lines is as good).
-    return parseBodyTsv(text).lines.flatMap((l) => [normalizeForSearch(l.text), l.forms === undefined ? "" : normalizeForSearch(l.forms)])
-  })
-  keepSieve(folder, namesOf(folder), normalized)
+  keep(folder, namesOf(folder), buildSieve(folder.fingerprint, sieveTextsOf(texts.map(({ text }) => text))))
   return true
 }
 
-// A fresh folder's normalised text in brief: a bit per pair of adjacent UTF-16 units and per run of
-// five (each hashed onto a table sized to the text: 8 bits a character, 2^15 to 2^24 bits) and per
-// unit, so a term is ruled out without reading the text (a unit, a pair or, in a term of five units
-// or more, a run not set). Never rules out wrongly. Pairs alone said "may" to a code like PRB003761 in
-// every file with a code of that shape and numbers (all its pairs are common); its runs are not. A table of one size for all (2^18 bits) filled up on the big files a
-// stop leaves in the tail (a few MB of text: nearly every bit set), which then said "may" to every
-// query and were read and normalised again by each (S2: 0.5 s a GUI query after a stop). 512 kept, at
-// most 96 MiB in all.
-interface Sieve {
-  readonly fingerprint: string
+// The sieves kept in memory (sieve.ts), by folder, with the folder's names (its path and its parts'
+// names, normalised). A table of one size for all (2^18 bits) filled up on the big files a stop leaves
+// in the tail (a few MB of text: nearly every bit set), which then said "may" to every query and were
+// read and normalised again by each (S2: 0.5 s a GUI query after a stop): the tables are sized to the
+// text. 512 kept, at most 96 MiB in all.
+interface KeptSieve {
   readonly names: string
-  readonly pairs: Uint32Array
-  /** 32 − log2(the tables' bits): the shift that takes a hash onto a table. */
-  readonly shift: number
-  /** A bit per run of {@link RUN} adjacent units, hashed like the pairs. */
-  readonly runs: Uint32Array
-  readonly units: Uint32Array
+  readonly sieve: Sieve
 }
-const sieves = new Map<string, Sieve>()
-let sieveBytes = 0
+const sieves = new Map<string, KeptSieve>()
+let sieveTotal = 0
 let searchesAgain = false
 
 /** This process searches again and again (the GUI's search thread): fresh folders' sieves are kept from their first read (S2). */
@@ -251,70 +250,21 @@ const SIEVES = 512
 const SIEVE_BYTES = 96 * 1024 * 1024
 const seenOnce = new Map<string, string>()
 
-/** The bits of the pair table of a sieve over `chars` characters of text: 8 a character, a power of two from 2^15 to 2^24. */
-export const sievePairBits = (chars: number): number => Math.min(24, Math.max(15, Math.ceil(Math.log2(Math.max(1, chars * 8)))))
-
-const pairHash = (a: number, b: number) => Math.imul((a << 16) | b, 0x9e3779b1) >>> 0
-/** The units in a run of the sieve's second table. */
-const RUN = 5
-const RUN_BASE = 0x01000193
-// A run's hash from its rolling sum h = Σ c_i · BASE^(RUN-1-i) (mod 2^32); runOut = BASE^(RUN-1) takes its first unit out.
-const runHash = (h: number) => Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0
-const runOut = (() => {
-  let p = 1
-  for (let i = 0; i < RUN - 1; i++) p = Math.imul(p, RUN_BASE)
-  return p
-})()
-
-const setBit = (table: Uint32Array, bit: number) => {
-  table[bit >>> 5]! |= 1 << (bit & 31)
-}
-const hasBit = (table: Uint32Array, bit: number) => (table[bit >>> 5]! & (1 << (bit & 31))) !== 0
-
-function keepSieve(folder: BodyFolder, names: string, texts: ReadonlyArray<string>): void {
-  const bits = sievePairBits(texts.reduce((n, t) => n + t.length, 0))
-  const shift = 32 - bits
-  const pairs = new Uint32Array((2 ** bits) / 32)
-  const runs = new Uint32Array((2 ** bits) / 32)
-  const units = new Uint32Array(65536 / 32)
-  for (const text of texts) {
-    let h = 0
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i)
-      units[c >>> 5]! |= 1 << (c & 31)
-      if (i > 0) setBit(pairs, pairHash(text.charCodeAt(i - 1), c) >>> shift)
-      if (i >= RUN) h = (h - Math.imul(text.charCodeAt(i - RUN), runOut)) | 0
-      h = (Math.imul(h, RUN_BASE) + c) | 0
-      if (i >= RUN - 1) setBit(runs, runHash(h) >>> shift)
-    }
-  }
-  const bytes = (t: Sieve) => t.pairs.byteLength + t.runs.byteLength + t.units.byteLength
+function keep(folder: BodyFolder, names: string, sieve: Sieve): KeptSieve {
   const old = sieves.get(folder.dir)
   if (old !== undefined) {
     sieves.delete(folder.dir)
-    sieveBytes -= bytes(old)
+    sieveTotal -= sieveBytes(old.sieve)
   }
-  const sieve = { fingerprint: folder.fingerprint, names, pairs, runs, shift, units }
-  sieves.set(folder.dir, sieve)
-  sieveBytes += bytes(sieve)
-  for (const [dir, kept] of sieves) {
-    if (sieves.size <= SIEVES && sieveBytes <= SIEVE_BYTES) break
+  const kept = { names, sieve }
+  sieves.set(folder.dir, kept)
+  sieveTotal += sieveBytes(sieve)
+  for (const [dir, k] of sieves) {
+    if (sieves.size <= SIEVES && sieveTotal <= SIEVE_BYTES) break
     sieves.delete(dir)
-    sieveBytes -= bytes(kept)
+    sieveTotal -= sieveBytes(k.sieve)
   }
-}
-
-function sieveMayHold(sieve: Sieve, term: string): boolean {
-  let h = 0
-  for (let i = 0; i < term.length; i++) {
-    const c = term.charCodeAt(i)
-    if ((sieve.units[c >>> 5]! & (1 << (c & 31))) === 0) return false
-    if (i > 0 && !hasBit(sieve.pairs, pairHash(term.charCodeAt(i - 1), c) >>> sieve.shift)) return false
-    if (i >= RUN) h = (h - Math.imul(term.charCodeAt(i - RUN), runOut)) | 0
-    h = (Math.imul(h, RUN_BASE) + c) | 0
-    if (i >= RUN - 1 && !hasBit(sieve.runs, runHash(h) >>> sieve.shift)) return false
-  }
-  return true
+  return kept
 }
 
 /** The size and modified time of a fresh source file (its `.complete` mark), when known. */

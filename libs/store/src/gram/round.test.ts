@@ -6,7 +6,8 @@ import * as path from "node:path"
 import type { WorkPaths } from "../work_paths.ts"
 import { publishSourceFolder, stageExtraction } from "../body_index.ts"
 import { bruteForce, bruteForceFiles, loadBodyIndex, makeWork, part, publish, randomParts, remove, run, seeded } from "./_test_corpus.ts"
-import { stagingCompleteMark } from "./body_walk.ts"
+import { bodyFolderAt, stagingCompleteMark } from "./body_walk.ts"
+import { sieveFileName, writeFolderSieve } from "./sieve.ts"
 import { noteFresh } from "./fresh.ts"
 import { readFreshTailSync } from "./fresh_log.ts"
 import { readManifestSync } from "./manifest.ts"
@@ -144,6 +145,39 @@ describe("openGramRound(): the 2-gram index kept live while a run ingests (R16, 
         yield* round.close
       }))
     expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 二"])
+  })
+
+  it("S2: a big folder's sieve file lives while the folder is fresh; the round removes it once the folder is live, a completed update all of them", async () => {
+    const paths = await makeWork()
+    const rows = Array.from({ length: 6000 }, (_, i) => `見積番号 A-${String(i).padStart(5, "0")}`)
+    const sieveOf = (rel: string) => {
+      const folder = bodyFolderAt(paths.index, "共有", rel)
+      if (folder === undefined || !writeFolderSieve(paths.sieves, folder)) throw new Error(`no sieve for ${rel}`)
+      return sieveFileName(folder.fingerprint)
+    }
+    await inRound(paths, { flushIntervalMs: 0 }, (round, change) =>
+      Effect.gen(function* () {
+        // Published, its sieve written, then the round told (as a run: the worker writes it before the publish).
+        yield* Effect.promise(() => publish(paths, "共有", "a.xlsx", [part("s", "cell", rows)]))
+        const a = sieveOf("a.xlsx")
+        expect(fs.readdirSync(paths.sieves)).toEqual([a])
+        expect(texts(paths, "A-03999")).toEqual(["a.xlsx:見積番号 A-03999"])
+        yield* round.noted
+        yield* round.awaitLive
+        expect(tailLength(paths)).toBe(0)
+        expect(fs.readdirSync(paths.sieves)).toEqual([])
+        yield* change.publish("共有", "b.xlsx", [part("s", "cell", ["請求 B"])])
+        yield* round.close
+      }))
+    // A folder published after the round (a stopped run's last): fresh, with its sieve, found.
+    await publish(paths, "共有", "c.xlsx", [part("s", "cell", rows.map((r) => `${r} C`))])
+    const c = sieveOf("c.xlsx")
+    expect(fs.readdirSync(paths.sieves)).toContain(c)
+    expect(texts(paths, "A-00007 C")).toEqual(["c.xlsx:見積番号 A-00007 C"])
+    await run(updateGramIndexesOfRound(paths, { published: [{ index: "共有", path: "c.xlsx" }], removed: [] }))
+    expect(tailLength(paths)).toBe(0)
+    expect(fs.readdirSync(paths.sieves)).toEqual([])
+    expect(texts(paths, "A-00007 C")).toEqual(["c.xlsx:見積番号 A-00007 C"])
   })
 
   it("a file larger than the builder's budget spans live segments and is found whole", async () => {

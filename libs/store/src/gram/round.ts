@@ -49,6 +49,7 @@ import {
 } from "./manifest.ts"
 import { DocFeed, SegmentBuilder, type SegmentFile, type WrittenSegment } from "./segment_builder.ts"
 import { SegmentReader } from "./segment_reader.ts"
+import { removeFolderSieve, sieveDirName } from "./sieve.ts"
 import {
   type GramUpdateSummary,
   type RoundChanges,
@@ -134,6 +135,7 @@ export const openGramRound = (
 ): Effect.Effect<GramRound, never, Scope.Scope> =>
   Effect.gen(function* () {
     const gramDir = paths.gram
+    const sieveDir = path.join(gramDir, sieveDirName)
     const limit = options.builderMemoryBytes ?? defaultRoundBuilderBytes
     const flushInterval = options.flushIntervalMs ?? 2000
     const flushText = options.flushTextBytes ?? 16 * MiB
@@ -354,6 +356,8 @@ export const openGramRound = (
               for (const p of live.get(feeding) ?? []) if (p.id === written.segment.id) state.feedPieces.push(p)
             }
           }
+          // S2: a folder live in a segment is searched there; its sieve is of no more use.
+          for (const fingerprint of state.consumed.values()) if (fingerprint !== null) removeFolderSieve(sieveDir, fingerprint)
           state.doomedPieces = []
           state.consumed.clear()
           state.builderKeys.clear()

@@ -39,6 +39,7 @@ import { lastEntries, readFreshTailSync } from "./fresh_log.ts"
 import { type Manifest, isCurrentManifest, readManifestSync } from "./manifest_format.ts"
 import { newestFirst } from "./segment_builder.ts"
 import { END, SegmentReader } from "./segment_reader.ts"
+import { sieveDirName } from "./sieve.ts"
 
 /** Options of a search (the CLI's `--index`, `--type`, `--limit`). */
 export interface SearchOptions {
@@ -158,6 +159,7 @@ export class GramSearcher {
         if (tail === undefined) throw new Error(`the fresh log ${manifest.fresh} is gone`)
         const last = lastEntries(tail.entries)
         const freshDocs: Array<FreshDoc> = []
+        const sieves = path.join(gramDir, sieveDirName)
         for (const e of last.values()) {
           if (e.op === "-") continue
           // A published folder, or a done file's staged one waiting for the rest of its source folder (R14).
@@ -165,7 +167,7 @@ export class GramSearcher {
           if (folder === undefined) continue
           freshDocs.push({
             index: e.index, path: e.path, normIndex: normalizeForSearch(e.index), normPath: normalizeForSearch(e.path),
-            type: fileTypeOf(e.path), mtimeMs: folder.mtimeMs, folder
+            type: fileTypeOf(e.path), mtimeMs: folder.mtimeMs, folder, sieves
           })
         }
         freshDocs.sort((a, b) => newestFirst({ ...a, fingerprint: "" }, { ...b, fingerprint: "" }))
@@ -211,7 +213,8 @@ export class GramSearcher {
   }
 
   /**
-   * Sieves the fresh tail's folders that no query has read yet, newest first,
+   * Sieves the fresh tail's folders that no query has read yet (a big one's
+ * sieve read from the file its worker wrote), newest first,
    * until `deadline` (a `performance.now()` time) or `cancelled()` (S2: the
    * GUI's search thread between queries, so that the next query only asks
    * the sieves); the newest 256 at most (half the sieves kept: a stop's long
@@ -221,7 +224,7 @@ export class GramSearcher {
   warmFresh(deadline: number, cancelled: () => boolean = () => false): boolean {
     for (const doc of this.freshDocs.slice(0, 256)) {
       if (performance.now() >= deadline || cancelled()) return false
-      sieveFresh(doc.folder)
+      sieveFresh(doc.folder, doc.sieves)
     }
     return true
   }

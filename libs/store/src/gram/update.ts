@@ -35,6 +35,7 @@ import {
 import { type WrittenSegment, DocFeed, SegmentBuilder, newestFirst } from "./segment_builder.ts"
 import { mergeSteps } from "./segment_merge.ts"
 import { SegmentReader } from "./segment_reader.ts"
+import { clearSieves, sieveDirName } from "./sieve.ts"
 
 /** A source file of the body index: its index and path relative to the index folder (`/`-separated). */
 export interface SourceRef {
@@ -97,12 +98,12 @@ const attempt = <A>(phase: Phase, file: string, f: () => A) =>
   Effect.try({ try: f, catch: (e) => toError(phase, file, e) })
 
 // Files of the gram folder no manifest names: left by a crash or by an
-// earlier generation. Removed at the start of an update (never right after a
+// earlier generation (the sieves folder stays: its files go with the fresh tail, sieve.ts). Removed at the start of an update (never right after a
 // manifest write, so a search that read the previous manifest a moment ago
 // can still open its files). Failures are ignored: a file in use on Windows
 // goes next time.
 export function collectGarbage(gramDir: string, manifest: Manifest | undefined, keepIds: ReadonlyArray<string> = []): void {
-  const keep = new Set<string>(["manifest.json"])
+  const keep = new Set<string>(["manifest.json", sieveDirName])
   for (const s of manifest?.segments ?? []) for (const f of filesOfSegment(s)) keep.add(f)
   if (manifest !== undefined) for (const f of filesOfManifest(manifest)) keep.add(f)
   for (const id of keepIds) {
@@ -276,6 +277,7 @@ export const updateGramIndexes = Effect.fn("Store.updateGramIndexesOfRound")(fun
   }
   const tailLeft = base.fresh === "" || freshLogBytes(gramDir, base.fresh) > base.freshFrom
   if (toIndex.length === 0 && deletions.size === 0 && !rebuilt && !tailLeft) {
+    clearSieves(path.join(gramDir, sieveDirName))
     return {
       indexed: 0, prebuilt: 0, removed: 0, repaired: 0, rebuilt: false, merges: 0,
       segments: base.segments.length, generation: base.generation
@@ -330,6 +332,8 @@ export const updateGramIndexes = Effect.fn("Store.updateGramIndexesOfRound")(fun
   yield* attempt("write", path.join(gramDir, fresh), () => writeFileDurableSync(path.join(gramDir, fresh), ""))
   const manifest: Manifest = { ...emptyManifest, generation, segments: merged.segments, fresh, freshFrom: 0 }
   yield* attempt("write", manifestPath(gramDir), () => writeManifestSync(gramDir, manifest))
+  // The fresh tail is empty: no folder needs its sieve (S2).
+  clearSieves(path.join(gramDir, sieveDirName))
   return {
     indexed, prebuilt: 0, removed, repaired, rebuilt, merges: merged.merges, segments: manifest.segments.length, generation
   } satisfies GramUpdateSummary

@@ -1,0 +1,112 @@
+import { formatBodyTsv, normalizeForSearch, seededRandom } from "@sagasu/domain"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, describe, expect, it } from "vitest"
+import { completeFolderIn, stagingCompleteMark } from "./body_walk.ts"
+import { freshMayHold, sieveFresh } from "./fresh_doc.ts"
+import {
+  buildSieve, clearSieves, decodeSieve, encodeSieve, readSieveFile, removeFolderSieve, sieveFileMinBytes, sieveFileName, sieveMayHold, writeFolderSieve
+} from "./sieve.ts"
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-sieve-"))
+afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
+
+// A complete staged folder as a worker leaves it: its TSVs, then the `.complete` mark (R7).
+let n = 0
+function staged(rows: ReadonlyArray<string>) {
+  const dir = path.join(root, `staged-${n++}`)
+  fs.mkdirSync(dir)
+  fs.writeFileSync(path.join(dir, "1_明細.tsv"), formatBodyTsv({ name: "明細", locator: "cell", state: "visible", lines: rows.map((text, i) => ({ loc: `A${i + 1}`, text })) }))
+  fs.writeFileSync(path.join(dir, stagingCompleteMark), "1\t2\n")
+  const folder = completeFolderIn(dir, "共有", `台帳${n}.xlsx`)
+  if (folder === undefined) throw new Error("no folder")
+  return folder
+}
+
+// Rows of numbered codes: about 40 bytes a row, so 4,000 rows pass the size for a sieve file.
+const codeRows = (count: number) => Array.from({ length: count }, (_, i) => `見積番号 A-${String(i).padStart(5, "0")} ﾉｰﾄPC`)
+const sieveDir = path.join(root, "sieves")
+
+describe("a sieve's file (S2: written once by the worker that staged the folder)", () => {
+  it("holds the sieve as built: what it rules out and lets through is the same after a round trip", () => {
+    const texts = [normalizeForSearch("見積番号 A-01234\n請求書 ﾉｰﾄPC")]
+    const sieve = buildSieve("7:1.5:1_a.tsv", texts)
+    const back = decodeSieve(encodeSieve(sieve), "7:1.5:1_a.tsv")
+    expect(back).toBeDefined()
+    for (const [word, expected] of [["見積番号", true], ["a-01234", true], ["のーとpc", true], ["請求", true], ["納品書", false], ["a-99999", false]] as const) {
+      expect(sieveMayHold(back!, normalizeForSearch(word)), word).toBe(expected)
+      expect(sieveMayHold(sieve, normalizeForSearch(word)), word).toBe(expected)
+    }
+  })
+
+  it.each([
+    ["another folder's fingerprint", (b: Buffer) => b, "7:1.5:2_b.tsv"],
+    ["cut short", (b: Buffer) => b.subarray(0, b.length - 1), "7:1.5:1_a.tsv"],
+    ["not a sieve", (b: Buffer) => Buffer.concat([Buffer.from("XXXXX\n"), b.subarray(6)]), "7:1.5:1_a.tsv"],
+    ["empty", () => Buffer.alloc(0), "7:1.5:1_a.tsv"]
+  ] as const)("is not used when it is %s", (_what, damage, fingerprint) => {
+    const bytes = encodeSieve(buildSieve("7:1.5:1_a.tsv", ["見積"]))
+    expect(decodeSieve(damage(bytes), fingerprint)).toBeUndefined()
+  })
+
+  it("is written for a big folder only, under a name of its fingerprint, and read back by it", () => {
+    const small = staged(codeRows(10))
+    expect(writeFolderSieve(sieveDir, small)).toBe(false)
+    expect(fs.existsSync(path.join(sieveDir, sieveFileName(small.fingerprint)))).toBe(false)
+    const big = staged(codeRows(4000))
+    expect(fs.statSync(path.join(big.dir, big.files[0]!)).size).toBeGreaterThanOrEqual(sieveFileMinBytes)
+    expect(writeFolderSieve(sieveDir, big)).toBe(true)
+    expect(fs.readdirSync(sieveDir)).toEqual([sieveFileName(big.fingerprint)])
+    const read = readSieveFile(sieveDir, big.fingerprint)
+    expect(read === undefined ? undefined : sieveMayHold(read, normalizeForSearch("A-03999"))).toBe(true)
+    expect(readSieveFile(sieveDir, small.fingerprint)).toBeUndefined()
+  })
+
+  it("lets a search rule a fresh folder out without its text, and never rules out a word it holds", () => {
+    const big = staged(codeRows(4000))
+    writeFolderSieve(sieveDir, big)
+    // The text is gone: a search that read it would say "may" (the reader reports it); only the file can say no.
+    const text = fs.readFileSync(path.join(big.dir, big.files[0]!), "utf8")
+    fs.rmSync(path.join(big.dir, big.files[0]!))
+    const words = (w: string) => [normalizeForSearch(w)]
+    expect(freshMayHold(big, words("A-04000"), sieveDir)).toBe(false)
+    expect(freshMayHold(big, words("請求書"), sieveDir)).toBe(false)
+    // Every row's code, and the names: "may".
+    const random = seededRandom(3)
+    for (let k = 0; k < 50; k++) {
+      const i = Math.floor(random() * 4000)
+      const code = `A-${String(i).padStart(5, "0")}`
+      expect(text.includes(code)).toBe(true)
+      expect(freshMayHold(big, words(code), sieveDir), code).toBe(true)
+    }
+    expect(freshMayHold(big, words("台帳"), sieveDir)).toBe(true)
+    // Without the sieve folder, nothing rules it out.
+    const other = staged(codeRows(4000))
+    writeFolderSieve(sieveDir, other)
+    fs.rmSync(path.join(other.dir, other.files[0]!))
+    expect(freshMayHold(other, words("A-04000"))).toBe(true)
+  })
+
+  it("sieving ahead takes the written sieve instead of reading the text", () => {
+    const big = staged(codeRows(4000))
+    writeFolderSieve(sieveDir, big)
+    fs.rmSync(path.join(big.dir, big.files[0]!))
+    expect(sieveFresh(big, sieveDir)).toBe(true)
+    expect(freshMayHold(big, [normalizeForSearch("A-04001")])).toBe(false)
+  })
+
+  it("is removed by its fingerprint, and all of them when the tail is empty; neither fails when there is nothing", () => {
+    const dir = path.join(root, "sieves-2")
+    const a = staged(codeRows(4000))
+    const b = staged(codeRows(4000))
+    writeFolderSieve(dir, a)
+    writeFolderSieve(dir, b)
+    removeFolderSieve(dir, a.fingerprint)
+    expect(fs.readdirSync(dir)).toEqual([sieveFileName(b.fingerprint)])
+    removeFolderSieve(dir, a.fingerprint)
+    clearSieves(dir)
+    expect(fs.readdirSync(dir)).toEqual([])
+    clearSieves(path.join(root, "none"))
+  })
+})

@@ -1,0 +1,237 @@
+/**
+ * The sieve of a fresh folder (S1, S2): its normalised text in brief, so
+ * that a search rules the folder out without reading it. A bit per pair of
+ * adjacent UTF-16 units and per run of {@link RUN} (each hashed onto a table
+ * sized to the text: 8 bits a character, 2^15 to 2^24 bits) and per unit.
+ * Never rules out wrongly. Pairs alone said "may" to a code like PRB003761
+ * in every file with a code of that shape and numbers (all its pairs are
+ * common); its runs are not.
+ *
+ * A big folder's sieve is written once, by the worker that staged it
+ * ({@link writeFolderSieve}, beside the 2-gram index in `gram/sieves`), so
+ * that no search normalises a big fresh file to learn that it does not hold
+ * a word (S2: a GUI query during a run spent 100–600 ms normalising and
+ * sieving the few-MB files it met first). The file lives while the folder
+ * is in the fresh tail: the round removes it when the folder is live in a
+ * segment ({@link removeFolderSieve}), a completed update removes the rest
+ * ({@link clearSieves}). A missing, damaged or outdated sieve file only
+ * costs a read of the text.
+ *
+ * Sync `node:fs` (STYLE 14): the cold search is Effect-free.
+ *
+ * @module
+ */
+import { normalizeForSearch, parseBodyTsv } from "@sagasu/domain"
+import * as fs from "node:fs"
+import * as path from "node:path"
+
+/** The folder of the sieve files in the gram folder (`WorkPaths.sieves`). */
+export const sieveDirName = "sieves"
+
+/** A sieve: its folder's fingerprint and the three bit tables. */
+export interface Sieve {
+  readonly fingerprint: string
+  readonly pairs: Uint32Array
+  /** 32 − log2(the tables' bits): the shift that takes a hash onto a table. */
+  readonly shift: number
+  /** A bit per run of {@link RUN} adjacent units, hashed like the pairs. */
+  readonly runs: Uint32Array
+  /** A bit per UTF-16 unit (65,536 bits). */
+  readonly units: Uint32Array
+}
+
+/** The bits of the pair table of a sieve over `chars` characters of text: 8 a character, a power of two from 2^15 to 2^24. */
+export const sievePairBits = (chars: number): number => Math.min(24, Math.max(15, Math.ceil(Math.log2(Math.max(1, chars * 8)))))
+
+/**
+ * A staged folder's TSVs of at least this many bytes in all get a sieve file
+ * (smaller ones are read and sieved by a search in a few ms).
+ */
+export const sieveFileMinBytes = 128 * 1024
+
+const pairHash = (a: number, b: number) => Math.imul((a << 16) | b, 0x9e3779b1) >>> 0
+/** The units in a run of the sieve's second table. */
+const RUN = 5
+const RUN_BASE = 0x01000193
+// A run's hash from its rolling sum h = Σ c_i · BASE^(RUN-1-i) (mod 2^32); runOut = BASE^(RUN-1) takes its first unit out.
+const runHash = (h: number) => Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0
+const runOut = (() => {
+  let p = 1
+  for (let i = 0; i < RUN - 1; i++) p = Math.imul(p, RUN_BASE)
+  return p
+})()
+
+const setBit = (table: Uint32Array, bit: number) => {
+  table[bit >>> 5]! |= 1 << (bit & 31)
+}
+const hasBit = (table: Uint32Array, bit: number) => (table[bit >>> 5]! & (1 << (bit & 31))) !== 0
+
+/** The sieve of `texts` (normalised for search, S4) of the folder with `fingerprint`. */
+export function buildSieve(fingerprint: string, texts: ReadonlyArray<string>): Sieve {
+  const bits = sievePairBits(texts.reduce((n, t) => n + t.length, 0))
+  const shift = 32 - bits
+  const pairs = new Uint32Array((2 ** bits) / 32)
+  const runs = new Uint32Array((2 ** bits) / 32)
+  const units = new Uint32Array(65536 / 32)
+  for (const text of texts) {
+    let h = 0
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i)
+      units[c >>> 5]! |= 1 << (c & 31)
+      if (i > 0) setBit(pairs, pairHash(text.charCodeAt(i - 1), c) >>> shift)
+      if (i >= RUN) h = (h - Math.imul(text.charCodeAt(i - RUN), runOut)) | 0
+      h = (Math.imul(h, RUN_BASE) + c) | 0
+      if (i >= RUN - 1) setBit(runs, runHash(h) >>> shift)
+    }
+  }
+  return { fingerprint, pairs, runs, shift, units }
+}
+
+/** Whether the text of `sieve` may hold `term` (normalised): `false` only when it does not. */
+export function sieveMayHold(sieve: Sieve, term: string): boolean {
+  let h = 0
+  for (let i = 0; i < term.length; i++) {
+    const c = term.charCodeAt(i)
+    if ((sieve.units[c >>> 5]! & (1 << (c & 31))) === 0) return false
+    if (i > 0 && !hasBit(sieve.pairs, pairHash(term.charCodeAt(i - 1), c) >>> sieve.shift)) return false
+    if (i >= RUN) h = (h - Math.imul(term.charCodeAt(i - RUN), runOut)) | 0
+    h = (Math.imul(h, RUN_BASE) + c) | 0
+    if (i >= RUN - 1 && !hasBit(sieve.runs, runHash(h) >>> sieve.shift)) return false
+  }
+  return true
+}
+
+/** The bytes a sieve holds in memory. */
+export const sieveBytes = (s: Sieve): number => s.pairs.byteLength + s.runs.byteLength + s.units.byteLength
+
+/**
+ * A TSV's whole text normalised in one call, or undefined when something in
+ * it is escaped (a `\` or a CR: an escape may hide a word across it, and the
+ * text is not each line's as the reader gives it).
+ */
+export const wholeNormalized = (text: string): string | undefined =>
+  text.includes("\\") || text.includes("\r") ? undefined : normalizeForSearch(text)
+
+/**
+ * What a sieve is built over, from a folder's TSV texts: each whole text
+ * normalised (normalising never joins or makes characters across a tab or a
+ * line feed); a TSV with an escape parsed, each line's text and forms
+ * normalised one by one.
+ */
+export function sieveTextsOf(texts: ReadonlyArray<string>): Array<string> {
+  return texts.flatMap((text) => {
+    const whole = wholeNormalized(text)
+    if (whole !== undefined) return [whole]
+    return parseBodyTsv(text).lines.flatMap((l) => [normalizeForSearch(l.text), l.forms === undefined ? "" : normalizeForSearch(l.forms)])
+  })
+}
+
+// File: "SGSV1\n", the fingerprint's UTF-8 length (u32 LE) and bytes, the shift (u32), then units, pairs, runs (u32 LE each).
+const MAGIC = Buffer.from("SGSV1\n", "latin1")
+
+/** A sieve as its file holds it. */
+export function encodeSieve(sieve: Sieve): Buffer {
+  const fp = Buffer.from(sieve.fingerprint, "utf8")
+  const head = Buffer.alloc(MAGIC.length + 8 + fp.length)
+  MAGIC.copy(head, 0)
+  head.writeUInt32LE(fp.length, MAGIC.length)
+  fp.copy(head, MAGIC.length + 4)
+  head.writeUInt32LE(sieve.shift, MAGIC.length + 4 + fp.length)
+  const table = (t: Uint32Array) => Buffer.from(t.buffer, t.byteOffset, t.byteLength)
+  return Buffer.concat([head, table(sieve.units), table(sieve.pairs), table(sieve.runs)])
+}
+
+/**
+ * The sieve a file holds, when it is whole and of the folder with
+ * `fingerprint`; `undefined` otherwise (another folder's, damaged, cut
+ * short: the caller reads the text instead).
+ */
+export function decodeSieve(bytes: Uint8Array, fingerprint: string): Sieve | undefined {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  if (buf.length < MAGIC.length + 8 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) return undefined
+  const fpLength = buf.readUInt32LE(MAGIC.length)
+  const at = MAGIC.length + 4 + fpLength
+  if (at + 4 > buf.length || buf.toString("utf8", MAGIC.length + 4, at) !== fingerprint) return undefined
+  const shift = buf.readUInt32LE(at)
+  const bits = 32 - shift
+  if (bits < 15 || bits > 24) return undefined
+  const tableBytes = 2 ** bits / 8
+  const start = at + 4
+  if (buf.length !== start + 8192 + 2 * tableBytes) return undefined
+  // Copied out: the tables are read as u32 words, whatever the alignment of the buffer.
+  const words = (from: number, n: number) => {
+    const out = new Uint32Array(n / 4)
+    Buffer.from(out.buffer).set(buf.subarray(from, from + n))
+    return out
+  }
+  return { fingerprint, shift, units: words(start, 8192), pairs: words(start + 8192, tableBytes), runs: words(start + 8192 + tableBytes, tableBytes) }
+}
+
+/** The name of the sieve file of the folder with `fingerprint` (a 64-bit FNV-1a of it, in hex). */
+export function sieveFileName(fingerprint: string): string {
+  let lo = 0x811c9dc5
+  let hi = 0x01000193
+  for (let i = 0; i < fingerprint.length; i++) {
+    const c = fingerprint.charCodeAt(i)
+    lo = Math.imul(lo ^ c, 0x01000193) >>> 0
+    hi = Math.imul(hi ^ c ^ (lo >>> 7), 0x01000193) >>> 0
+  }
+  return `${hi.toString(16).padStart(8, "0")}${lo.toString(16).padStart(8, "0")}.sieve`
+}
+
+/** Reads the sieve file of the folder with `fingerprint` in `sieveDir`, or `undefined` (none, damaged, another folder's). */
+export function readSieveFile(sieveDir: string, fingerprint: string): Sieve | undefined {
+  try {
+    return decodeSieve(fs.readFileSync(path.join(sieveDir, sieveFileName(fingerprint))), fingerprint)
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Writes the sieve of a complete staged folder (`dir`, its `.complete` mark
+ * written: its fingerprint no longer changes, and its publish is a rename
+ * that keeps it) into `sieveDir`, when its TSVs hold at least
+ * {@link sieveFileMinBytes} bytes; written aside and renamed, so a search
+ * never reads half of one. Returns whether it wrote one. Throws on I/O
+ * errors (the caller ignores them: the sieve only saves a read).
+ */
+export function writeFolderSieve(sieveDir: string, folder: { readonly fingerprint: string; readonly dir: string; readonly files: ReadonlyArray<string> }): boolean {
+  let bytes = 0
+  for (const file of folder.files) bytes += fs.statSync(path.join(folder.dir, file)).size
+  if (bytes < sieveFileMinBytes) return false
+  const texts = folder.files.map((file) => fs.readFileSync(path.join(folder.dir, file), "utf8"))
+  const sieve = buildSieve(folder.fingerprint, sieveTextsOf(texts))
+  fs.mkdirSync(sieveDir, { recursive: true })
+  const target = path.join(sieveDir, sieveFileName(folder.fingerprint))
+  const aside = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
+  fs.writeFileSync(aside, encodeSieve(sieve))
+  fs.renameSync(aside, target)
+  return true
+}
+
+/** Removes the sieve file of the folder with `fingerprint` from `sieveDir`, if there is one; never throws. */
+export function removeFolderSieve(sieveDir: string, fingerprint: string): void {
+  try {
+    fs.unlinkSync(path.join(sieveDir, sieveFileName(fingerprint)))
+  } catch {
+    // None (a small folder), or gone already.
+  }
+}
+
+/** Removes every sieve file of `sieveDir` (the fresh tail is empty: a completed update); never throws. */
+export function clearSieves(sieveDir: string): void {
+  let names: Array<string>
+  try {
+    names = fs.readdirSync(sieveDir)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    try {
+      fs.unlinkSync(path.join(sieveDir, name))
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+}
