@@ -81,26 +81,35 @@ const states: ReadonlyArray<string> = ["visible", "hidden", "veryHidden"]
 /** Parses a TSV written by {@link formatBodyTsv}; an unknown header reads as `cell`, visible. */
 export function parseBodyTsv(text: string): ParsedBodyTsv {
   const rows = text.split("\n")
-  const [locator = "cell", , stateField = ""] = (rows[0] ?? "").split("\t")
-  const state = stateField.replace(/^state=/, "")
   const lines: Array<BodyLine> = []
   for (let i = 1; i < rows.length; i++) {
     const row = rows[i]
     if (row === undefined || row === "") continue
-    // The first three fields of parseTsvLine, found with indexOf (a sheet has millions of rows).
-    const a = row.indexOf("\t")
-    const b = a < 0 ? -1 : row.indexOf("\t", a + 1)
-    const c = b < 0 ? -1 : row.indexOf("\t", b + 1)
-    const loc = unescapeTsvField(a < 0 ? row : row.slice(0, a))
-    const text = a < 0 ? "" : unescapeTsvField(b < 0 ? row.slice(a + 1) : row.slice(a + 1, b))
-    const forms = b < 0 ? "" : unescapeTsvField(c < 0 ? row.slice(b + 1) : row.slice(b + 1, c))
-    lines.push(forms === "" ? { loc, text } : { loc, text, forms })
+    lines.push(parseBodyTsvRow(row))
   }
+  return { ...parseBodyTsvHead(rows[0] ?? ""), lines }
+}
+
+/** The locator and state a body TSV's header row (its first) gives; `cell` and `visible` when it says none we know. */
+export function parseBodyTsvHead(header: string): Omit<ParsedBodyTsv, "lines"> {
+  const [locator = "cell", , stateField = ""] = header.split("\t")
+  const state = stateField.replace(/^state=/, "")
   return {
     locator: (locators.includes(locator) ? locator : "cell") as Locator,
-    state: (states.includes(state) ? state : "visible") as PartState,
-    lines
+    state: (states.includes(state) ? state : "visible") as PartState
   }
+}
+
+/** One body row of a TSV (not its header, not empty, without its line feed) as a line, as {@link parseBodyTsv} gives it. */
+export function parseBodyTsvRow(row: string): BodyLine {
+  // The first three fields of parseTsvLine, found with indexOf (a sheet has millions of rows).
+  const a = row.indexOf("\t")
+  const b = a < 0 ? -1 : row.indexOf("\t", a + 1)
+  const c = b < 0 ? -1 : row.indexOf("\t", b + 1)
+  const loc = unescapeTsvField(a < 0 ? row : row.slice(0, a))
+  const text = a < 0 ? "" : unescapeTsvField(b < 0 ? row.slice(a + 1) : row.slice(a + 1, b))
+  const forms = b < 0 ? "" : unescapeTsvField(c < 0 ? row.slice(b + 1) : row.slice(b + 1, c))
+  return forms === "" ? { loc, text } : { loc, text, forms }
 }
 
 /**

@@ -593,7 +593,7 @@ export class FileSearch {
       return undefined
     }
     // Most of the tail holds none of the words: ruled out by one read of its whole text (S2).
-    const parts = readFreshParts(doc.folder, this.query.terms, doc.sieves)
+    const parts = readFreshParts(doc.folder, this.query.terms, doc.sieves, [...this.query.terms, ...this.query.exclude])
     if (parts === undefined) {
       f.decided = null
       return undefined

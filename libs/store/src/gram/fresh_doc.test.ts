@@ -3,7 +3,9 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { freshMayHold, readFreshParts, sieveFresh } from "./fresh_doc.ts"
+import { parseSearchQuery } from "@sagasu/domain"
+import { decideParts } from "./file_search.ts"
+import { filterChars, freshMayHold, readFreshParts, sieveFresh } from "./fresh_doc.ts"
 import { sievePairBits } from "./sieve.ts"
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-fresh-doc-"))
@@ -139,5 +141,46 @@ describe("readFreshParts() (S1): each line normalised, the whole TSV at once or 
     expect(parts[0]!.lines.map((l) => l.text)).toEqual(texts)
     expect(parts[0]!.norms).toEqual(texts.map((t) => normalizeForSearch(t)))
     expect(parts[0]!.formNorms).toEqual(texts.map((_, i) => normalizeForSearch(forms[i] ?? "")))
+  })
+})
+
+describe("readFreshParts() of a big folder for a query (S2): only the lines holding its words, and the same file-level answer", () => {
+  // 3 sheets, 12,000 rows (about 400,000 characters): past the size read for a query's lines only.
+  const random = seededRandom(5)
+  const vocabulary = ["見積", "請求書", "ﾉｰﾄPC", "ノートpc", "株式会社", "合計", "A-1234", "Ａ－１２３４", "納期", "山田", "データ", "2024"]
+  const sheet = (name: string) => ({
+    name,
+    lines: Array.from({ length: 4000 }, (_, i) => {
+      const words = Array.from({ length: 1 + Math.floor(random() * 3) }, () => vocabulary[Math.floor(random() * vocabulary.length)])
+      return { loc: `B${i + 1}`, text: `${words.join(" ")} ${Math.floor(random() * 1e6)}`, ...(i % 7 === 0 ? { forms: String(i * 11) } : {}) }
+    })
+  })
+  const sheets = [sheet("一"), sheet("二"), sheet("三")]
+
+  it.each(["見積", "のーとpc 合計", "a-1234 -納期", "請求書 山田 データ", "2024 大台帳", "77", "一 見積", "存在しない"])("%s", (q) => {
+    const query = parseSearchQuery(q)
+    // A folder of its own: not read (nor kept) by another query before.
+    const big = folder("営業/大台帳.xlsx", sheets)
+    const wanted = [...query.terms, ...query.exclude]
+    const only = readFreshParts(big, query.terms, undefined, wanted)
+    const full = readFreshParts(big)!
+    const chars = full.reduce((n, p) => n + p.lines.reduce((m, l) => m + l.text.length + l.loc.length + 2, 0), 0)
+    expect(chars).toBeGreaterThan(filterChars)
+    // In its text, its forms or its location (B2024 holds 2024: kept, and decided as before).
+    const holds = (l: { loc: string; text: string; forms?: string }) =>
+      wanted.some((w) => [l.text, l.forms ?? "", l.loc].some((x) => normalizeForSearch(x).includes(w)))
+    if (only === undefined) {
+      // Ruled out: no line holds every term, nor do the names.
+      expect(query.terms.every((t) => full.some((p) => p.lines.some((l) => normalizeForSearch(l.text).includes(t))))).toBe(false)
+      return
+    }
+    // Every part, with exactly the lines that hold a word (in document order).
+    expect(only.map((p) => p.file)).toEqual(full.map((p) => p.file))
+    only.forEach((p, k) => expect(p.lines, p.file).toEqual(full[k]!.lines.filter(holds)))
+    const decide = (parts: typeof full) => {
+      const d = decideParts(query, "A", big.path, parts, undefined, 0)
+      return { matches: d.match.matches, lines: d.match.lines, hits: d.show(50).map((h) => `${h.part}|${h.loc}|${h.text}`) }
+    }
+    expect(decide(only)).toEqual(decide(full))
   })
 })

@@ -11,7 +11,9 @@
  *
  * @module
  */
-import { type BodyLine, type Locator, type SourceStamp, normalizeForSearch, parseBodyTsv, partNameOfTsvFileName } from "@sagasu/domain"
+import {
+  type BodyLine, type Locator, type SourceStamp, normalizeForSearch, parseBodyTsv, parseBodyTsvHead, parseBodyTsvRow, partNameOfTsvFileName
+} from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { type BodyFolder, isMissing, sourceStampOf } from "./body_walk.ts"
@@ -63,9 +65,20 @@ const FRESH_CACHE_CHARS = 16 * 1024 * 1024
  * undefined when the folder cannot hold every one of them in its text, its
  * forms or its names ({@link freshMayHold}'s sieve: the one its worker
  * wrote in `sieveDir`, or one from the same read): a search reads each fresh
- * folder once.
+ * folder once. Given `wanted` (normalised words: the query's terms and
+ * excluded terms), a big folder's parts hold only the lines that hold one of
+ * them in their text, forms or location — all a file-level search looks at
+ * (a line holding none adds nothing to a file's match) — and are not kept
+ * for the next query: parsing and
+ * splitting every line of a few MB of text cost a GUI query that met it
+ * 100–270 ms (S2).
  */
-export function readFreshParts(folder: BodyFolder, terms?: ReadonlyArray<string>, sieveDir?: string): Array<FreshPart> | undefined {
+export function readFreshParts(
+  folder: BodyFolder,
+  terms?: ReadonlyArray<string>,
+  sieveDir?: string,
+  wanted?: ReadonlyArray<string>
+): Array<FreshPart> | undefined {
   const known = freshCache.get(folder.dir)
   if (known !== undefined && known.fingerprint === folder.fingerprint) {
     freshCache.delete(folder.dir)
@@ -77,6 +90,10 @@ export function readFreshParts(folder: BodyFolder, terms?: ReadonlyArray<string>
   if (texts === undefined) return undefined
   const normalized = texts.map(({ text }) => wholeNormalized(text))
   if (terms !== undefined && rulesOut(folder, terms, normalized)) return undefined
+  if (wanted !== undefined && wanted.length > 0 && texts.reduce((n, t) => n + t.text.length, 0) > filterChars) {
+    const filtered = partsHolding(texts, normalized, wanted)
+    if (filtered !== undefined) return filtered
+  }
   const out: Array<FreshPart> = []
   let chars = 0
   texts.forEach(({ file, text }, k) => {
@@ -104,6 +121,71 @@ export function readFreshParts(folder: BodyFolder, terms?: ReadonlyArray<string>
     }
   }
   return out
+}
+
+/** A fresh folder of more characters than this is read for a query's lines only ({@link readFreshParts}). */
+export const filterChars = 256 * 1024
+
+// The parts of a folder with only the lines holding one of `words`; undefined when some TSV is escaped
+// (its normalised text is unknown) or its rows do not line up with its normalised rows.
+function partsHolding(
+  texts: ReadonlyArray<{ readonly file: string; readonly text: string }>,
+  normalized: ReadonlyArray<string | undefined>,
+  words: ReadonlyArray<string>
+): Array<FreshPart> | undefined {
+  const out: Array<FreshPart> = []
+  for (const [k, { file, text }] of texts.entries()) {
+    const norm = normalized[k]
+    if (norm === undefined) return undefined
+    const rawStarts = rowStarts(text)
+    const normStarts = rowStarts(norm)
+    if (rawStarts.length !== normStarts.length) return undefined
+    const rows = new Set<number>()
+    for (const word of words) {
+      if (word === "") continue
+      for (let at = norm.indexOf(word); at >= 0;) {
+        const r = rowAt(normStarts, at)
+        rows.add(r)
+        at = r + 1 < normStarts.length ? norm.indexOf(word, normStarts[r + 1]!) : -1
+      }
+    }
+    const rowEnd = (starts: ReadonlyArray<number>, s: string, r: number) => (r + 1 < starts.length ? starts[r + 1]! - 1 : s.length)
+    const lines: Array<BodyLine> = []
+    const norms: Array<string> = []
+    const formNorms: Array<string> = []
+    // Row 0 is the header; an empty row (the last, after the final line feed) holds no line.
+    for (const r of [...rows].sort((a, b) => a - b)) {
+      if (r === 0) continue
+      const row = text.slice(rawStarts[r]!, rowEnd(rawStarts, text, r))
+      if (row === "") continue
+      lines.push(parseBodyTsvRow(row))
+      const fields = norm.slice(normStarts[r]!, rowEnd(normStarts, norm, r)).split("\t")
+      norms.push(fields[1] ?? "")
+      formNorms.push(fields[2] ?? "")
+    }
+    const header = text.slice(0, rowEnd(rawStarts, text, 0))
+    out.push({ file, locator: parseBodyTsvHead(header).locator, lines, norms, formNorms })
+  }
+  return out
+}
+
+// Where each row of a text starts (the first at 0).
+function rowStarts(text: string): Array<number> {
+  const starts = [0]
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) starts.push(at + 1)
+  return starts
+}
+
+// The row holding offset `at`: the last start at or before it.
+function rowAt(starts: ReadonlyArray<number>, at: number): number {
+  let lo = 0
+  let hi = starts.length - 1
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1
+    if (starts[mid]! <= at) lo = mid
+    else hi = mid - 1
+  }
+  return lo
 }
 
 // The texts of a fresh folder's TSVs; undefined when the folder (or a TSV) is gone, a TSV that cannot be read left out.
