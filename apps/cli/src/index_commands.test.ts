@@ -76,8 +76,11 @@ describe("sagasu add / list / enable / disable / move (issue 16)", () => {
   it("list says there are none yet; add registers, list shows them", () => {
     expect(sagasu(work, "list")).toEqual({ code: 0, out: "インデックスはまだありません。sagasu add NAME PATH で追加してください。\n", err: "" })
     expect(sagasu(work, "list", "--json")).toEqual({ code: 0, out: "[]\n", err: "" })
-    expect(sagasu(work, "add", "A", a)).toEqual({ code: 0, out: `インデックス「A」を追加しました: ${a}\n次は sagasu index で取り込みます。\n`, err: "" })
-    expect(sagasu(work, "add", "B", b).code).toBe(0)
+    // The next step repeats the --work the user gave (a trial's new user ran `sagasu index` without it and found nothing).
+    expect(sagasu(work, "add", "A", a)).toEqual({ code: 0, out: `インデックス「A」を追加しました: ${a}\n次は sagasu index --work ${work} で取り込みます。\n`, err: "" })
+    // The default work folder (SAGASU_WORK) needs no --work.
+    const added = spawnSync(process.execPath, [bin, "add", "B", b], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1", SAGASU_WORK: work } })
+    expect(added.stdout).toBe(`インデックス「B」を追加しました: ${b}\n次は sagasu index で取り込みます。\n`)
     // A folder whose name starts like another's is its neighbour, not inside it.
     expect(sagasu(work, "add", "BC", bc).code).toBe(0)
     expect(sagasu(work, "list")).toEqual({

@@ -50,6 +50,8 @@ describe("the message catalogue (issue 16: one catalogue, Japanese first)", () =
   it("init says the work folder is ready and what comes next, in each language", () => {
     expect(messages("ja").workFolderReady("/srv/作業")).toBe("作業フォルダを用意しました: /srv/作業\n次は sagasu add 名前 フォルダ でインデックスを追加します。")
     expect(messages("en").workFolderReady("/srv/work")).toBe("Work folder ready: /srv/work\nNext: sagasu add NAME PATH")
+    expect(messages("ja").workFolderReady("/srv/作業", " --work /srv/作業")).toBe("作業フォルダを用意しました: /srv/作業\n次は sagasu add 名前 フォルダ --work /srv/作業 でインデックスを追加します。")
+    expect(messages("en").indexAdded("A", "/srv/a", " --work /srv/w")).toBe('Added index "A": /srv/a\nNext: sagasu index --work /srv/w')
   })
 })
 

@@ -73,7 +73,8 @@ interface Catalogue {
   readonly planTimedOut: (minutes: number) => string
   readonly knownIndexNames: (indexes: ReadonlyArray<{ readonly name: string; readonly enabled: boolean }>) => string
   // --- issue 16 (one catalogue): init, the work folder, the settings file, the store's reads, the lock, a folder ---
-  readonly workFolderReady: (path: string) => string
+  /** `work`: the ` --work DIR` the next step repeats (work_option.ts), "" for the default folder. */
+  readonly workFolderReady: (path: string, work?: string) => string
   readonly workFolderUnusable: (problem: WorkFolderProblem, path: string) => string
   readonly settingsUnusable: (problem: SettingsProblem, path: string) => string
   readonly storeFileUnreadable: (name: string, detail: string, file: string) => string
@@ -94,7 +95,8 @@ interface Catalogue {
   readonly gramFailed: (detail: string) => string
   readonly cloudSkippedIn: (name: string, count: number) => string
   readonly indexRefused: (refusal: IndexRefusal) => string
-  readonly indexAdded: (name: string, path: string) => string
+  /** `work`: as in {@link Messages.workFolderReady}. */
+  readonly indexAdded: (name: string, path: string, work?: string) => string
   readonly indexEnabled: (name: string, enabled: boolean) => string
   readonly indexRenamed: (from: string, to: string) => string
   readonly indexRemoved: (name: string, files: number) => string
@@ -350,7 +352,7 @@ const ja: Catalogue = {
     indexes.length === 0
       ? "インデックスはまだありません。sagasu add NAME PATH で追加してください。"
       : `登録されているインデックス: ${indexes.map((i) => `${i.name}${i.enabled ? "" : "（無効）"}`).join("、")}（sagasu list で一覧できます）`,
-  workFolderReady: (path) => `作業フォルダを用意しました: ${path}\n次は sagasu add 名前 フォルダ でインデックスを追加します。`,
+  workFolderReady: (path, work = "") => `作業フォルダを用意しました: ${path}\n次は sagasu add 名前 フォルダ${work} でインデックスを追加します。`,
   workFolderUnusable: (problem, path) =>
     `作業フォルダを使えません（${path}）: ` + {
       "missing": "フォルダがありません。sagasu init で作ってください",
@@ -403,7 +405,7 @@ const ja: Catalogue = {
           `同じファイルが二重に取り込まれ、検索結果にも二度出るため、登録できません。`
     }
   },
-  indexAdded: (name, path) => `インデックス「${name}」を追加しました: ${path}\n次は sagasu index で取り込みます。`,
+  indexAdded: (name, path, work = "") => `インデックス「${name}」を追加しました: ${path}\n次は sagasu index${work} で取り込みます。`,
   indexEnabled: (name, enabled) =>
     enabled ? `インデックス「${name}」を有効にしました（sagasu index で更新します）。` : `インデックス「${name}」を無効にしました（sagasu index で更新しません。検索には出ます）。`,
   indexRenamed: (from, to) => `インデックス「${from}」の名前を「${to}」に変えました。`,
@@ -580,7 +582,7 @@ const en: Catalogue = {
     indexes.length === 0
       ? "There are no indexes yet. Add one with: sagasu add NAME PATH"
       : `The indexes: ${indexes.map((i) => `${i.name}${i.enabled ? "" : " (disabled)"}`).join(", ")} (sagasu list shows them)`,
-  workFolderReady: (path) => `Work folder ready: ${path}\nNext: sagasu add NAME PATH`,
+  workFolderReady: (path, work = "") => `Work folder ready: ${path}\nNext: sagasu add NAME PATH${work}`,
   workFolderUnusable: (problem, path) =>
     `The work folder cannot be used (${path}): ` + {
       "missing": "the folder does not exist; create it with `sagasu init`",
@@ -633,7 +635,7 @@ const en: Catalogue = {
           `its files would be ingested twice and every hit shown twice, so it cannot be registered.`
     }
   },
-  indexAdded: (name, path) => `Added index "${name}": ${path}\nNext: sagasu index`,
+  indexAdded: (name, path, work = "") => `Added index "${name}": ${path}\nNext: sagasu index${work}`,
   indexEnabled: (name, enabled) =>
     enabled ? `Index "${name}" is enabled (sagasu index updates it).` : `Index "${name}" is disabled (sagasu index leaves it; its files are still found).`,
   indexRenamed: (from, to) => `Index "${from}" is now named "${to}".`,
