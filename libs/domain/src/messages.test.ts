@@ -50,6 +50,12 @@ describe("the message catalogue (issue 16: one catalogue, Japanese first)", () =
   it("init says the work folder is ready and what comes next, in each language", () => {
     expect(messages("ja").workFolderReady("/srv/作業")).toBe("作業フォルダを用意しました: /srv/作業\n次は sagasu add 名前 フォルダ でインデックスを追加します。")
     expect(messages("en").workFolderReady("/srv/work")).toBe("Work folder ready: /srv/work\nNext: sagasu add NAME PATH")
+    // An ended run shows no phase (a stopped run read 「中止 — 仕上げ」, as if still finishing); one that did not end, where it was.
+    const last = { processed: 3, remaining: 5, failed: 1 }
+    expect(messages("ja").statusLastRun({ ...last, exitCode: 2, phase: "finalize" })).toBe("前回のインデックス作成: 中止 — 処理済み 3、残り 5、失敗 1")
+    expect(messages("ja").statusLastRun({ ...last, exitCode: undefined, phase: "ingest" })).toBe("前回のインデックス作成: 実行中（または強制終了） — 取り込み、処理済み 3、残り 5、失敗 1")
+    expect(messages("en").statusLastRun({ ...last, exitCode: 0, phase: "finalize" })).toBe("Last indexing run: completed — processed 3, remaining 5, failed 1")
+    expect(messages("en").statusLastRun({ ...last, exitCode: undefined, phase: "crawl" })).toBe("Last indexing run: running (or killed) — crawl, processed 3, remaining 5, failed 1")
     expect(messages("ja").workFolderReady("/srv/作業", " --work /srv/作業")).toBe("作業フォルダを用意しました: /srv/作業\n次は sagasu add 名前 フォルダ --work /srv/作業 でインデックスを追加します。")
     expect(messages("en").indexAdded("A", "/srv/a", " --work /srv/w")).toBe('Added index "A": /srv/a\nNext: sagasu index --work /srv/w')
   })

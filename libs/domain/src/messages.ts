@@ -477,9 +477,10 @@ const ja: Catalogue = {
   planLabels: ["新規", "変更", "未取り込み", "前回失敗", "前回失敗・環境（再試行）", "クラウドのみ", "変更なし", "削除"],
   runPhase: (phase) => ({ crawl: "クロール", confirm: "確認", ingest: "取り込み", finalize: "仕上げ" })[phase],
   statusNoRun: "まだインデックス作成をしていません。",
+  // The phase only of a run that did not end (where it was); an ended run's last phase read as if it were still in it.
   statusLastRun: (p) =>
-    `前回のインデックス作成: ${p.exitCode === undefined ? "実行中（または強制終了）" : { 0: "完了", 1: "エラー", 2: "中止" }[p.exitCode]} — ` +
-    `${ja.runPhase(p.phase)}、処理済み ${p.processed}、残り ${p.remaining}、失敗 ${p.failed}`,
+    `前回のインデックス作成: ${p.exitCode === undefined ? `実行中（または強制終了） — ${ja.runPhase(p.phase)}、` : `${{ 0: "完了", 1: "エラー", 2: "中止" }[p.exitCode]} — `}` +
+    `処理済み ${p.processed}、残り ${p.remaining}、失敗 ${p.failed}`,
   statusFailedHint: "失敗したファイルと原因は sagasu status --failed で表示します。",
   statusPendingHint: "未取り込みのファイルがあります。sagasu index で続きから再開します。",
   statusNoFailed: "失敗したファイルはありません。",
@@ -708,8 +709,8 @@ const en: Catalogue = {
   runPhase: (phase) => phase,
   statusNoRun: "No indexing run yet.",
   statusLastRun: (p) =>
-    `Last indexing run: ${p.exitCode === undefined ? "running (or killed)" : { 0: "completed", 1: "error", 2: "stopped" }[p.exitCode]} — ` +
-    `${en.runPhase(p.phase)}, processed ${p.processed}, remaining ${p.remaining}, failed ${p.failed}`,
+    `Last indexing run: ${p.exitCode === undefined ? `running (or killed) — ${en.runPhase(p.phase)}, ` : `${{ 0: "completed", 1: "error", 2: "stopped" }[p.exitCode]} — `}` +
+    `processed ${p.processed}, remaining ${p.remaining}, failed ${p.failed}`,
   statusFailedHint: "sagasu status --failed lists the failed files and why.",
   statusPendingHint: "Some files are pending; sagasu index resumes where it stopped.",
   statusNoFailed: "No file failed.",
