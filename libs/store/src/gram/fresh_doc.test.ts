@@ -167,7 +167,7 @@ describe("readFreshParts() of a big folder for a query (S2): only the lines hold
     const chars = full.reduce((n, p) => n + p.lines.reduce((m, l) => m + l.text.length + l.loc.length + 2, 0), 0)
     expect(chars).toBeGreaterThan(filterChars)
     // In its text, its forms or its location (B2024 holds 2024: kept, and decided as before).
-    const holds = (l: { loc: string; text: string; forms?: string }) =>
+    const holds = (l: { readonly loc: string; readonly text: string; readonly forms?: string | undefined }) =>
       wanted.some((w) => [l.text, l.forms ?? "", l.loc].some((x) => normalizeForSearch(x).includes(w)))
     if (only === undefined) {
       // Ruled out: no line holds every term, nor do the names.
@@ -179,7 +179,7 @@ describe("readFreshParts() of a big folder for a query (S2): only the lines hold
     only.forEach((p, k) => expect(p.lines, p.file).toEqual(full[k]!.lines.filter(holds)))
     const decide = (parts: typeof full) => {
       const d = decideParts(query, "A", big.path, parts, undefined, 0)
-      return { matches: d.match.matches, lines: d.match.lines, hits: d.show(50).map((h) => `${h.part}|${h.loc}|${h.text}`) }
+      return { matches: d.match.matches, near: d.match.near, hits: d.match.hits, shown: d.show(50).map((h) => `${h.part}|${h.loc}|${h.text}`) }
     }
     expect(decide(only)).toEqual(decide(full))
   })

@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from "vitest"
 import { completeFolderIn, stagingCompleteMark } from "./body_walk.ts"
 import { freshMayHold, sieveFresh } from "./fresh_doc.ts"
 import {
-  buildSieve, clearSieves, decodeSieve, encodeSieve, readSieveFile, removeFolderSieve, sieveFileMinBytes, sieveFileName, sieveMayHold, writeFolderSieve
+  buildSieve, clearSieves, decodeSieve, encodeSieve, readSieveFile, removeFolderSieve, sieveFileMinBytes, sieveFileName, sieveMayHold, sievePairBits,
+  writeFolderSieve
 } from "./sieve.ts"
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-sieve-"))
@@ -94,6 +95,29 @@ describe("a sieve's file (S2: written once by the worker that staged the folder)
     fs.rmSync(path.join(big.dir, big.files[0]!))
     expect(sieveFresh(big, sieveDir)).toBe(true)
     expect(freshMayHold(big, [normalizeForSearch("A-04001")])).toBe(false)
+  })
+
+  it("is written a piece at a time (escaped rows too) and folded to the text's size: it never rules out a word of any row", () => {
+    // Rows with tabs and backslashes (escaped in the TSV), read in pieces of 300 bytes: about 1,000 pieces.
+    const random = seededRandom(9)
+    const rows = Array.from({ length: 6000 }, (_, i) => `品番\t${String(i).padStart(5, "0")} C:\\共有\\ﾃﾞｰﾀ${Math.floor(random() * 1000)}`)
+    const big = staged(rows)
+    expect(writeFolderSieve(sieveDir, big, 300)).toBe(true)
+    const sieve = readSieveFile(sieveDir, big.fingerprint)!
+    // Sized to the characters, not the bytes it started from.
+    const chars = rows.reduce((n, r) => n + normalizeForSearch(r).length, 0)
+    expect(32 - sieve.shift).toBe(sievePairBits(chars))
+    expect(32 - sieve.shift).toBeLessThan(sievePairBits(fs.statSync(path.join(big.dir, big.files[0]!)).size))
+    for (const r of rows) for (const word of [r.slice(0, 8), r.slice(3, 12), r.slice(-9)]) expect(sieveMayHold(sieve, normalizeForSearch(word)), word).toBe(true)
+    expect(sieveMayHold(sieve, normalizeForSearch("請求書"))).toBe(false)
+    expect(sieveMayHold(sieve, normalizeForSearch("ﾃﾞｰﾀ1000"))).toBe(false)
+  })
+
+  it("is not written when a line is longer than a piece (cut there, it could rule out a word across the cut)", () => {
+    const long = staged([`${"見積".repeat(40_000)} 末尾`, ...codeRows(4000)])
+    expect(writeFolderSieve(sieveDir, long, 64 * 1024)).toBe(false)
+    expect(readSieveFile(sieveDir, long.fingerprint)).toBeUndefined()
+    expect(writeFolderSieve(sieveDir, long, 512 * 1024)).toBe(true)
   })
 
   it("is removed by its fingerprint, and all of them when the tail is empty; neither fails when there is nothing", () => {

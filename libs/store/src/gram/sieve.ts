@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { normalizeForSearch, parseBodyTsv } from "@sagasu/domain"
+import { normalizeForSearch, parseBodyTsv, parseBodyTsvRow } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
 
@@ -66,14 +66,33 @@ const setBit = (table: Uint32Array, bit: number) => {
 }
 const hasBit = (table: Uint32Array, bit: number) => (table[bit >>> 5]! & (1 << (bit & 31))) !== 0
 
-/** The sieve of `texts` (normalised for search, S4) of the folder with `fingerprint`. */
-export function buildSieve(fingerprint: string, texts: ReadonlyArray<string>): Sieve {
-  const bits = sievePairBits(texts.reduce((n, t) => n + t.length, 0))
-  const shift = 32 - bits
-  const pairs = new Uint32Array((2 ** bits) / 32)
-  const runs = new Uint32Array((2 ** bits) / 32)
-  const units = new Uint32Array(65536 / 32)
-  for (const text of texts) {
+/**
+ * A sieve built text by text (each normalised for search, S4; no pair or run
+ * is taken across two texts — a word never holds a line feed, where texts
+ * are cut). Its tables start at `bits` bits (an upper bound: the
+ * characters are not known before the end) and are folded down to the size
+ * for the characters added ({@link sievePairBits}) by {@link finish}: a
+ * table's bit is the top bits of a hash, so halving one ORs neighbouring
+ * bits, and what it lets through stays a superset.
+ */
+export class SieveBuilder {
+  private readonly shift: number
+  private readonly pairs: Uint32Array
+  private readonly runs: Uint32Array
+  private readonly units = new Uint32Array(65536 / 32)
+  /** UTF-16 units added so far. */
+  chars = 0
+
+  constructor(bits: number) {
+    this.shift = 32 - bits
+    this.pairs = new Uint32Array((2 ** bits) / 32)
+    this.runs = new Uint32Array((2 ** bits) / 32)
+  }
+
+  /** Adds one normalised text. */
+  add(text: string): void {
+    const { pairs, runs, units, shift } = this
+    this.chars += text.length
     let h = 0
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i)
@@ -84,7 +103,41 @@ export function buildSieve(fingerprint: string, texts: ReadonlyArray<string>): S
       if (i >= RUN - 1) setBit(runs, runHash(h) >>> shift)
     }
   }
-  return { fingerprint, pairs, runs, shift, units }
+
+  /** The sieve of what was added, its tables folded to the size for its characters. */
+  finish(fingerprint: string): Sieve {
+    let bits = 32 - this.shift
+    let pairs = this.pairs
+    let runs = this.runs
+    const target = Math.min(bits, sievePairBits(this.chars))
+    for (; bits > target; bits--) {
+      pairs = foldTable(pairs)
+      runs = foldTable(runs)
+    }
+    return { fingerprint, pairs, runs, shift: 32 - bits, units: this.units }
+  }
+}
+
+// A table of 2^k bits as one of 2^(k-1): new bit j is old bit 2j or 2j+1.
+function foldTable(table: Uint32Array): Uint32Array {
+  const out = new Uint32Array(table.length / 2)
+  // The bits of a word at even places, ORed with their odd neighbours, packed into its low 16.
+  const pack = (w: number) => {
+    let x = (w | (w >>> 1)) & 0x55555555
+    x = (x | (x >>> 1)) & 0x33333333
+    x = (x | (x >>> 2)) & 0x0f0f0f0f
+    x = (x | (x >>> 4)) & 0x00ff00ff
+    return (x | (x >>> 8)) & 0x0000ffff
+  }
+  for (let i = 0; i < out.length; i++) out[i] = (pack(table[2 * i]!) | (pack(table[2 * i + 1]!) << 16)) >>> 0
+  return out
+}
+
+/** The sieve of `texts` (normalised for search, S4) of the folder with `fingerprint`. */
+export function buildSieve(fingerprint: string, texts: ReadonlyArray<string>): Sieve {
+  const builder = new SieveBuilder(sievePairBits(texts.reduce((n, t) => n + t.length, 0)))
+  for (const text of texts) builder.add(text)
+  return builder.finish(fingerprint)
 }
 
 /** Whether the text of `sieve` may hold `term` (normalised): `false` only when it does not. */
@@ -196,18 +249,77 @@ export function readSieveFile(sieveDir: string, fingerprint: string): Sieve | un
  * never reads half of one. Returns whether it wrote one. Throws on I/O
  * errors (the caller ignores them: the sieve only saves a read).
  */
-export function writeFolderSieve(sieveDir: string, folder: { readonly fingerprint: string; readonly dir: string; readonly files: ReadonlyArray<string> }): boolean {
+export function writeFolderSieve(
+  sieveDir: string,
+  folder: { readonly fingerprint: string; readonly dir: string; readonly files: ReadonlyArray<string> },
+  chunkBytes: number = sieveChunkBytes
+): boolean {
   let bytes = 0
   for (const file of folder.files) bytes += fs.statSync(path.join(folder.dir, file)).size
   if (bytes < sieveFileMinBytes) return false
-  const texts = folder.files.map((file) => fs.readFileSync(path.join(folder.dir, file), "utf8"))
-  const sieve = buildSieve(folder.fingerprint, sieveTextsOf(texts))
+  // Read a few MB at a time (a staged file may hold up to a GiB of text: issue 20's memory bound);
+  // its UTF-8 bytes bound its characters, and the tables fold down to them at the end.
+  const builder = new SieveBuilder(sievePairBits(bytes))
+  for (const file of folder.files) {
+    const whole = forEachChunk(path.join(folder.dir, file), chunkBytes, (chunk) => addChunk(builder, chunk))
+    if (!whole) return false
+  }
+  const sieve = builder.finish(folder.fingerprint)
   fs.mkdirSync(sieveDir, { recursive: true })
   const target = path.join(sieveDir, sieveFileName(folder.fingerprint))
   const aside = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`
   fs.writeFileSync(aside, encodeSieve(sieve))
   fs.renameSync(aside, target)
   return true
+}
+
+// A piece of whole rows of a TSV (its header row among them, or not: its bits only let more through)
+// into the sieve, as sieveTextsOf takes a whole TSV: normalised at once, or row by row when escaped.
+function addChunk(builder: SieveBuilder, chunk: string): void {
+  const whole = wholeNormalized(chunk)
+  if (whole !== undefined) {
+    builder.add(whole)
+    return
+  }
+  for (const row of chunk.split("\n")) {
+    if (row === "") continue
+    const line = parseBodyTsvRow(row)
+    builder.add(normalizeForSearch(line.text))
+    if (line.forms !== undefined) builder.add(normalizeForSearch(line.forms))
+  }
+}
+
+/** How many bytes of a TSV a sieve writer reads at a time (cut after a line feed). */
+export const sieveChunkBytes = 4 * 1024 * 1024
+
+// Calls `f` with the text of `file` in pieces of whole lines (the last may lack its line feed).
+// Returns false, having stopped, at a line longer than a piece: cut there, a word across the cut would be
+// in no pair or run of the sieve, which would then say no wrongly (a writer writes no sieve then).
+function forEachChunk(file: string, chunkBytes: number, f: (text: string) => void): boolean {
+  const fd = fs.openSync(file, "r")
+  try {
+    const buf = Buffer.alloc(chunkBytes)
+    let held = 0
+    for (;;) {
+      const end = held + fs.readSync(fd, buf, held, buf.length - held, null)
+      if (end === held) {
+        if (held > 0) f(buf.toString("utf8", 0, held))
+        return true
+      }
+      // Up to the last line feed (a byte no UTF-8 sequence holds otherwise).
+      const cut = buf.lastIndexOf(0x0a, end - 1) + 1
+      if (cut === 0) {
+        if (end === buf.length) return false
+        held = end
+        continue
+      }
+      f(buf.toString("utf8", 0, cut))
+      buf.copy(buf, 0, cut, end)
+      held = end - cut
+    }
+  } finally {
+    fs.closeSync(fd)
+  }
 }
 
 /** Removes the sieve file of the folder with `fingerprint` from `sieveDir`, if there is one; never throws. */
