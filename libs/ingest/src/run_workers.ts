@@ -54,7 +54,9 @@ export const standardWorkersLayer = (
         return owners[app].ingest(request.source).pipe(
           Effect.flatMap((read) =>
             store.stageExtraction(request.staging, read.extraction).pipe(
-              Effect.tap(() => store.completeStaging(request.staging, request.source, request.sieves)),
+              // No sieve written here (S2): this runs on the commander's thread, which a GUI answers on;
+              // a search sieves such a folder itself (sieve.ts).
+              Effect.tap(() => store.completeStaging(request.staging, request.source)),
               Effect.map((tsvCount): IngestResult => ({
                 status: "done", tsvCount, log: [...read.log],
                 lines: read.extraction.parts.reduce((n, part) => n + part.lines.length, 0)

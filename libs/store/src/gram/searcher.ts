@@ -214,7 +214,7 @@ export class GramSearcher {
 
   /**
    * Sieves the fresh tail's folders that no query has read yet (a big one's
- * sieve read from the file its worker wrote), newest first,
+   * sieve read from the file its worker wrote), newest first,
    * until `deadline` (a `performance.now()` time) or `cancelled()` (S2: the
    * GUI's search thread between queries, so that the next query only asks
    * the sieves); the newest 256 at most (half the sieves kept: a stop's long

@@ -98,7 +98,8 @@ const attempt = <A>(phase: Phase, file: string, f: () => A) =>
   Effect.try({ try: f, catch: (e) => toError(phase, file, e) })
 
 // Files of the gram folder no manifest names: left by a crash or by an
-// earlier generation (the sieves folder stays: its files go with the fresh tail, sieve.ts). Removed at the start of an update (never right after a
+// earlier generation (the sieves folder stays: its files go with the fresh
+// tail, sieve.ts). Removed at the start of an update (never right after a
 // manifest write, so a search that read the previous manifest a moment ago
 // can still open its files). Failures are ignored: a file in use on Windows
 // goes next time.
