@@ -39,6 +39,8 @@ export class CrawlError extends Schema.TaggedError<CrawlError>()("CrawlError", {
 /** Options of {@link crawlFolder}. */
 export interface CrawlFolderOptions {
   readonly cloudOnly?: CloudOnlyRule
+  /** Milliseconds of listing after which the crawl lets the event loop run, before its next folder (default 8). */
+  readonly sliceMs?: number
 }
 
 /** The skip reason of a name by itself, or `undefined` when the name is fine. */
@@ -71,7 +73,7 @@ export const crawlFolder = Effect.fn("Ingest.crawlFolder")(function* (
     },
     catch: (e) => new CrawlError({ index, path: root, detail: e instanceof Error ? e.message : String(e) })
   })
-  return yield* Effect.promise(() => walk(index, realRoot, cloudOnly))
+  return yield* Effect.promise(() => walk(index, realRoot, cloudOnly, options.sliceMs ?? defaultSliceMs))
 })
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
@@ -109,11 +111,11 @@ function invalidNameDetail(bytes: Buffer): string {
 
 // How long the crawl lists folders before it lets the event loop run (the GUI server crawls on its
 // main thread: progress and search requests wait at most this long, plus one folder's listing).
-const sliceMs = 8
+const defaultSliceMs = 8
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
 
-async function walk(index: string, realRoot: string, cloudOnly: CloudOnlyRule): Promise<CrawlResult> {
+async function walk(index: string, realRoot: string, cloudOnly: CloudOnlyRule, sliceMs: number): Promise<CrawlResult> {
   const files: Array<CrawledFile> = []
   const skipped: Array<CrawlSkip> = []
   const visited = new Set<string>([realRoot])
