@@ -96,6 +96,36 @@ describe("officeVersion() (R4 log header)", () => {
       expect(Option.getOrThrow(version)).toMatch(/^LibreOffice \d+\.\d+/)
     }).pipe(Effect.provide(NodeContext.layer)))
 
+  it.live("keeps the answer in its cache file while the installed files stay the same, and asks again after an update (issue 20)", () =>
+    Effect.gen(function* () {
+      if (process.platform === "win32") return // a shell script stands for soffice
+      const dir = tempDir("version-cache", root)
+      const asked = path.join(dir, "asked")
+      const soffice = path.join(dir, "soffice")
+      const install = (version: string) => {
+        fs.writeFileSync(`${soffice}.new`, `#!/bin/sh\necho asked >> '${asked}'\necho 'warning: something'\necho '${version}'\n`, { mode: 0o755 })
+        fs.renameSync(`${soffice}.new`, soffice) // as a package update does: a new file
+      }
+      const timesAsked = () => (fs.existsSync(asked) ? fs.readFileSync(asked, "utf8").split("\n").filter((l) => l !== "").length : 0)
+      const cacheFile = path.join(dir, "office_version.json")
+      install("LibreOffice 7.4.7.2 40(Build:2)")
+      expect(Option.getOrThrow(yield* officeVersion({ command: soffice, cacheFile }))).toBe("LibreOffice 7.4.7.2 40(Build:2)")
+      expect(Option.getOrThrow(yield* officeVersion({ command: soffice, cacheFile }))).toBe("LibreOffice 7.4.7.2 40(Build:2)")
+      expect(timesAsked()).toBe(1)
+      install("LibreOffice 24.2.0.3 (X86_64)")
+      expect(Option.getOrThrow(yield* officeVersion({ command: soffice, cacheFile }))).toBe("LibreOffice 24.2.0.3 (X86_64)")
+      expect(timesAsked()).toBe(2)
+      // Without a cache file, or with one that is not a cache, it asks.
+      expect(Option.getOrThrow(yield* officeVersion({ command: soffice }))).toBe("LibreOffice 24.2.0.3 (X86_64)")
+      fs.writeFileSync(cacheFile, "{ torn")
+      expect(Option.getOrThrow(yield* officeVersion({ command: soffice, cacheFile }))).toBe("LibreOffice 24.2.0.3 (X86_64)")
+      expect(timesAsked()).toBe(4)
+      expect(Option.getOrThrow(yield* officeVersion({ command: soffice, cacheFile }))).toBe("LibreOffice 24.2.0.3 (X86_64)")
+      expect(timesAsked()).toBe(4)
+      // A command that is not there is asked (and answers none), never cached.
+      expect(Option.isNone(yield* officeVersion({ command: path.join(dir, "missing", "soffice"), cacheFile }))).toBe(true)
+    }).pipe(Effect.provide(NodeContext.layer)))
+
   it.live("is none when soffice is not on PATH", () =>
     Effect.gen(function* () {
       const version = yield* officeVersion({ env: { PATH: tempDir("nopath", root) } })
