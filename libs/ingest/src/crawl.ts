@@ -109,6 +109,26 @@ function invalidNameDetail(bytes: Buffer): string {
     "or mount the share with its names in UTF-8 (e.g. iocharset=utf8)"
 }
 
+// An entry of a folder: its name (undefined when its bytes are not UTF-8), the name as shown (bad
+// bytes as U+FFFD), and its bytes when the folder was listed as bytes.
+interface Listed {
+  readonly entry: fs.Dirent<string> | fs.Dirent<Buffer>
+  readonly name: string | undefined
+  readonly shown: string
+  readonly bytes?: Buffer
+}
+
+// The entries of `dir`, listed as strings; a folder where a name shows U+FFFD is listed again as
+// bytes, to tell a name that is not UTF-8 from one that holds U+FFFD itself (a Buffer per name
+// cost a quarter of the listing: 350 → 264 ms over the drive tree's 18,082 folders).
+function listFolder(dir: string): Array<Listed> {
+  const listed = fs.readdirSync(dir, { withFileTypes: true })
+  if (!listed.some((entry) => entry.name.includes("\ufffd"))) return listed.map((entry) => ({ entry, name: entry.name, shown: entry.name }))
+  return fs.readdirSync(dir, { withFileTypes: true, encoding: "buffer" }).map((entry) => ({
+    entry, name: utf8Name(entry.name), shown: entry.name.toString("utf8"), bytes: entry.name
+  }))
+}
+
 // How long the crawl lists folders before it lets the event loop run (the GUI server crawls on its
 // main thread: progress and search requests wait at most this long, plus one folder's listing).
 const defaultSliceMs = 8
@@ -122,8 +142,8 @@ async function walk(index: string, realRoot: string, cloudOnly: CloudOnlyRule, s
   const skip = (rel: string, reason: CrawlSkipReason, detail = "") => skipped.push({ path: rel, reason, detail })
   let sliceStart = performance.now()
 
-  // Depth-first, entries sorted by name so the target order is stable. Names are listed as bytes
-  // so that one that is not UTF-8 is seen as such (a string listing replaces its bytes with U+FFFD).
+  // Depth-first, entries sorted by name so the target order is stable. A name that is not UTF-8 is
+  // seen as such (listFolder: a string listing replaces its bytes with U+FFFD).
   // Listing and stat are sync, a folder at a time, in slices of `sliceMs` (issue 20): the promise
   // calls made one thread-pool round trip per entry, and a no-change re-run of 20,000 files sat
   // idle 4 of its 7.5 s waiting for them. `dir` is always a real path (the root's, or a link's
@@ -133,19 +153,18 @@ async function walk(index: string, realRoot: string, cloudOnly: CloudOnlyRule, s
       await yieldToEventLoop()
       sliceStart = performance.now()
     }
-    let listed: Array<fs.Dirent<Buffer>>
+    let entries: Array<Listed>
     try {
-      listed = fs.readdirSync(dir, { withFileTypes: true, encoding: "buffer" })
+      entries = listFolder(dir)
     } catch (e) {
       skip(relDir, "unreadable", e instanceof Error ? e.message : String(e))
       return
     }
-    const entries = listed.map((entry) => ({ entry, name: utf8Name(entry.name), shown: entry.name.toString("utf8") }))
     entries.sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0))
-    for (const { entry, name: decoded, shown } of entries) {
+    for (const { entry, name: decoded, shown, bytes } of entries) {
       if (decoded === undefined) {
         if (fileFormatOf(shown) !== undefined || entry.isDirectory()) {
-          skip(relDir === "" ? shown : `${relDir}/${shown}`, "invalid-name", invalidNameDetail(entry.name))
+          skip(relDir === "" ? shown : `${relDir}/${shown}`, "invalid-name", invalidNameDetail(bytes ?? Buffer.from(shown)))
         }
         continue
       }
