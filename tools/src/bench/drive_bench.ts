@@ -319,7 +319,9 @@ export async function driveBench(): Promise<void> {
     const section = lines.join("\n")
     if (start < 0) fs.writeFileSync(doc, `${text.trimEnd()}\n\n${section}`)
     else {
-      const next = text.indexOf("\n## ", start + 3)
+      // The section ends at the next one, or at its hand-written re-run subsection (--rerun-only's figures).
+      const ends = [text.indexOf("\n## ", start + 3), text.indexOf("\n### No-change re-run", start)].filter((i) => i >= 0)
+      const next = ends.length === 0 ? -1 : Math.min(...ends)
       fs.writeFileSync(doc, text.slice(0, start) + section + (next < 0 ? "" : text.slice(next)))
     }
   }
