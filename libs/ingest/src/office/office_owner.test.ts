@@ -16,7 +16,7 @@ import { Cause, Deferred, Duration, Effect, Exit, Fiber, Option, Queue } from "e
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { OfficeFailure } from "./office_failure.ts"
-import { makeOfficeOwner, makeOfficeSlot, officeVersion, type OfficeOwnerOptions } from "./office_owner.ts"
+import { installedFilesKey, makeOfficeOwner, makeOfficeSlot, officeVersion, type OfficeOwnerOptions } from "./office_owner.ts"
 import { corpusFile, haveCorpus } from "../_test_corpus.ts"
 import {
   haveSoffice,
@@ -124,6 +124,22 @@ describe("officeVersion() (R4 log header)", () => {
       expect(timesAsked()).toBe(4)
       // A command that is not there is asked (and answers none), never cached.
       expect(Option.isNone(yield* officeVersion({ command: path.join(dir, "missing", "soffice"), cacheFile }))).toBe(true)
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.live("passes over a PATH entry it cannot look into: a run must not end on it (the chaos campaign's run as nobody: EACCES)", () =>
+    Effect.gen(function* () {
+      if (process.platform === "win32") return
+      const dir = tempDir("version-path", root)
+      const notAFolder = path.join(dir, "file")
+      fs.writeFileSync(notAFolder, "x") // a lookup under it fails with ENOTDIR, as one under /root fails with EACCES for nobody
+      const bin = path.join(dir, "bin")
+      fs.mkdirSync(bin)
+      fs.writeFileSync(path.join(bin, "soffice"), "#!/bin/sh\necho 'LibreOffice 7.4.7.2 40(Build:2)'\n", { mode: 0o755 })
+      const env = { PATH: [notAFolder, bin, process.env.PATH ?? ""].join(path.delimiter) }
+      expect(installedFilesKey("soffice", env)).toContain(path.join(bin, "soffice"))
+      expect(installedFilesKey("soffice", { PATH: notAFolder })).toBeUndefined()
+      const version = yield* officeVersion({ env, cacheFile: path.join(dir, "office_version.json") })
+      expect(Option.getOrThrow(version)).toBe("LibreOffice 7.4.7.2 40(Build:2)")
     }).pipe(Effect.provide(NodeContext.layer)))
 
   it.live("is none when soffice is not on PATH", () =>

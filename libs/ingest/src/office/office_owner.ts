@@ -640,13 +640,22 @@ function writeVersionCache(file: string, cache: VersionCache): void {
  * What identifies the installed LibreOffice `command` would start: the real
  * path, inode, size and mtime of the executable and of `soffice.bin`,
  * `versionrc` and `version.ini` beside it where present (an update replaces
- * them); `undefined` when the command is not found.
+ * them); `undefined` when the command is not found. Never throws: a `PATH`
+ * entry that cannot be looked into (EACCES, ENOTDIR) is passed over, as the
+ * system's own lookup does.
  */
 export function installedFilesKey(command: string, env: NodeJS.ProcessEnv): string | undefined {
+  const statOf = (file: string): fs.Stats | undefined => {
+    try {
+      return fs.statSync(file, { throwIfNoEntry: false })
+    } catch {
+      return undefined
+    }
+  }
   const found = command.includes("/") || command.includes("\\")
     ? command
     : (env.PATH ?? env.Path ?? "").split(path.delimiter).filter((d) => d !== "").map((d) => path.join(d, command))
-      .find((file) => fs.statSync(file, { throwIfNoEntry: false })?.isFile() === true)
+      .find((file) => statOf(file)?.isFile() === true)
   if (found === undefined) return undefined
   let real: string
   try {
@@ -656,7 +665,7 @@ export function installedFilesKey(command: string, env: NodeJS.ProcessEnv): stri
   }
   const parts: Array<string> = []
   for (const file of [real, ...["soffice.bin", "versionrc", "version.ini"].map((n) => path.join(path.dirname(real), n))]) {
-    const s = fs.statSync(file, { throwIfNoEntry: false })
+    const s = statOf(file)
     if (s !== undefined) parts.push(`${file}:${s.ino}:${s.size}:${s.mtimeMs}`)
   }
   return parts.length === 0 ? undefined : parts.join("|")
