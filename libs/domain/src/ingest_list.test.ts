@@ -36,6 +36,10 @@ describe("ingest list rows (C1, R15)", () => {
     const text = formatIngestList([row("a.xlsx", "done")]) + "共有\tb.xlsx\t10"
     expect(parseIngestList(text)).toEqual([row("a.xlsx", "done")])
     expect(parseIngestRow("共有\tc.xlsx\t1\t2\tbogus\t")).toBeUndefined()
+    expect(parseIngestRow("共有\tc.xlsx\t1\t2\tDone\t")).toBeUndefined()
+    expect(parseIngestRow("共有\tc.xlsx\tbig\t2\tdone\t")).toBeUndefined()
+    expect(parseIngestRow("共有\tc.xlsx\t1\tInfinity\tpending\t")).toBeUndefined()
+    expect(parseIngestRow("共有\tc.xlsx\t1\t2\tpending")).toEqual({ index: "共有", path: "c.xlsx", size: 1, mtimeMs: 2, status: "pending" })
   })
 
   it("keeps the last row per file, in first-seen order", () => {

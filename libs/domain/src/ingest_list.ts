@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { Either, Schema } from "effect"
+import { Schema } from "effect"
 import { Failure, FailureFromText, formatFailureText } from "./failure_reason.ts"
 import { formatTsvLine, parseTsvLine } from "./tsv.ts"
 
@@ -33,16 +33,6 @@ export const IngestRow = Schema.Struct({
 })
 export type IngestRow = typeof IngestRow.Type
 
-// A line's fields as text; `reason` is the failure's text of a failed row ("" otherwise).
-const IngestLine = Schema.Struct({
-  index: Schema.String,
-  path: Schema.String,
-  size: Schema.Number,
-  mtimeMs: Schema.Number,
-  status: IngestStatus,
-  reason: Schema.String
-})
-
 /** The header line of `ingest_list.tsv`. */
 export const ingestListHeader = "index\tpath\tsize\tmtime_ms\tstatus\treason"
 
@@ -57,7 +47,7 @@ export function formatIngestRow(row: IngestRow): string {
   return formatTsvLine([row.index, row.path, String(row.size), String(row.mtimeMs), row.status, reason])
 }
 
-const decodeLine = Schema.decodeUnknownEither(IngestLine)
+const statuses: ReadonlySet<string> = new Set(IngestStatus.literals)
 const decodeFailure = Schema.decodeSync(FailureFromText)
 
 /**
@@ -68,11 +58,14 @@ export function parseIngestRow(line: string): IngestRow | undefined {
   if (line === "" || line === ingestListHeader) return undefined
   const [index, path, size, mtimeMs, status, reason = ""] = parseTsvLine(line)
   if (index === undefined || path === undefined || size === undefined || mtimeMs === undefined) return undefined
-  const decoded = decodeLine({ index, path, size: Number(size), mtimeMs: Number(mtimeMs), status, reason })
-  if (Either.isLeft(decoded) || !Number.isFinite(decoded.right.size) || !Number.isFinite(decoded.right.mtimeMs)) return undefined
-  const { reason: text, ...row } = decoded.right
+  // The fields are strings by the split and numbers by Number(): what the row's Schema would still
+  // check is the status literal and finite numbers — checked directly (issue 20: a Schema decode
+  // per row was 70 ms of the 0.15 s a no-change re-run spent reading 20,000 rows).
+  if (status === undefined || !statuses.has(status)) return undefined
+  const row = { index, path, size: Number(size), mtimeMs: Number(mtimeMs), status: status as IngestStatus }
+  if (!Number.isFinite(row.size) || !Number.isFinite(row.mtimeMs)) return undefined
   // Issue 17: the failure is structured from here on; a failed row of any version decodes (`unknown` at worst).
-  return row.status === "failed" ? { ...row, failure: decodeFailure(text) } : row
+  return row.status === "failed" ? { ...row, failure: decodeFailure(reason) } : row
 }
 
 /**

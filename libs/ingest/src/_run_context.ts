@@ -49,6 +49,12 @@ export interface GramRoundHook {
   readonly pace?: Effect.Effect<void>
 }
 
+/** LibreOffice as the log header names it (R4): its version (`undefined`: not installed) and the Debian packages that install it. */
+export interface LibreOfficeInfo {
+  readonly version: string | undefined
+  readonly packages: ReadonlyArray<string>
+}
+
 /** Options of `runIndexer`. */
 export interface RunIndexerOptions {
   /** The work folder. */
@@ -69,9 +75,11 @@ export interface RunIndexerOptions {
   readonly gramRound?: (paths: WorkPaths) => Effect.Effect<GramRoundHook, never, Scope.Scope>
   /**
    * LibreOffice for the log header (R4): its version, or `undefined` when it is not installed (the
-   * header then says what fails and which Debian `packages` to install). Absent: no such line.
+   * header then says what fails and which Debian `packages` to install). Absent: no such line. A
+   * function is asked once the lock is taken, with the work folder's paths (where it may keep
+   * what it found: issue 20).
    */
-  readonly libreOffice?: { readonly version: string | undefined; readonly packages: ReadonlyArray<string> }
+  readonly libreOffice?: LibreOfficeInfo | ((paths: WorkPaths) => Effect.Effect<LibreOfficeInfo>)
   /**
    * The team server's sink (issue 18), made from the `teamServer` setting when a run publishes
    * (domain `decideTeamPublish`); default PostgreSQL's (`pgSinkLayer`).
@@ -206,15 +214,17 @@ export const isFolder = (p: string) => {
 
 /**
  * The log header's lines (R4), in the run's language: version and start time, environment, work
- * folder, LibreOffice, and the settings summary with each index when the settings are readable.
- * `nowMs` and `utcOffsetMinutes` (east of UTC) make the start time (`logTimestamp`).
+ * folder, LibreOffice (`libreOffice`, the options' as the run found it), and the settings summary
+ * with each index when the settings are readable. `nowMs` and `utcOffsetMinutes` (east of UTC)
+ * make the start time (`logTimestamp`).
  */
 export const logHeader = (
   paths: WorkPaths,
   options: RunIndexerOptions,
   settings: Option.Option<Settings>,
   text: Text,
-  at: { readonly nowMs: number; readonly utcOffsetMinutes: number }
+  at: { readonly nowMs: number; readonly utcOffsetMinutes: number },
+  libreOffice: LibreOfficeInfo | undefined
 ) => {
   const lines = [
     text.logStarted(options.version, logTimestamp(at.nowMs, at.utcOffsetMinutes)),
@@ -222,7 +232,7 @@ export const logHeader = (
       os: `${os.type()} ${os.release()} (${os.arch()})`, node: process.version, cpus: os.availableParallelism(), pid: process.pid
     }),
     text.logWorkFolder(paths.root),
-    ...(options.libreOffice === undefined ? [] : [text.logLibreOffice(options.libreOffice.version, options.libreOffice.packages)])
+    ...(libreOffice === undefined ? [] : [text.logLibreOffice(libreOffice.version, libreOffice.packages)])
   ]
   return Option.match(settings, {
     onNone: () => lines,

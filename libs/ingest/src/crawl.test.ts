@@ -85,6 +85,52 @@ describe("crawlFolder()", () => {
       ])
     }).pipe(Effect.provide(NodeContext.layer)))
 
+  it.effect("lists a linked folder inside the root under the link's path, and the folder itself then as a loop (R8)", () =>
+    Effect.gen(function* () {
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-crawl-inside-"))
+      fs.mkdirSync(path.join(root, "real", "deep"), { recursive: true })
+      fs.writeFileSync(path.join(root, "real", "deep", "表.xlsx"), "PK")
+      fs.symlinkSync(path.join(root, "real"), path.join(root, "a-link"))
+      fs.symlinkSync(path.join(root, "real", "deep", "表.xlsx"), path.join(root, "file-link.xlsx"))
+      fs.symlinkSync(path.join(root, "gone"), path.join(root, "dangling.xlsx"))
+      const result = yield* crawlFolder("共有", root)
+      expect(result.files.map((f) => [f.path, f.size])).toEqual([["a-link/deep/表.xlsx", 2], ["file-link.xlsx", 2]])
+      expect(result.skipped.map((s) => [s.path, s.reason, s.detail])).toEqual([
+        ["dangling.xlsx", "unreadable", expect.stringContaining("ENOENT")],
+        ["real", "loop", fs.realpathSync(path.join(root, "real"))]
+      ])
+    }))
+
+  it.effect("lets the event loop run between folders once its slice is spent (issue 20: the GUI server crawls on its main thread)", () =>
+    Effect.gen(function* () {
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-crawl-slices-"))
+      for (let i = 0; i < 20; i++) {
+        fs.mkdirSync(path.join(root, `f${String(i).padStart(2, "0")}`))
+        fs.writeFileSync(path.join(root, `f${String(i).padStart(2, "0")}`, "a.docx"), "PK")
+      }
+      // The event loop's turns, counted by a chain of immediates; each file's stat notes the count
+      // it sees (the cloud-only rule is called once per file, inside the crawl).
+      const turnsSeenPerFile = (sliceMs: number) =>
+        Effect.gen(function* () {
+          let turns = 0
+          let handle = setImmediate(function turn() {
+            turns++
+            handle = setImmediate(turn)
+          })
+          const seen: Array<number> = []
+          const result = yield* crawlFolder("共有", root, { sliceMs, cloudOnly: () => (seen.push(turns), false) }).pipe(
+            Effect.ensuring(Effect.sync(() => clearImmediate(handle)))
+          )
+          return { paths: result.files.map((f) => f.path), distinct: new Set(seen).size, files: seen.length }
+        })
+      const sliced = yield* turnsSeenPerFile(0)
+      expect(sliced.files).toBe(20)
+      expect(sliced.distinct).toBe(20) // a turn of the event loop before each folder
+      const whole = yield* turnsSeenPerFile(60_000)
+      expect(whole.paths).toEqual(sliced.paths)
+      expect(whole.distinct).toBe(1) // one slice: no turn in between
+    }))
+
   it.effect("fails with CrawlError when the target folder is missing", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(crawlFolder("共有", path.join(os.tmpdir(), "no-such-sagasu-folder")))

@@ -6,7 +6,7 @@
  */
 import { type CrawlSkipReason, type CrawledFile, fileFormatOf, inBothLanguages } from "@sagasu/domain"
 import { Effect, Schema } from "effect"
-import * as fs from "node:fs/promises"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import { type CloudOnlyRule, platformCloudOnlyRule } from "./cloud_only.ts"
 
@@ -39,6 +39,8 @@ export class CrawlError extends Schema.TaggedError<CrawlError>()("CrawlError", {
 /** Options of {@link crawlFolder}. */
 export interface CrawlFolderOptions {
   readonly cloudOnly?: CloudOnlyRule
+  /** Milliseconds of listing after which the crawl lets the event loop run, before its next folder (default 8). */
+  readonly sliceMs?: number
 }
 
 /** The skip reason of a name by itself, or `undefined` when the name is fine. */
@@ -65,13 +67,13 @@ export const crawlFolder = Effect.fn("Ingest.crawlFolder")(function* (
   const cloudOnly = options.cloudOnly ?? platformCloudOnlyRule
   const realRoot = yield* Effect.tryPromise({
     try: async () => {
-      const real = await fs.realpath(root)
-      if (!(await fs.stat(real)).isDirectory()) throw new Error("not a folder")
+      const real = await fs.promises.realpath(root)
+      if (!(await fs.promises.stat(real)).isDirectory()) throw new Error("not a folder")
       return real
     },
     catch: (e) => new CrawlError({ index, path: root, detail: e instanceof Error ? e.message : String(e) })
   })
-  return yield* Effect.promise(() => walk(index, realRoot, cloudOnly))
+  return yield* Effect.promise(() => walk(index, realRoot, cloudOnly, options.sliceMs ?? defaultSliceMs))
 })
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true })
@@ -107,28 +109,62 @@ function invalidNameDetail(bytes: Buffer): string {
     "or mount the share with its names in UTF-8 (e.g. iocharset=utf8)"
 }
 
-async function walk(index: string, realRoot: string, cloudOnly: CloudOnlyRule): Promise<CrawlResult> {
+// An entry of a folder: its name (undefined when its bytes are not UTF-8), the name as shown (bad
+// bytes as U+FFFD), and its bytes when the folder was listed as bytes.
+interface Listed {
+  readonly entry: fs.Dirent<string> | fs.Dirent<Buffer>
+  readonly name: string | undefined
+  readonly shown: string
+  readonly bytes?: Buffer
+}
+
+// The entries of `dir`, listed as strings; a folder where a name shows U+FFFD is listed again as
+// bytes, to tell a name that is not UTF-8 from one that holds U+FFFD itself (a Buffer per name
+// cost a quarter of the listing: 350 → 264 ms over the drive tree's 18,082 folders).
+function listFolder(dir: string): Array<Listed> {
+  const listed = fs.readdirSync(dir, { withFileTypes: true })
+  if (!listed.some((entry) => entry.name.includes("\ufffd"))) return listed.map((entry) => ({ entry, name: entry.name, shown: entry.name }))
+  return fs.readdirSync(dir, { withFileTypes: true, encoding: "buffer" }).map((entry) => ({
+    entry, name: utf8Name(entry.name), shown: entry.name.toString("utf8"), bytes: entry.name
+  }))
+}
+
+// How long the crawl lists folders before it lets the event loop run (the GUI server crawls on its
+// main thread: progress and search requests wait at most this long, plus one folder's listing).
+const defaultSliceMs = 8
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+async function walk(index: string, realRoot: string, cloudOnly: CloudOnlyRule, sliceMs: number): Promise<CrawlResult> {
   const files: Array<CrawledFile> = []
   const skipped: Array<CrawlSkip> = []
   const visited = new Set<string>([realRoot])
   const skip = (rel: string, reason: CrawlSkipReason, detail = "") => skipped.push({ path: rel, reason, detail })
+  let sliceStart = performance.now()
 
-  // Depth-first, entries sorted by name so the target order is stable. Names are listed as bytes
-  // so that one that is not UTF-8 is seen as such (a string listing replaces its bytes with U+FFFD).
+  // Depth-first, entries sorted by name so the target order is stable. A name that is not UTF-8 is
+  // seen as such (listFolder: a string listing replaces its bytes with U+FFFD).
+  // Listing and stat are sync, a folder at a time, in slices of `sliceMs` (issue 20): the promise
+  // calls made one thread-pool round trip per entry, and a no-change re-run of 20,000 files sat
+  // idle 4 of its 7.5 s waiting for them. `dir` is always a real path (the root's, or a link's
+  // target), so a folder that is not a link is at the real path `dir/name` without a realpath call.
   const visit = async (dir: string, relDir: string): Promise<void> => {
-    let listed: Array<import("node:fs").Dirent<Buffer>>
+    if (performance.now() - sliceStart >= sliceMs) {
+      await yieldToEventLoop()
+      sliceStart = performance.now()
+    }
+    let entries: Array<Listed>
     try {
-      listed = await fs.readdir(dir, { withFileTypes: true, encoding: "buffer" })
+      entries = listFolder(dir)
     } catch (e) {
       skip(relDir, "unreadable", e instanceof Error ? e.message : String(e))
       return
     }
-    const entries = listed.map((entry) => ({ entry, name: utf8Name(entry.name), shown: entry.name.toString("utf8") }))
     entries.sort((a, b) => (a.shown < b.shown ? -1 : a.shown > b.shown ? 1 : 0))
-    for (const { entry, name: decoded, shown } of entries) {
+    for (const { entry, name: decoded, shown, bytes } of entries) {
       if (decoded === undefined) {
         if (fileFormatOf(shown) !== undefined || entry.isDirectory()) {
-          skip(relDir === "" ? shown : `${relDir}/${shown}`, "invalid-name", invalidNameDetail(entry.name))
+          skip(relDir === "" ? shown : `${relDir}/${shown}`, "invalid-name", invalidNameDetail(bytes ?? Buffer.from(shown)))
         }
         continue
       }
@@ -142,10 +178,11 @@ async function walk(index: string, realRoot: string, cloudOnly: CloudOnlyRule): 
       }
       let isDir = entry.isDirectory()
       let isFile = entry.isFile()
+      // The folder's real path (where it is listed from).
+      let real = full
       if (entry.isSymbolicLink()) {
-        let real: string
         try {
-          real = await fs.realpath(full)
+          real = fs.realpathSync.native(full)
         } catch (e) {
           skip(rel, "unreadable", e instanceof Error ? e.message : String(e))
           continue
@@ -154,26 +191,22 @@ async function walk(index: string, realRoot: string, cloudOnly: CloudOnlyRule): 
           skip(rel, "link-outside", real)
           continue
         }
-        const target = await fs.stat(real).catch(() => undefined)
+        let target: fs.Stats | undefined
+        try {
+          target = fs.statSync(real)
+        } catch {
+          target = undefined // a dangling link: neither a folder nor a file
+        }
         isDir = target?.isDirectory() ?? false
         isFile = target?.isFile() ?? false
-        if (isDir) {
-          if (visited.has(real)) {
-            skip(rel, "loop", real)
-            continue
-          }
-          visited.add(real)
-        }
-      } else if (isDir) {
-        const real = await fs.realpath(full).catch(() => full)
+      }
+      if (isDir) {
         if (visited.has(real)) {
           skip(rel, "loop", real)
           continue
         }
         visited.add(real)
-      }
-      if (isDir) {
-        await visit(full, rel)
+        await visit(real, rel)
         continue
       }
       if (fileFormatOf(name) === undefined) continue
@@ -182,7 +215,7 @@ async function walk(index: string, realRoot: string, cloudOnly: CloudOnlyRule): 
         continue
       }
       try {
-        const stats = await fs.stat(full)
+        const stats = fs.statSync(full)
         files.push({ index, path: rel, size: stats.size, mtimeMs: stats.mtimeMs, cloudOnly: cloudOnly(stats, name) })
       } catch (e) {
         skip(rel, "unreadable", e instanceof Error ? e.message : String(e))

@@ -76,7 +76,8 @@ const runGuarded = (channel: IndexerChannel, options: RunIndexerOptions) =>
       )
       // R4: the log, only after the lock; its first line says when the run started, its last when it ended.
       const startedMs = yield* Clock.currentTimeMillis
-      const header = logHeader(paths, options, settingsForMessages, text, { nowMs: startedMs, utcOffsetMinutes: utcOffsetAt(startedMs) })
+      const libreOffice = typeof options.libreOffice === "function" ? yield* options.libreOffice(paths) : options.libreOffice
+      const header = logHeader(paths, options, settingsForMessages, text, { nowMs: startedMs, utcOffsetMinutes: utcOffsetAt(startedMs) }, libreOffice)
       const log = yield* store.openRunLog(paths, header, channel.echo, language)
       const progress = (event: ProgressEvent) =>
         SubscriptionRef.updateAndGet(channel.progress, (p) => nextProgress(p, event)).pipe(

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import type { CommandExecutor, FileSystem } from "@effect/platform"
+import { CommandExecutor, type FileSystem } from "@effect/platform"
 import type { IngestResult, Settings } from "@sagasu/domain"
 import { NodeContext } from "@effect/platform-node"
 import { type WorkPaths, WorkStore, stagingWriteFailure } from "@sagasu/store"
@@ -14,6 +14,7 @@ import { gramRoundThread } from "./gram_thread.ts"
 import { Duration, Effect, Layer, Option } from "effect"
 import * as fsSync from "node:fs"
 import * as os from "node:os"
+import * as path from "node:path"
 import { libreOfficePackages } from "./office/office_failure.ts"
 import { makeOfficeOwners, officeVersion } from "./office/office_owner.ts"
 import type { RunIndexerOptions } from "./run_indexer.ts"
@@ -105,14 +106,19 @@ export const standardRunOptions = (
   version: string
 ): Effect.Effect<RunIndexerOptions, never, CommandExecutor.CommandExecutor | WorkStore> =>
   Effect.gen(function* () {
-    const office = yield* officeVersion()
+    const executor = yield* CommandExecutor.CommandExecutor
     const store = yield* WorkStore
     return {
       work,
       version,
       workers: (settings, paths) =>
         standardWorkersLayer(paths, settings).pipe(Layer.provide(Layer.succeed(WorkStore, store)), Layer.provide(NodeContext.layer)),
-      libreOffice: { version: Option.getOrUndefined(office), packages: libreOfficePackages },
+      // Asked once the lock is taken; kept in the work folder while the installed files stay the same (issue 20).
+      libreOffice: (paths) =>
+        officeVersion({ cacheFile: path.join(paths.store, "office_version.json") }).pipe(
+          Effect.map((version) => ({ version: Option.getOrUndefined(version), packages: libreOfficePackages })),
+          Effect.provideService(CommandExecutor.CommandExecutor, executor)
+        ),
       updateGram: (paths, changes) => store.updateGramIndexesOfRound(paths, changes),
       gramRound: (paths) => gramRoundThread(paths).pipe(Effect.provideService(WorkStore, store))
     } satisfies RunIndexerOptions

@@ -11,6 +11,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { makeWork, part, publish, run } from "./gram/_test_corpus.ts"
+import { readManifestSync } from "./gram/manifest.ts"
 import { scanBodyIndexFiles } from "./search_scan.ts"
 import type { WorkPaths } from "./work_paths.ts"
 import { WorkStore } from "./work_store.ts"
@@ -182,6 +183,19 @@ describe("editIndexes(): rename and remove carry the data along (search stays co
     expect((await run(WorkStore.readIngestList(paths))).map((x) => `${x.index}|${x.path}`)).toEqual(["B|見積.xlsx"])
     expect((await run(WorkStore.readOrigins(paths))).map((o) => o.index)).toEqual(["B"])
     expect(fs.readdirSync(paths.index)).toEqual(["B"])
+  })
+
+  it("remove and rename make the 2-gram update walk: folders without a row leave it too (issue 20: no in-line mark trusted)", async () => {
+    for (const e of [{ _tag: "remove", name: "B" }, { _tag: "rename", from: "B", to: "営業" }] as const) {
+      const { paths } = await fixture()
+      // B's folder holds a file the ingest list has no row of (a row lost by hand): only a walk sees it go.
+      await run(WorkStore.rewriteIngestList(paths, (await run(WorkStore.readIngestList(paths))).filter((x) => x.index !== "B")))
+      const before = readManifestSync(paths.gram)!.generation
+      expect(fs.existsSync(path.join(paths.gram, "in-line.json"))).toBe(true)
+      expect(Either.isRight(await edit(paths, e)), e._tag).toBe(true)
+      // The update walked and deleted B's doc: a new manifest (a skipped walk writes none).
+      expect(readManifestSync(paths.gram)!.generation, e._tag).toBeGreaterThan(before)
+    }
   })
 
   it("rename and remove wait for an indexing run (R3): refused while the lock is held, nothing changed", async () => {

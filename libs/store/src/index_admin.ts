@@ -44,6 +44,7 @@ import { FileSystem } from "@effect/platform"
 import { Data, Effect, Either, Option, ParseResult } from "effect"
 import * as path from "node:path"
 import { noteFresh } from "./gram/fresh.ts"
+import { removeInLineMark } from "./gram/in_line_mark.ts"
 import { updateGramIndexesOfRound } from "./gram/update.ts"
 import { readIngestList, rewriteIngestList } from "./ingest_list_store.ts"
 import { acquireLock } from "./lock.ts"
@@ -191,6 +192,8 @@ const renameData = (paths: WorkPaths, from: string, to: string, next: Settings) 
     const target = path.join(paths.index, to)
     const fs = yield* FileSystem.FileSystem
     const sourceThere = yield* fs.exists(source).pipe(Effect.mapError(ioError))
+    // Issue 20: the folders move without a note for the old names; the update at the end must walk.
+    yield* dropInLineMark(paths)
     // S1: the folders under their new name are noted before they move; the old ones read as gone once moved.
     if (sourceThere) yield* noteFresh(paths, carried.map((r) => ({ op: "+" as const, index: to, path: r.path }))).pipe(Effect.mapError(ioError))
     if (own.length > 0) yield* rewriteIngestList(paths, moved).pipe(Effect.mapError(ioError))
@@ -215,6 +218,8 @@ const removeData = (paths: WorkPaths, name: string, next: Settings) =>
   Effect.gen(function* () {
     const rows = yield* readIngestList(paths).pipe(Effect.mapError(ioError))
     const own = rows.filter((r) => r.index === name).map((r) => ({ index: r.index, path: r.path }))
+    // Issue 20: the index's folder goes whole, folders without a row too, unnoted; the update at the end must walk.
+    yield* dropInLineMark(paths)
     yield* removeBodyFolders(paths, own).pipe(Effect.mapError(ioError))
     const fs = yield* FileSystem.FileSystem
     yield* fs.remove(path.join(paths.index, name), { recursive: true, force: true }).pipe(Effect.mapError(ioError))
@@ -226,6 +231,10 @@ const removeData = (paths: WorkPaths, name: string, next: Settings) =>
   })
 
 const ioError = (e: { readonly message: string }) => new IndexEditError({ reason: "io", message: e.message })
+
+// The 2-gram update's in-line mark removed (gram/in_line_mark.ts) before a change the fresh log does not name in full.
+const dropInLineMark = (paths: WorkPaths) =>
+  Effect.try({ try: () => removeInLineMark(paths.gram), catch: (e) => ioError({ message: e instanceof Error ? e.message : String(e) }) })
 
 // Whether `p` is a folder, else a file (a path that is neither, or cannot be read, is neither).
 const folderKind = (p: string) =>

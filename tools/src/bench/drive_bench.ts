@@ -13,6 +13,15 @@
  * Options: `--files N` (default 20000), `--seed N`, `--pairs N` (default 3),
  * `--threads N`, `--cache DIR`, `--no-doc`.
  *
+ * `--rerun-only` measures only the no-change re-run, on the work folder and
+ * Recoll index an earlier run left in the cache (`drive-work/sagasu-<n>`,
+ * `drive-recoll/recoll-<n>`, `--n` default 0): first a check that Sagasu
+ * would ingest nothing (`sagasu index` without `--yes`, declined, its plan
+ * read), one re-run of each unmeasured (the caches warm), then `--reps`
+ * (default 5) re-runs of each alternated A B A B;
+ * median wall and CPU of the process tree, the 1-minute load before each.
+ * It prints its table and writes nothing into the document.
+ *
  * @module
  */
 import { execFileSync, spawn } from "node:child_process"
@@ -21,7 +30,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { repoRoot } from "../corpus.ts"
 import { type DriveTree, makeDriveTree } from "./drive_tree.ts"
-import { opt, treeBenchOptions } from "./_args.ts"
+import { flag, opt, treeBenchOptions } from "./_args.ts"
 
 const options = { ...treeBenchOptions({ files: 20000, seed: 7 }), pairs: Number(opt("pairs", "3")) }
 const bin = path.join(repoRoot, "apps", "cli", "bin", "sagasu.js")
@@ -172,7 +181,65 @@ function recollFinds(conf: string, probe: string, abs: string): boolean {
   }
 }
 
+/**
+ * What `sagasu index` without `--yes` (declined: its stdin closed) would
+ * ingest in `work`: the plan's new, changed and pending counts summed, read
+ * from its output in either language; throws when the plan is not there.
+ */
+function plannedIngests(work: string, env: NodeJS.ProcessEnv): number {
+  let out: string
+  try {
+    out = execFileSync(process.execPath, [bin, "index", "--work", work], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 26 })
+  } catch (e) {
+    out = String((e as { stdout?: unknown }).stdout ?? "") // exit 2: declined
+  }
+  const counts = [...out.matchAll(/^(新規|変更|未取り込み|new|changed|pending)\s+([\d,]+)\s*$/gm)].map((m) => Number(m[2]!.replace(/,/g, "")))
+  if (counts.length < 3) throw new Error(`no plan in the output of sagasu index:\n${out.slice(-2000)}`)
+  return counts.reduce((a, b) => a + b, 0)
+}
+
+/** `--rerun-only`: the no-change re-run of an existing work folder and Recoll index, alternated (see the module's comment). */
+export async function rerunBench(): Promise<void> {
+  const n = opt("n", "0")
+  const reps = Number(opt("reps", "5"))
+  const work = path.join(options.cache, "drive-work", `sagasu-${n}`)
+  const conf = path.join(options.cache, "drive-recoll", `recoll-${n}`)
+  for (const d of [work, conf]) if (!fs.existsSync(d)) throw new Error(`${d} is missing: run the drive benchmark first`)
+  // Timing: without the extra CA certificates a start here costs 100+ ms less (they have nothing to do with indexing).
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1" }
+  delete env.NODE_EXTRA_CA_CERTS
+  const planned = plannedIngests(work, env)
+  if (planned !== 0) throw new Error(`sagasu would ingest ${planned} files in ${work}: not a no-change re-run, nothing measured`)
+  say(`${work}: nothing to ingest; ${reps} re-runs of each, alternated`)
+  const runs = { sagasu: [] as Array<Measured>, recoll: [] as Array<Measured> }
+  // Unmeasured: after other work the page cache may not hold either tree's folders (a cold re-run took 40 s and Recoll's 120 s here).
+  await measure(process.execPath, [bin, "index", "--yes", "--work", work], env, repoRoot)
+  await measure("recollindex", ["-c", conf], recollEnv, conf)
+  for (let k = 0; k < reps; k++) {
+    const s = await measure(process.execPath, [bin, "index", "--yes", "--work", work], env, repoRoot)
+    if (s.code !== 0) throw new Error(`sagasu index exited ${s.code}: ${s.stdout.slice(-2000)}`)
+    runs.sagasu.push(s)
+    const r = await measure("recollindex", ["-c", conf], recollEnv, conf)
+    runs.recoll.push(r)
+    say(`  ${k + 1}: Sagasu ${f2(s.wall)} s (CPU ${f2(s.cpu)} s, load ${f1(s.loadStart)}), recollindex ${f2(r.wall)} s (CPU ${f2(r.cpu)} s, load ${f1(r.loadStart)})`)
+  }
+  const row = (tool: string, xs: ReadonlyArray<Measured>) =>
+    `| ${tool} | ${f2(median(xs.map((x) => x.wall)))} | ${xs.map((x) => f2(x.wall)).join(", ")} | ${f2(median(xs.map((x) => x.cpu)))} | ${xs.map((x) => f1(x.loadStart)).join(", ")} |`
+  console.log([
+    "",
+    `No-change re-run, ${reps} of each alternated, ${new Date().toISOString().slice(0, 16)}Z, ${os.availableParallelism()} cores, Node ${process.version}:`,
+    "",
+    "| tool | wall s, median | walls s | CPU s (tree), median | 1-min load before each |",
+    "|---|---:|---|---:|---|",
+    row("Sagasu `index --yes`", runs.sagasu),
+    row("`recollindex`", runs.recoll),
+    "",
+    `Sagasu / recollindex: ${f2(median(runs.sagasu.map((x) => x.wall)) / median(runs.recoll.map((x) => x.wall)))}×`
+  ].join("\n"))
+}
+
 export async function driveBench(): Promise<void> {
+  if (flag("rerun-only")) return rerunBench()
   fs.mkdirSync(options.cache, { recursive: true })
   say(`the drive of ${options.files} files (made or cached in ${options.cache}) …`)
   const made = performance.now()
@@ -252,7 +319,9 @@ export async function driveBench(): Promise<void> {
     const section = lines.join("\n")
     if (start < 0) fs.writeFileSync(doc, `${text.trimEnd()}\n\n${section}`)
     else {
-      const next = text.indexOf("\n## ", start + 3)
+      // The section ends at the next one, or at its hand-written re-run subsection (--rerun-only's figures).
+      const ends = [text.indexOf("\n## ", start + 3), text.indexOf("\n### No-change re-run", start)].filter((i) => i >= 0)
+      const next = ends.length === 0 ? -1 : Math.min(...ends)
       fs.writeFileSync(doc, text.slice(0, start) + section + (next < 0 ? "" : text.slice(next)))
     }
   }

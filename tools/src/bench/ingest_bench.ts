@@ -16,7 +16,8 @@
  * on one 100 MB workbook, and 1 worker against 2.
  *
  * `--drive` runs drive_bench.ts instead: a shared drive's tree of 20,000
- * files (≈15% legacy), Sagasu and Recoll alternated, in its own section.
+ * files (≈15% legacy), Sagasu and Recoll alternated, in its own section
+ * (`--drive --rerun-only`: only the no-change re-run of what it left).
  *
  * Options: `--files N` (tree size, default 2000), `--seed N`, `--max-mb N`
  * (largest file, default 30), `--threads N` (plain workers, default the CPU

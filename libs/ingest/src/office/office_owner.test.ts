@@ -16,7 +16,7 @@ import { Cause, Deferred, Duration, Effect, Exit, Fiber, Option, Queue } from "e
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { OfficeFailure } from "./office_failure.ts"
-import { makeOfficeOwner, makeOfficeSlot, officeVersion, type OfficeOwnerOptions } from "./office_owner.ts"
+import { installedFilesKey, makeOfficeOwner, makeOfficeSlot, officeVersion, type OfficeOwnerOptions } from "./office_owner.ts"
 import { corpusFile, haveCorpus } from "../_test_corpus.ts"
 import {
   haveSoffice,
@@ -94,6 +94,52 @@ describe("officeVersion() (R4 log header)", () => {
       expect(haveSoffice, "LibreOffice must be installed for these tests (CI: apt-get install libreoffice-calc-nogui …)").toBe(true)
       const version = yield* officeVersion()
       expect(Option.getOrThrow(version)).toMatch(/^LibreOffice \d+\.\d+/)
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.live("keeps the answer in its cache file while the installed files stay the same, and asks again after an update (issue 20)", () =>
+    Effect.gen(function* () {
+      if (process.platform === "win32") return // a shell script stands for soffice
+      const dir = tempDir("version-cache", root)
+      const asked = path.join(dir, "asked")
+      const soffice = path.join(dir, "soffice")
+      const install = (version: string) => {
+        fs.writeFileSync(`${soffice}.new`, `#!/bin/sh\necho asked >> '${asked}'\necho 'warning: something'\necho '${version}'\n`, { mode: 0o755 })
+        fs.renameSync(`${soffice}.new`, soffice) // as a package update does: a new file
+      }
+      const timesAsked = () => (fs.existsSync(asked) ? fs.readFileSync(asked, "utf8").split("\n").filter((l) => l !== "").length : 0)
+      const cacheFile = path.join(dir, "office_version.json")
+      install("LibreOffice 7.4.7.2 40(Build:2)")
+      expect(Option.getOrThrow(yield* officeVersion({ command: soffice, cacheFile }))).toBe("LibreOffice 7.4.7.2 40(Build:2)")
+      expect(Option.getOrThrow(yield* officeVersion({ command: soffice, cacheFile }))).toBe("LibreOffice 7.4.7.2 40(Build:2)")
+      expect(timesAsked()).toBe(1)
+      install("LibreOffice 24.2.0.3 (X86_64)")
+      expect(Option.getOrThrow(yield* officeVersion({ command: soffice, cacheFile }))).toBe("LibreOffice 24.2.0.3 (X86_64)")
+      expect(timesAsked()).toBe(2)
+      // Without a cache file, or with one that is not a cache, it asks.
+      expect(Option.getOrThrow(yield* officeVersion({ command: soffice }))).toBe("LibreOffice 24.2.0.3 (X86_64)")
+      fs.writeFileSync(cacheFile, "{ torn")
+      expect(Option.getOrThrow(yield* officeVersion({ command: soffice, cacheFile }))).toBe("LibreOffice 24.2.0.3 (X86_64)")
+      expect(timesAsked()).toBe(4)
+      expect(Option.getOrThrow(yield* officeVersion({ command: soffice, cacheFile }))).toBe("LibreOffice 24.2.0.3 (X86_64)")
+      expect(timesAsked()).toBe(4)
+      // A command that is not there is asked (and answers none), never cached.
+      expect(Option.isNone(yield* officeVersion({ command: path.join(dir, "missing", "soffice"), cacheFile }))).toBe(true)
+    }).pipe(Effect.provide(NodeContext.layer)))
+
+  it.live("passes over a PATH entry it cannot look into: a run must not end on it (the chaos campaign's run as nobody: EACCES)", () =>
+    Effect.gen(function* () {
+      if (process.platform === "win32") return
+      const dir = tempDir("version-path", root)
+      const notAFolder = path.join(dir, "file")
+      fs.writeFileSync(notAFolder, "x") // a lookup under it fails with ENOTDIR, as one under /root fails with EACCES for nobody
+      const bin = path.join(dir, "bin")
+      fs.mkdirSync(bin)
+      fs.writeFileSync(path.join(bin, "soffice"), "#!/bin/sh\necho 'LibreOffice 7.4.7.2 40(Build:2)'\n", { mode: 0o755 })
+      const env = { PATH: [notAFolder, bin, process.env.PATH ?? ""].join(path.delimiter) }
+      expect(installedFilesKey("soffice", env)).toContain(path.join(bin, "soffice"))
+      expect(installedFilesKey("soffice", { PATH: notAFolder })).toBeUndefined()
+      const version = yield* officeVersion({ env, cacheFile: path.join(dir, "office_version.json") })
+      expect(Option.getOrThrow(version)).toBe("LibreOffice 7.4.7.2 40(Build:2)")
     }).pipe(Effect.provide(NodeContext.layer)))
 
   it.live("is none when soffice is not on PATH", () =>

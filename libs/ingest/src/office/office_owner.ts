@@ -27,6 +27,7 @@
 import { CommandExecutor, FileSystem } from "@effect/platform"
 import { type AppKind, type Extraction, type FileNote, fileFormatOf } from "@sagasu/domain"
 import { Clock, Duration, Effect, Exit, Fiber, Option, type Scope } from "effect"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import type { ExtractFileOptions } from "../extract.ts"
 import { extractBuffer } from "../extract.ts"
@@ -575,14 +576,97 @@ export interface OfficeVersionOptions {
   /** The LibreOffice command (default `soffice`). */
   readonly command?: string
   readonly env?: Readonly<Record<string, string>>
+  /**
+   * A file that keeps the answer for the installed files as they are (issue 20: `soffice
+   * --version` is a LibreOffice start, 0.2 s of a 1.9 s no-change re-run); asked again when
+   * the executable, `soffice.bin` or the version file beside it changed. Absent: always asked.
+   */
+  readonly cacheFile?: string
 }
 
 /**
  * The installed LibreOffice's version for the log header (R4), e.g.
  * `LibreOffice 7.4.7.2 40(Build:2)`; none when it is not installed (the header
- * then says so, with {@link installLibreOfficeHint}).
+ * then says so, with {@link installLibreOfficeHint}). With `cacheFile`, the
+ * answer kept there while the installed files are the same (a cache that
+ * cannot be read or written only costs the question).
  */
 export const officeVersion = (
   options?: OfficeVersionOptions
 ): Effect.Effect<Option.Option<string>, never, CommandExecutor.CommandExecutor> =>
-  sofficeVersion({ command: options?.command ?? findSoffice(process.platform, { ...process.env, ...options?.env }), env: options?.env ?? {} })
+  Effect.gen(function* () {
+    const env = { ...process.env, ...options?.env }
+    const command = options?.command ?? findSoffice(process.platform, env)
+    const cacheFile = options?.cacheFile
+    const key = cacheFile === undefined ? undefined : installedFilesKey(command, env)
+    if (cacheFile !== undefined && key !== undefined) {
+      const kept = readVersionCache(cacheFile)
+      if (kept?.key === key) return Option.some(kept.version)
+    }
+    const version = yield* sofficeVersion({ command, env: options?.env ?? {} })
+    if (cacheFile !== undefined && key !== undefined && Option.isSome(version)) writeVersionCache(cacheFile, { key, version: version.value })
+    return version
+  })
+
+// The cache of officeVersion: the installed files' key and the version line. Sync node:fs: two
+// small files and a few stats once per run, before anything else happens.
+interface VersionCache {
+  readonly key: string
+  readonly version: string
+}
+
+function readVersionCache(file: string): VersionCache | undefined {
+  try {
+    const parsed: unknown = JSON.parse(fs.readFileSync(file, "utf8"))
+    if (typeof parsed !== "object" || parsed === null) return undefined
+    const { key, version } = parsed as Record<string, unknown>
+    return typeof key === "string" && typeof version === "string" ? { key, version } : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function writeVersionCache(file: string, cache: VersionCache): void {
+  try {
+    const temp = `${file}.tmp-${process.pid}`
+    fs.writeFileSync(temp, JSON.stringify(cache))
+    fs.renameSync(temp, file)
+  } catch {
+    // asked again next time
+  }
+}
+
+/**
+ * What identifies the installed LibreOffice `command` would start: the real
+ * path, inode, size and mtime of the executable and of `soffice.bin`,
+ * `versionrc` and `version.ini` beside it where present (an update replaces
+ * them); `undefined` when the command is not found. Never throws: a `PATH`
+ * entry that cannot be looked into (EACCES, ENOTDIR) is passed over, as the
+ * system's own lookup does.
+ */
+export function installedFilesKey(command: string, env: NodeJS.ProcessEnv): string | undefined {
+  const statOf = (file: string): fs.Stats | undefined => {
+    try {
+      return fs.statSync(file, { throwIfNoEntry: false })
+    } catch {
+      return undefined
+    }
+  }
+  const found = command.includes("/") || command.includes("\\")
+    ? command
+    : (env.PATH ?? env.Path ?? "").split(path.delimiter).filter((d) => d !== "").map((d) => path.join(d, command))
+      .find((file) => statOf(file)?.isFile() === true)
+  if (found === undefined) return undefined
+  let real: string
+  try {
+    real = fs.realpathSync(found)
+  } catch {
+    return undefined
+  }
+  const parts: Array<string> = []
+  for (const file of [real, ...["soffice.bin", "versionrc", "version.ini"].map((n) => path.join(path.dirname(real), n))]) {
+    const s = statOf(file)
+    if (s !== undefined) parts.push(`${file}:${s.ino}:${s.size}:${s.mtimeMs}`)
+  }
+  return parts.length === 0 ? undefined : parts.join("|")
+}

@@ -4,7 +4,8 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "../work_paths.ts"
 import { bruteForce, bruteForceFiles, loadBodyIndex, makeWork, part, publish, randomParts, remove, run, seeded } from "./_test_corpus.ts"
-import { manifestPath, readManifestSync } from "./manifest.ts"
+import { inLineMarkName } from "./in_line_mark.ts"
+import { manifestPath, readManifestSync, writeManifestSync } from "./manifest.ts"
 import { GramSearcher } from "./searcher.ts"
 import { type RoundChanges, type UpdateGramOptions, updateGramIndexesOfRound } from "./update.ts"
 
@@ -143,7 +144,88 @@ describe("updateGramIndexesOfRound() indexes only what a round changed (R16)", (
     const names = fs.readdirSync(paths.gram)
     const manifest = readManifestSync(paths.gram)
     const live = manifest?.segments.map((s) => s.id) ?? []
-    expect(names.filter((n) => n !== "manifest.json" && n !== manifest?.fresh && !live.some((id) => n.startsWith(id + ".")))).toEqual([])
+    expect(names).toContain(inLineMarkName) // issue 20: kept, it names the live manifest
+    expect(names.filter((n) => n !== "manifest.json" && n !== inLineMarkName && n !== manifest?.fresh && !live.some((id) => n.startsWith(id + ".")))).toEqual([])
+  })
+})
+
+describe("a run that changed nothing skips the body-index walk while the in-line mark holds (R12, R16, S1; issue 20)", () => {
+  // A change made behind the store's back (no note in the fresh log): only a walk finds it, so
+  // whether the update repairs it tells whether it walked.
+  const unnotedChange = async (paths: WorkPaths) => {
+    const dir = path.join(paths.index, "共有", "b.xlsx")
+    for (const f of fs.readdirSync(dir)) if (f.endsWith(".tsv")) fs.rmSync(path.join(dir, f))
+  }
+  const twoFiles = async () => {
+    const paths = await makeWork()
+    await publish(paths, "共有", "a.xlsx", [part("s", "cell", ["見積 A"])])
+    await publish(paths, "共有", "b.xlsx", [part("s", "cell", ["請求 B"])])
+    await update(paths, { published: [{ index: "共有", path: "a.xlsx" }, { index: "共有", path: "b.xlsx" }], removed: [] })
+    return paths
+  }
+
+  it("skips it after an update, and walks again once the mark is gone", async () => {
+    const paths = await twoFiles()
+    expect(fs.existsSync(path.join(paths.gram, inLineMarkName))).toBe(true)
+    await unnotedChange(paths)
+    const generation = readManifestSync(paths.gram)?.generation
+    // Not walked: the segment still holds b (no deletion, no new manifest).
+    expect(await update(paths)).toMatchObject({ indexed: 0, removed: 0, repaired: 0, generation })
+    expect(readManifestSync(paths.gram)?.generation).toBe(generation)
+    fs.rmSync(path.join(paths.gram, inLineMarkName))
+    expect(await update(paths)).toMatchObject({ removed: 1, repaired: 1, generation: generation! + 1 })
+    expect(texts(paths, "請求")).toEqual([])
+    // The walk found it in line again and left a new mark.
+    expect(fs.existsSync(path.join(paths.gram, inLineMarkName))).toBe(true)
+  })
+
+  it("walks after a publish or removal noted in the fresh log (a killed run), and after a vanished file's removal (R12)", async () => {
+    const paths = await twoFiles()
+    await publish(paths, "共有", "c.xlsx", [part("s", "cell", ["見積 C"])]) // noted, then killed: no R16
+    expect(await update(paths)).toMatchObject({ indexed: 1, repaired: 1 })
+    expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 A", "c.xlsx:見積 C"])
+    await remove(paths, "共有", "c.xlsx")
+    expect(await update(paths)).toMatchObject({ removed: 1, repaired: 1 })
+    expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 A"])
+    // R12: the run itself removed a vanished file (and something unnoted changed meanwhile).
+    await unnotedChange(paths)
+    expect(await update(paths, { published: [], removed: [{ index: "共有", path: "gone.xlsx" }] })).toMatchObject({ removed: 1 })
+    expect(texts(paths, "請求")).toEqual([])
+  })
+
+  it("walks after the manifest was replaced (a stopped run's round) or the mark names another boot", async () => {
+    const paths = await twoFiles()
+    await unnotedChange(paths)
+    const manifest = readManifestSync(paths.gram)!
+    writeManifestSync(paths.gram, { ...manifest, generation: manifest.generation + 1 })
+    expect(await update(paths)).toMatchObject({ removed: 1, repaired: 1 })
+    expect(texts(paths, "請求")).toEqual([])
+
+    await publish(paths, "共有", "b.xlsx", [part("s", "cell", ["請求 B2"])])
+    await update(paths, { published: [{ index: "共有", path: "b.xlsx" }], removed: [] })
+    await unnotedChange(paths)
+    const markFile = path.join(paths.gram, inLineMarkName)
+    const mark = JSON.parse(fs.readFileSync(markFile, "utf8"))
+    fs.writeFileSync(markFile, JSON.stringify({ ...mark, boot: { id: `${mark.boot.id}-before`, bootedAtS: mark.boot.bootedAtS - 86_400 } }))
+    expect(await update(paths)).toMatchObject({ removed: 1, repaired: 1 })
+    expect(texts(paths, "請求")).toEqual([])
+  })
+
+  it("leaves no mark when the update fails, so the next one walks", async () => {
+    const paths = await twoFiles()
+    await publish(paths, "共有", "c.xlsx", [part("s", "cell", ["見積 C"])])
+    // A TSV that cannot be read (a symlink loop) makes the update fail.
+    const bad = path.join(paths.index, "共有", "c.xlsx", "9_loop.tsv")
+    fs.symlinkSync(bad, bad)
+    expect(fs.existsSync(path.join(paths.gram, inLineMarkName))).toBe(true)
+    const error = await run(Effect.flip(updateGramIndexesOfRound(paths, none)))
+    expect(error.reason).toBe("body-index-unreadable")
+    expect(fs.existsSync(path.join(paths.gram, inLineMarkName))).toBe(false)
+    fs.unlinkSync(bad)
+    await unnotedChange(paths)
+    expect(await update(paths)).toMatchObject({ indexed: 1, removed: 1 })
+    expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 A", "c.xlsx:見積 C"])
+    expect(texts(paths, "請求")).toEqual([])
   })
 })
 

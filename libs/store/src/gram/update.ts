@@ -13,12 +13,14 @@
  *
  * @module
  */
+import { decideGramCheck } from "@sagasu/domain"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import type { WorkPaths } from "../work_paths.ts"
 import { type BodyFolder, docKey, isMissing, piecesCoverFolder, sourceStampOf, tsvSourcesOf, walkBodyIndex } from "./body_walk.ts"
 import { freshLogName } from "./fresh_log.ts"
+import { freshLogBytes, gramCheckFacts, inLineMarkName, removeInLineMark, writeInLineMark } from "./in_line_mark.ts"
 import {
   GramIndexError,
   type Manifest,
@@ -104,7 +106,7 @@ const attempt = <A>(phase: Phase, file: string, f: () => A) =>
 // can still open its files). Failures are ignored: a file in use on Windows
 // goes next time.
 export function collectGarbage(gramDir: string, manifest: Manifest | undefined, keepIds: ReadonlyArray<string> = []): void {
-  const keep = new Set<string>(["manifest.json", sieveDirName])
+  const keep = new Set<string>(["manifest.json", inLineMarkName, sieveDirName])
   for (const s of manifest?.segments ?? []) for (const f of filesOfSegment(s)) keep.add(f)
   if (manifest !== undefined) for (const f of filesOfManifest(manifest)) keep.add(f)
   for (const id of keepIds) {
@@ -240,6 +242,16 @@ export const updateGramIndexes = Effect.fn("Store.updateGramIndexesOfRound")(fun
     (opened) => Effect.sync(() => opened.forEach((r) => r.close()))
   )
 
+  // Issue 20: a run that changed nothing skips the walk when the last update's mark still holds.
+  const check = decideGramCheck({ changes: changes.published.length + changes.removed.length, rebuild: rebuilt, ...gramCheckFacts(gramDir, base.fresh) })
+  if (check._tag === "Skip") {
+    return {
+      indexed: 0, prebuilt: 0, removed: 0, repaired: 0, rebuilt: false, merges: 0,
+      segments: base.segments.length, generation: base.generation
+    } satisfies GramUpdateSummary
+  }
+  yield* attempt("write", gramDir, () => removeInLineMark(gramDir))
+
   const live = liveDocsOf(readers)
   const folders = yield* attempt("walk", paths.index, () => walkBodyIndex(paths.index))
   const mentioned = new Set<string>([...changes.published, ...changes.removed].map((c) => docKey(c.index, c.path)))
@@ -279,6 +291,8 @@ export const updateGramIndexes = Effect.fn("Store.updateGramIndexesOfRound")(fun
   const tailLeft = base.fresh === "" || freshLogBytes(gramDir, base.fresh) > base.freshFrom
   if (toIndex.length === 0 && deletions.size === 0 && !rebuilt && !tailLeft) {
     clearSieves(path.join(gramDir, sieveDirName))
+    // In line: the next update of a run that changes nothing need not walk again (a failed write costs only that walk).
+    yield* attempt("write", gramDir, () => writeInLineMark(gramDir, base.fresh)).pipe(Effect.ignore)
     return {
       indexed: 0, prebuilt: 0, removed: 0, repaired: 0, rebuilt: false, merges: 0,
       segments: base.segments.length, generation: base.generation
@@ -335,15 +349,11 @@ export const updateGramIndexes = Effect.fn("Store.updateGramIndexesOfRound")(fun
   yield* attempt("write", manifestPath(gramDir), () => writeManifestSync(gramDir, manifest))
   // The fresh tail is empty: no folder needs its sieve (S2).
   clearSieves(path.join(gramDir, sieveDirName))
+  yield* attempt("write", gramDir, () => writeInLineMark(gramDir, fresh)).pipe(Effect.ignore)
   return {
     indexed, prebuilt: 0, removed, repaired, rebuilt, merges: merged.merges, segments: manifest.segments.length, generation
   } satisfies GramUpdateSummary
 }, Effect.scoped)
-
-// The size of a fresh log (0 when it is missing).
-function freshLogBytes(gramDir: string, name: string): number {
-  return fs.statSync(path.join(gramDir, name), { throwIfNoEntry: false })?.size ?? 0
-}
 
 const liveLines = (s: SegmentEntry) => s.lines - s.deletedLines
 const liveText = (s: SegmentEntry) => (s.lines === 0 ? 0 : s.textBytes * (liveLines(s) / s.lines))
