@@ -284,7 +284,8 @@ describe("sagasu status --failed (issue 16: the failed files at any time, from t
       }]
     })
     // The counts point to it.
-    expect(run(["status", "--work", work]).out).toContain("失敗したファイルと原因は sagasu status --failed で表示します。")
+    // The command it names repeats the --work given (the default folder is another).
+    expect(run(["status", "--work", work]).out).toContain(`失敗したファイルと原因は sagasu status --failed --work ${work} で表示します。`)
     const none = makeWork("none-failed", { 小: small })
     expect(run(["status", "--failed", "--work", none]).out).toBe("失敗したファイルはありません。\n")
   }, 600_000)

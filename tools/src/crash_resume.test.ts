@@ -215,7 +215,7 @@ describe("crash and resume through the CLI (C1, C2, C3, R3, R7)", () => {
     expect(out).toMatch(/インデックス作成を中止しました。（成功: \d+ 件 \/ 失敗: 0 件）/)
     const pending = ingestRows(work).filter((r) => r.status === "pending").length
     expect(pending).toBeGreaterThan(0)
-    expect(out).toContain(`未取り込みの ${pending} 件は、次の sagasu index で続きから取り込みます。`)
+    expect(out).toContain(`未取り込みの ${pending} 件は、次の sagasu index --work ${work} で続きから取り込みます。`)
     // S1: every file the stopped run ingested is found at once (「取り込めたファイルは…検索できる」).
     const done = ingestRows(work).filter((r) => r.status === "done").map((r) => r.key)
     expect(done.length).toBeGreaterThan(0)

@@ -9,11 +9,11 @@
  *
  * @module
  */
-import { type IndexEdit, type Language, alignColumns, defaultSettings, messages, workOptionHint } from "@sagasu/domain"
+import { type IndexEdit, type Language, alignColumns, defaultSettings, messages } from "@sagasu/domain"
 import { formatSettings, WorkStore } from "@sagasu/store"
 import { Console, Effect } from "effect"
 import * as path from "node:path"
-import { defaultWorkDir } from "./work_dir.ts"
+import { workHint } from "./work_dir.ts"
 
 /** Prints an error for a person and sets exit code 1 (no stack trace). */
 const failWith = (message: string) =>
@@ -21,9 +21,6 @@ const failWith = (message: string) =>
     yield* Console.error(message)
     process.exitCode = 1
   })
-
-// The ` --work DIR` a next-step hint repeats: none for the default work folder.
-const hintOf = (work: string) => workOptionHint(path.resolve(work), path.resolve(defaultWorkDir()), process.platform)
 
 /** `sagasu init`: creates the work folder. */
 export const initCommand = (work: string) =>
@@ -33,7 +30,7 @@ export const initCommand = (work: string) =>
         Effect.map((s) => s.language),
         // A settings file that cannot be read is `sagasu index`'s to report: init says its words in Japanese.
         Effect.orElseSucceed((): Language => "ja"),
-        Effect.flatMap((language) => Console.log(messages(language).workFolderReady(paths.root, hintOf(work))))
+        Effect.flatMap((language) => Console.log(messages(language).workFolderReady(paths.root, workHint(work))))
       )
     ),
     Effect.catchAll((e) => failWith(e.message))
@@ -50,7 +47,7 @@ const edit = (work: string, change: IndexEdit, done: (language: Language, files:
 /** `sagasu add NAME PATH`: registers a folder (made absolute) as an enabled index. */
 export const addCommand = (work: string, name: string, folder: string) => {
   const absolute = path.resolve(folder)
-  return edit(work, { _tag: "add", name, path: absolute }, (l) => messages(l).indexAdded(name, absolute, hintOf(work)))
+  return edit(work, { _tag: "add", name, path: absolute }, (l) => messages(l).indexAdded(name, absolute, workHint(work)))
 }
 
 /** `sagasu enable NAME` / `sagasu disable NAME`: whether `sagasu index` updates the index (R5). */

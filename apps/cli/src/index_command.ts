@@ -16,6 +16,7 @@ import { workPaths, WorkStore } from "@sagasu/store"
 import { Deferred, Effect, Fiber, Option, Ref, Schedule, Stream, SubscriptionRef } from "effect"
 import * as readline from "node:readline"
 import { version } from "./version.ts"
+import { workHint } from "./work_dir.ts"
 
 /** Options of `sagasu index`. */
 export interface IndexCommandOptions {
@@ -246,6 +247,6 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
     }
     // A stopped run (exit 2): what is left, and that the next run goes on from there.
     const left = (yield* SubscriptionRef.get(channel.progress)).remaining
-    if (code === 2 && left > 0) console.log(messages(language).indexResumeHint(left))
+    if (code === 2 && left > 0) console.log(messages(language).indexResumeHint(left, workHint(work)))
     process.exitCode = code
   })

@@ -10,6 +10,7 @@ import { WorkStore } from "@sagasu/store"
 import { type FailureReason, type IngestRow, type Language, type Settings, alignColumns, defaultSettings, failureCause, messages } from "@sagasu/domain"
 import { Console, Effect, Option } from "effect"
 import * as path from "node:path"
+import { workHint } from "./work_dir.ts"
 
 /** A failed file as `status --failed --json` prints it. */
 export interface FailedFileEntry {
@@ -117,6 +118,6 @@ export const statusCommand = (work: string, options: StatusCommandOptions) =>
       if (p.current !== "") yield* Console.log(`  ${p.current}`)
     }
     for (const line of alignColumns(indexes.map(text.indexListed))) yield* Console.log(line)
-    if (indexes.some((i) => i.failed > 0)) yield* Console.log(text.statusFailedHint)
-    if (indexes.some((i) => i.pending > 0)) yield* Console.log(text.statusPendingHint)
+    if (indexes.some((i) => i.failed > 0)) yield* Console.log(text.statusFailedHint(workHint(work)))
+    if (indexes.some((i) => i.pending > 0)) yield* Console.log(text.statusPendingHint(workHint(work)))
   }).pipe(Effect.catchAll((e) => Console.error(e.message).pipe(Effect.zipRight(Effect.sync(() => { process.exitCode = 1 })))))

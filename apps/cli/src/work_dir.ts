@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { workOptionHint } from "@sagasu/domain"
 import * as os from "node:os"
 import * as path from "node:path"
 
@@ -19,3 +20,9 @@ export function defaultWorkDir(env: NodeJS.ProcessEnv = process.env, platform: N
   if (platform === "darwin") return path.join(home, "Library", "Application Support", "Sagasu")
   return path.join(env.XDG_DATA_HOME ?? path.join(home, ".local", "share"), "sagasu")
 }
+
+/**
+ * The ` --work DIR` a next-step hint repeats for the work folder `work` the
+ * command ran on: "" when it is the default one (domain `workOptionHint`).
+ */
+export const workHint = (work: string): string => workOptionHint(path.resolve(work), path.resolve(defaultWorkDir()), process.platform)

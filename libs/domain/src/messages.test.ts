@@ -50,6 +50,9 @@ describe("the message catalogue (issue 16: one catalogue, Japanese first)", () =
   it("init says the work folder is ready and what comes next, in each language", () => {
     expect(messages("ja").workFolderReady("/srv/作業")).toBe("作業フォルダを用意しました: /srv/作業\n次は sagasu add 名前 フォルダ でインデックスを追加します。")
     expect(messages("en").workFolderReady("/srv/work")).toBe("Work folder ready: /srv/work\nNext: sagasu add NAME PATH")
+    expect(messages("ja").statusPendingHint(" --work /srv/w")).toBe("未取り込みのファイルがあります。sagasu index --work /srv/w で続きから再開します。")
+    expect(messages("ja").statusFailedHint()).toBe("失敗したファイルと原因は sagasu status --failed で表示します。")
+    expect(messages("en").indexResumeHint(4, " --work /srv/w")).toBe("The 4 files not ingested yet are taken up by the next sagasu index --work /srv/w.")
     // An ended run shows no phase (a stopped run read 「中止 — 仕上げ」, as if still finishing); one that did not end, where it was.
     const last = { processed: 3, remaining: 5, failed: 1 }
     expect(messages("ja").statusLastRun({ ...last, exitCode: 2, phase: "finalize" })).toBe("前回のインデックス作成: 中止 — 処理済み 3、残り 5、失敗 1")

@@ -151,8 +151,10 @@ interface Catalogue {
   readonly statusNoRun: string
   /** The last run's progress (P3): how it ended (`undefined`: running, or killed), its phase and counts. */
   readonly statusLastRun: (p: { readonly exitCode: 0 | 1 | 2 | undefined; readonly phase: Progress["phase"]; readonly processed: number; readonly remaining: number; readonly failed: number }) => string
-  readonly statusFailedHint: string
-  readonly statusPendingHint: string
+  /** `work`: the ` --work DIR` the command repeats (work_option.ts), "" for the default folder. */
+  readonly statusFailedHint: (work?: string) => string
+  /** `work`: as in {@link Messages.statusFailedHint}. */
+  readonly statusPendingHint: (work?: string) => string
   readonly statusNoFailed: string
   /** An index's heading in `status --failed` (`path` null: the index is no longer in the settings). */
   readonly statusFailedIndex: (name: string, path: string | null, count: number) => string
@@ -162,7 +164,8 @@ interface Catalogue {
   /** Said when Ctrl+C ends `sagasu gui` (on its own line after the terminal's ^C). */
   readonly guiStopped: string
   /** After a stopped run (exit 2), on the terminal: how many files are left for the next run. */
-  readonly indexResumeHint: (pending: number) => string
+  /** `work`: as in {@link Messages.statusFailedHint}. */
+  readonly indexResumeHint: (pending: number, work?: string) => string
   readonly guiCannotListen: (port: number, detail: string) => string
   /** `sagasu gui --port` outside 1–65535 (told before the settings are read: in both languages). */
   readonly guiBadPort: string
@@ -481,15 +484,15 @@ const ja: Catalogue = {
   statusLastRun: (p) =>
     `前回のインデックス作成: ${p.exitCode === undefined ? `実行中（または強制終了） — ${ja.runPhase(p.phase)}、` : `${{ 0: "完了", 1: "エラー", 2: "中止" }[p.exitCode]} — `}` +
     `処理済み ${p.processed}、残り ${p.remaining}、失敗 ${p.failed}`,
-  statusFailedHint: "失敗したファイルと原因は sagasu status --failed で表示します。",
-  statusPendingHint: "未取り込みのファイルがあります。sagasu index で続きから再開します。",
+  statusFailedHint: (work = "") => `失敗したファイルと原因は sagasu status --failed${work} で表示します。`,
+  statusPendingHint: (work = "") => `未取り込みのファイルがあります。sagasu index${work} で続きから再開します。`,
   statusNoFailed: "失敗したファイルはありません。",
   statusFailedIndex: (name, path, count) => `${name}  ${path ?? "（設定にないインデックス）"}  失敗 ${count}`,
   statusFailedFile: (path, failure, environment) => `  ${path}: ${failure}${environment ? "（環境の問題: 次のインデックス作成で再試行）" : ""}`,
   guiAddress: (url) => `Sagasu の画面: ${url}`,
   guiOpened: (opened) => `${opened ? "ブラウザで開きました。" : "このアドレスをブラウザで開いてください。"}終わるときは Ctrl+C を押します。`,
   guiStopped: "Sagasu の画面を終了しました。",
-  indexResumeHint: (pending) => `未取り込みの ${pending} 件は、次の sagasu index で続きから取り込みます。`,
+  indexResumeHint: (pending, work = "") => `未取り込みの ${pending} 件は、次の sagasu index${work} で続きから取り込みます。`,
   guiCannotListen: (port, detail) => `画面のサーバーを 127.0.0.1:${port} で始められませんでした（ほかのプログラムが使っていませんか。--port で変えられます）: ${detail}`,
   guiBadPort: "--port には 1 から 65535 までの数を指定してください。",
   searchNone: (q) => `「${q}」は見つかりませんでした。`,
@@ -711,15 +714,15 @@ const en: Catalogue = {
   statusLastRun: (p) =>
     `Last indexing run: ${p.exitCode === undefined ? `running (or killed) — ${en.runPhase(p.phase)}, ` : `${{ 0: "completed", 1: "error", 2: "stopped" }[p.exitCode]} — `}` +
     `processed ${p.processed}, remaining ${p.remaining}, failed ${p.failed}`,
-  statusFailedHint: "sagasu status --failed lists the failed files and why.",
-  statusPendingHint: "Some files are pending; sagasu index resumes where it stopped.",
+  statusFailedHint: (work = "") => `sagasu status --failed${work} lists the failed files and why.`,
+  statusPendingHint: (work = "") => `Some files are pending; sagasu index${work} resumes where it stopped.`,
   statusNoFailed: "No file failed.",
   statusFailedIndex: (name, path, count) => `${name}  ${path ?? "(not in the settings)"}  failed ${count}`,
   statusFailedFile: (path, failure, environment) => `  ${path}: ${failure}${environment ? " (the environment's: retried by the next run)" : ""}`,
   guiAddress: (url) => `Sagasu: ${url}`,
   guiOpened: (opened) => `${opened ? "Opened in the browser." : "Open this address in a browser."} Press Ctrl+C to quit.`,
   guiStopped: "The Sagasu page has stopped.",
-  indexResumeHint: (pending) => `The ${pending} files not ingested yet are taken up by the next sagasu index.`,
+  indexResumeHint: (pending, work = "") => `The ${pending} files not ingested yet are taken up by the next sagasu index${work}.`,
   guiCannotListen: (port, detail) => `The GUI server could not listen on 127.0.0.1:${port} (is another program using it? --port picks another): ${detail}`,
   guiBadPort: "--port must be a number from 1 to 65535.",
   searchNone: (q) => `No hits for "${q}".`,
