@@ -7,7 +7,7 @@
  * @module
  */
 import { type FileNote, type IngestResult, fileFormatOf } from "@sagasu/domain"
-import { WorkStore, type WorkStoreError, stagingWriteFailure } from "@sagasu/store"
+import { WorkStore, type WorkStoreError, sieveFileMinBytes, stagingWriteFailure } from "@sagasu/store"
 import { Effect } from "effect"
 import * as path from "node:path"
 import { ExtractError, extractFileTo, type ExtractFileOptions, type ExtractionSink } from "./extract.ts"
@@ -53,6 +53,7 @@ export const ingestPlain = Effect.fn("Ingest.ingestPlain")(function* (source: st
   const maxStagedBytes = options?.maxStagedBytes ?? defaultMaxStagedBytes
   let lines = 0
   let partLines = 0
+  let stagedBytes = 0
   const staged = yield* Effect.scoped(
     Effect.gen(function* () {
       const folder = yield* store.openStagingFolder(staging)
@@ -79,11 +80,13 @@ export const ingestPlain = Effect.fn("Ingest.ingestPlain")(function* (source: st
       }
       yield* extractFileTo(source, sink, options?.extract)
       yield* folder.endPart
+      stagedBytes = folder.bytes()
       return folder.tsvCount()
     })
   ).pipe(
     // C2, R7: the TSVs are closed; the mark goes last, with the source's size and date (issue 14).
-    Effect.tap(() => store.completeStaging(staging, source, options?.sieves)),
+    // S2: a small folder has no sieve to write (not even its folder listed for one).
+    Effect.tap(() => store.completeStaging(staging, source, stagedBytes >= sieveFileMinBytes ? options?.sieves : undefined)),
     Effect.either
   )
   if (staged._tag === "Right") {

@@ -51,6 +51,7 @@ export {
 export { type GramRound, type GramRoundOptions, defaultRoundBuilderBytes } from "./gram/round.ts"
 export type { FreshEntry } from "./gram/fresh.ts"
 export { type BodyFolder, stagingCompleteMark } from "./gram/body_walk.ts"
+export { sieveFileMinBytes } from "./gram/sieve.ts"
 
 // The cold search (Effect-free: ARCHITECTURE.md).
 export { GramSearcher, type MatchedLine, type SearchControl, type SearchOutcome, queryWithOptions, type SearchOptions } from "./gram/searcher.ts"

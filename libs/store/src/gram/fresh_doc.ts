@@ -17,7 +17,7 @@ import {
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { type BodyFolder, isMissing, sourceStampOf } from "./body_walk.ts"
-import { type Sieve, buildSieve, readSieveFile, sieveBytes, sieveMayHold, sieveTextsOf, wholeNormalized } from "./sieve.ts"
+import { type Sieve, buildSieve, readSieveFile, sieveBytes, sieveMayHold, sieveOfTsvTexts, wholeNormalized } from "./sieve.ts"
 
 /** A source file of the fresh tail, read from the body index when a search needs it. */
 export interface FreshDoc {
@@ -307,7 +307,7 @@ export function sieveFresh(folder: BodyFolder, sieveDir?: string): boolean {
   }
   const texts = readTexts(folder)
   if (texts === undefined) return false
-  keep(folder, namesOf(folder), buildSieve(folder.fingerprint, sieveTextsOf(texts.map(({ text }) => text))))
+  keep(folder, namesOf(folder), sieveOfTsvTexts(folder.fingerprint, texts.map(({ text }) => text)))
   return true
 }
 

@@ -49,7 +49,7 @@ import {
 } from "./manifest.ts"
 import { DocFeed, SegmentBuilder, type SegmentFile, type WrittenSegment } from "./segment_builder.ts"
 import { SegmentReader } from "./segment_reader.ts"
-import { removeFolderSieve, sieveDirName } from "./sieve.ts"
+import { removeFolderSieves, sieveDirName } from "./sieve.ts"
 import {
   type GramUpdateSummary,
   type RoundChanges,
@@ -357,7 +357,7 @@ export const openGramRound = (
             }
           }
           // S2: a folder live in a segment is searched there; its sieve is of no more use.
-          for (const fingerprint of state.consumed.values()) if (fingerprint !== null) removeFolderSieve(sieveDir, fingerprint)
+          removeFolderSieves(sieveDir, [...state.consumed.values()].filter((f) => f !== null))
           state.doomedPieces = []
           state.consumed.clear()
           state.builderKeys.clear()

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import { completeFolderIn, stagingCompleteMark } from "./body_walk.ts"
 import { freshMayHold, sieveFresh } from "./fresh_doc.ts"
 import {
-  buildSieve, clearSieves, decodeSieve, encodeSieve, readSieveFile, removeFolderSieve, sieveFileMinBytes, sieveFileName, sieveMayHold, sievePairBits,
+  buildSieve, clearSieves, decodeSieve, encodeSieve, readSieveFile, removeFolderSieves, sieveFileMinBytes, sieveFileName, sieveMayHold, sievePairBits,
   writeFolderSieve
 } from "./sieve.ts"
 
@@ -126,9 +126,10 @@ describe("a sieve's file (S2: written once by the worker that staged the folder)
     const b = staged(codeRows(4000))
     writeFolderSieve(dir, a)
     writeFolderSieve(dir, b)
-    removeFolderSieve(dir, a.fingerprint)
+    removeFolderSieves(dir, [a.fingerprint, "no-such:folder"])
     expect(fs.readdirSync(dir)).toEqual([sieveFileName(b.fingerprint)])
-    removeFolderSieve(dir, a.fingerprint)
+    removeFolderSieves(dir, [a.fingerprint])
+    removeFolderSieves(path.join(root, "none"), [a.fingerprint])
     clearSieves(dir)
     expect(fs.readdirSync(dir)).toEqual([])
     clearSieves(path.join(root, "none"))

@@ -13,7 +13,7 @@
  * a word (S2: a GUI query during a run spent 100–600 ms normalising and
  * sieving the few-MB files it met first). The file lives while the folder
  * is in the fresh tail: the round removes it when the folder is live in a
- * segment ({@link removeFolderSieve}), a completed update removes the rest
+ * segment ({@link removeFolderSieves}), a completed update removes the rest
  * ({@link clearSieves}). A missing, damaged or outdated sieve file only
  * costs a read of the text.
  *
@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { normalizeForSearch, parseBodyTsv, parseBodyTsvRow } from "@sagasu/domain"
+import { normalizeForSearch, parseBodyTsvRow } from "@sagasu/domain"
 import * as fs from "node:fs"
 import * as path from "node:path"
 
@@ -166,17 +166,15 @@ export const wholeNormalized = (text: string): string | undefined =>
   text.includes("\\") || text.includes("\r") ? undefined : normalizeForSearch(text)
 
 /**
- * What a sieve is built over, from a folder's TSV texts: each whole text
- * normalised (normalising never joins or makes characters across a tab or a
- * line feed); a TSV with an escape parsed, each line's text and forms
- * normalised one by one.
+ * The sieve of a folder's TSV texts (whole, or pieces of whole rows) of the
+ * folder with `fingerprint`: each normalised at once (normalising never joins
+ * or makes characters across a tab or a line feed), or row by row when
+ * escaped — the one way a search and a worker read a TSV into a sieve.
  */
-export function sieveTextsOf(texts: ReadonlyArray<string>): Array<string> {
-  return texts.flatMap((text) => {
-    const whole = wholeNormalized(text)
-    if (whole !== undefined) return [whole]
-    return parseBodyTsv(text).lines.flatMap((l) => [normalizeForSearch(l.text), l.forms === undefined ? "" : normalizeForSearch(l.forms)])
-  })
+export function sieveOfTsvTexts(fingerprint: string, texts: ReadonlyArray<string>): Sieve {
+  const builder = new SieveBuilder(sievePairBits(texts.reduce((n, t) => n + t.length, 0)))
+  for (const text of texts) addChunk(builder, text)
+  return builder.finish(fingerprint)
 }
 
 // File: "SGSV1\n", the fingerprint's UTF-8 length (u32 LE) and bytes, the shift (u32), then units, pairs, runs (u32 LE each).
@@ -274,7 +272,7 @@ export function writeFolderSieve(
 }
 
 // A piece of whole rows of a TSV (its header row among them, or not: its bits only let more through)
-// into the sieve, as sieveTextsOf takes a whole TSV: normalised at once, or row by row when escaped.
+// into the sieve: normalised at once, or row by row when escaped.
 function addChunk(builder: SieveBuilder, chunk: string): void {
   const whole = wholeNormalized(chunk)
   if (whole !== undefined) {
@@ -322,12 +320,26 @@ function forEachChunk(file: string, chunkBytes: number, f: (text: string) => voi
   }
 }
 
-/** Removes the sieve file of the folder with `fingerprint` from `sieveDir`, if there is one; never throws. */
-export function removeFolderSieve(sieveDir: string, fingerprint: string): void {
+/**
+ * Removes the sieve files of the folders with `fingerprints` from `sieveDir`
+ * (the round, for the folders a flush made live): one listing, an unlink
+ * only for those there (most folders are small and have none); never throws.
+ */
+export function removeFolderSieves(sieveDir: string, fingerprints: Iterable<string>): void {
+  let present: Set<string>
   try {
-    fs.unlinkSync(path.join(sieveDir, sieveFileName(fingerprint)))
+    present = new Set(fs.readdirSync(sieveDir))
   } catch {
-    // None (a small folder), or gone already.
+    return
+  }
+  for (const fingerprint of fingerprints) {
+    const name = sieveFileName(fingerprint)
+    if (!present.has(name)) continue
+    try {
+      fs.unlinkSync(path.join(sieveDir, name))
+    } catch {
+      // Gone meanwhile.
+    }
   }
 }
 
