@@ -83,11 +83,28 @@ describe("sagasu CLI on the sample documents", () => {
     }
     // The cold-start bundle holds no Effect (it would cost more than the search).
     const cache = path.join(repoRoot, "node_modules", ".cache", "sagasu")
-    const bundle = fs.readdirSync(cache).find((n) => n.startsWith("search-") && n.endsWith(".mjs"))
+    const bundle = fs.readdirSync(cache).find((n) => n.startsWith("search-") && n.endsWith(".cjs"))
     expect(bundle).toBeDefined()
     const text = fs.readFileSync(path.join(cache, bundle ?? ""), "utf8")
     expect(text).not.toMatch(/node_modules\/effect\//)
     expect(text.length).toBeLessThan(200_000)
+    // Issue 13: it runs compiled from V8's code cache beside it, written by the first search that answered.
+    const caches = () => fs.readdirSync(cache).filter((n) => n.startsWith(`${(bundle ?? "").replace(/\.cjs$/, "")}-`) && n.endsWith(".v8cache"))
+    expect(caches()).toEqual([`${(bundle ?? "").replace(/\.cjs$/, "")}-${fs.statSync(path.join(cache, bundle ?? "")).size}-${Math.trunc(fs.statSync(path.join(cache, bundle ?? "")).mtimeMs)}-v8-${process.versions.v8}-${process.arch}.v8cache`])
+    const cacheFile = path.join(cache, caches()[0] ?? "")
+    const expected = full("search", "見積番号")
+    // Taken as it is: not written again.
+    const written = fs.statSync(cacheFile).mtimeMs
+    expect(sagasu(work, "search", "見積番号")).toEqual(expected)
+    expect(fs.statSync(cacheFile).mtimeMs).toBe(written)
+    // A damaged cache (V8 rejects it) costs the compile once and is written anew; the output is the same.
+    const good = fs.readFileSync(cacheFile)
+    fs.writeFileSync(cacheFile, Buffer.alloc(good.length, 0x5a))
+    expect(sagasu(work, "search", "見積番号")).toEqual(expected)
+    expect(fs.readFileSync(cacheFile).equals(Buffer.alloc(good.length, 0x5a))).toBe(false)
+    fs.writeFileSync(cacheFile, good.subarray(0, 100))
+    expect(sagasu(work, "search", "見積番号")).toEqual(expected)
+    expect(fs.statSync(cacheFile).size).toBeGreaterThan(100)
     // A hang guard, not a speed limit: each case starts the full command through tsx, seconds each on two busy cores.
   }, 600_000)
 

@@ -16,7 +16,7 @@
  * bin/sagasu.js          apps/cli/bin/sagasu.js as it is
  * bin/bundle.js          apps/cli/bin/bundle.js: finds ../dist/<name>.mjs first
  * dist/cli.mjs           apps/cli/src/main.ts
- * dist/search.mjs        apps/cli/src/search_fast.ts
+ * dist/search.cjs        apps/cli/src/search_fast.ts, a CommonJS script (compiled with V8's code cache)
  * dist/plain_worker.mjs  libs/ingest/src/worker/plain_worker.ts (worker_bundle.ts finds it beside cli.mjs)
  * dist/gram_worker.mjs   libs/ingest/src/worker/gram_worker.ts (likewise)
  * dist/search_worker.mjs apps/gui/src/search_worker.ts (likewise)
@@ -100,24 +100,30 @@ export async function stagePackage(dir: string): Promise<void> {
     fs.copyFileSync(path.join(repoRoot, "apps", "cli", "bin", f), path.join(dir, "bin", f))
   }
   fs.chmodSync(path.join(dir, "bin", "sagasu.js"), 0o755)
-  const result = await esbuild.build({
-    metafile: true,
+  const common = {
+    metafile: true as const,
     absWorkingDir: repoRoot,
-    entryPoints: Object.fromEntries(Object.entries(packageBundles).map(([name, entry]) => [name, path.join(repoRoot, entry)])),
     outdir: dist,
-    outExtension: { ".js": ".mjs" },
     bundle: true,
     platform: "node",
-    format: "esm",
     target: "node20",
     // Never reached in a packed install: esbuild (the clone's builds, found packed first) and tsx (the clone's fallback).
     external: ["esbuild", "tsx", "tsx/*"],
-    // Bundled CommonJS dependencies call require(): give the ES module one.
-    banner: { js: "import { createRequire as __sagasuRequire } from 'node:module'; const require = __sagasuRequire(import.meta.url);" },
     legalComments: "eof",
     logLevel: "warning"
+  } satisfies esbuild.BuildOptions
+  const entry = (name: string) => path.join(repoRoot, packageBundles[name] ?? "")
+  const modules = await esbuild.build({
+    ...common,
+    entryPoints: Object.fromEntries(Object.keys(packageBundles).filter((name) => name !== "search").map((name) => [name, entry(name)])),
+    outExtension: { ".js": ".mjs" },
+    format: "esm",
+    // Bundled CommonJS dependencies call require(): give the ES module one.
+    banner: { js: "import { createRequire as __sagasuRequire } from 'node:module'; const require = __sagasuRequire(import.meta.url);" }
   })
-  fs.writeFileSync(path.join(dir, "THIRD_PARTY_LICENSES.txt"), thirdPartyLicenses(Object.keys(result.metafile.inputs)))
+  // The cold-start search is a CommonJS script, which bin/bundle.js compiles with V8's code cache (issue 13).
+  const script = await esbuild.build({ ...common, entryPoints: { search: entry("search") }, outExtension: { ".js": ".cjs" }, format: "cjs" })
+  fs.writeFileSync(path.join(dir, "THIRD_PARTY_LICENSES.txt"), thirdPartyLicenses([...Object.keys(modules.metafile.inputs), ...Object.keys(script.metafile.inputs)]))
   const page = await Effect.runPromise(buildPageAssets)
   fs.writeFileSync(path.join(dist, "page", "index.html"), page.html)
   fs.writeFileSync(path.join(dist, "page", "page.css"), page.css)

@@ -28,9 +28,10 @@ const tmp = path.join(base, "tmp")
 let tgz = ""
 
 // No npm_* variables of the test run, no NODE_PATH: the command sees what a user's shell gives it.
+// No XDG_CACHE_HOME: the user's cache folder is then under HOME, the test's folder.
 const env = (): NodeJS.ProcessEnv => {
   const e: NodeJS.ProcessEnv = {}
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("npm_") && k !== "NODE_PATH" && k !== "NODE_OPTIONS") e[k] = v
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith("npm_") && !["NODE_PATH", "NODE_OPTIONS", "XDG_CACHE_HOME"].includes(k)) e[k] = v
   return { ...e, NO_COLOR: "1", TMPDIR: tmp, HOME: base, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ""}` }
 }
 const sagasu = (...args: Array<string>) => {
@@ -71,7 +72,7 @@ describe("the sagasu package, installed outside the repository (issue 19)", () =
     expect(files).toEqual(
       [
         "README.md", "THIRD_PARTY_LICENSES.txt", "bin/bundle.js", "bin/sagasu.js", "dist/cli.mjs", "dist/gram_worker.mjs", "dist/page/app.js", "dist/page/index.html",
-        "dist/page/page.css", "dist/plain_worker.mjs", "dist/search.mjs", "dist/search_worker.mjs", "package.json"
+        "dist/page/page.css", "dist/plain_worker.mjs", "dist/search.cjs", "dist/search_worker.mjs", "package.json"
       ].map((f) => `package/${f}`)
     )
     // The notices of the bundled packages, such as Effect's and jszip's.
@@ -102,12 +103,17 @@ describe("the sagasu package, installed outside the repository (issue 19)", () =
     expect(index.code).toBe(0)
     expect(index.out).toContain("インデックス作成が完了しました。（成功: 4 件 / 失敗: 0 件）")
 
-    // The cold-start search (dist/search.mjs) and the full command (--json is the same path; a
+    // The cold-start search (dist/search.cjs) and the full command (--json is the same path; a
     // wrong --type hands over to dist/cli.mjs).
     const search = sagasu("search", "見積番号")
     expect(search.code).toBe(0)
     expect(search.out).toMatch(/^サンプル {2}見積\/見積書_A-1234\.xlsx {2}\(1 件 · \d{4}-\d{2}-\d{2} · \d+ KB\)\n {2}見積書!B3\n {4}【見積番号】 A-1234\n/)
     expect(search.out).toContain("1 件（1 ファイル）: 1〜1 ファイル目\n")
+    // Its V8 code cache went to the user's cache folder (HOME is the test's folder), never the install's;
+    // the next search runs from it and prints the same.
+    const userCache = path.join(base, ".cache", "sagasu")
+    expect(fs.readdirSync(userCache).filter((n) => /^search-\d+-\d+-v8-.+\.v8cache$/.test(n))).toHaveLength(1)
+    expect(sagasu("search", "見積番号")).toEqual(search)
     const json = sagasu("search", "見積番号", "--json")
     expect(json.code).toBe(0)
     expect(JSON.parse(json.out)).toMatchObject([{ index: "サンプル", path: "見積/見積書_A-1234.xlsx", absolutePath: path.join(samples, "見積", "見積書_A-1234.xlsx"), location: "見積書!B3" }])

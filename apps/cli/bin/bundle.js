@@ -1,7 +1,12 @@
 // The pre-bundled CLI entry of bin/sagasu.js (issue 9: start-up time).
-import * as fs from "node:fs"
+import { createRequire } from "node:module"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+
+// node:fs through require(): its ES module face reads every export once, and one of them loads the
+// stream modules (2 ms of a cold search, issue 13).
+const require = createRequire(import.meta.url)
+const fs = require("node:fs")
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
 // A packed install (tools/src/package_build.ts) has the bundles built at pack time in ../dist and no
@@ -14,6 +19,11 @@ const entryPoints = {
   cli: path.join(root, "apps", "cli", "src", "main.ts"),
   search: path.join(root, "apps", "cli", "src", "search_fast.ts")
 }
+/**
+ * Each bundle's module format, as its file extension. The cold-start search is a CommonJS script so
+ * that {@link loadScript} can compile it with V8's code cache (issue 13); the full command stays an ES module.
+ */
+export const bundleExtensions = { cli: ".mjs", search: ".cjs" }
 // Inside node_modules so that the bundle's external packages (esbuild) resolve from it.
 const cacheDir = path.join(root, "node_modules", ".cache", "sagasu")
 const sourceDirs = ["libs/domain", "libs/store", "libs/ingest", "apps/gui", "apps/cli"].map((d) => path.join(root, d, "src"))
@@ -59,16 +69,16 @@ const keepMetaUrl = {
  * the caller runs the sources through tsx.
  */
 export async function bundledEntry(name = "cli") {
-  const packed = path.join(packedDir, `${name}.mjs`)
+  const packed = path.join(packedDir, `${name}${bundleExtensions[name]}`)
   if (fs.existsSync(packed)) return pathToFileURL(packed).href
   const known = unchangedBundle(name)
   if (known !== undefined) return pathToFileURL(known).href
   try {
     const key = await sourceKey()
-    const out = path.join(cacheDir, `${name}-${key}.mjs`)
+    const out = path.join(cacheDir, `${name}-${key}${bundleExtensions[name]}`)
     if (!fs.existsSync(out)) {
       try {
-        for (const [entry, source] of Object.entries(entryPoints)) await build(source, path.join(cacheDir, `${entry}-${key}.mjs`))
+        for (const [entry, source] of Object.entries(entryPoints)) await build(source, path.join(cacheDir, `${entry}-${key}${bundleExtensions[entry]}`))
       } finally {
         // esbuild's service process (≈300 MB resident after a build) would otherwise live as long as
         // the command: through a whole indexing run (issue 20, the process tree's memory).
@@ -87,27 +97,28 @@ async function build(source, out) {
   const esbuild = await import("esbuild")
   fs.mkdirSync(cacheDir, { recursive: true })
   const temp = `${out}.${process.pid}.tmp`
+  const esm = out.endsWith(".mjs")
   const result = await esbuild.build({
     entryPoints: [source],
     metafile: true,
     bundle: true,
     platform: "node",
-    format: "esm",
+    format: esm ? "esm" : "cjs",
     target: "node20",
     outfile: temp,
     // esbuild has a native binary per platform: never bundled, resolved from node_modules.
     external: ["esbuild"],
     // Bundled CommonJS dependencies call require(): give the ES module one.
-    banner: { js: "import { createRequire as __sagasuRequire } from 'node:module'; const require = __sagasuRequire(import.meta.url);" },
+    ...(esm ? { banner: { js: "import { createRequire as __sagasuRequire } from 'node:module'; const require = __sagasuRequire(import.meta.url);" } } : {}),
     plugins: [keepMetaUrl],
     logLevel: "silent"
   })
   fs.renameSync(temp, out)
   writeInputs(out, result.metafile)
-  // Bundles of older sources are of no further use.
-  const prefix = path.basename(out).replace(/-[0-9a-f]+\.mjs$/, "-")
+  // Bundles of older sources, their lists and code caches, are of no further use.
+  const prefix = path.basename(out).replace(/-[0-9a-f]+\.[cm]js$/, "-")
   for (const name of fs.readdirSync(cacheDir)) {
-    if (name.startsWith(prefix) && (name.endsWith(".mjs") || name.endsWith(".inputs.json")) && !name.startsWith(path.basename(out, ".mjs"))) {
+    if (name.startsWith(prefix) && /\.([cm]js|inputs\.json|v8cache)$/.test(name) && !name.startsWith(stem(path.basename(out)))) {
       fs.rmSync(path.join(cacheDir, name), { force: true })
     }
   }
@@ -131,7 +142,7 @@ function unchangedBundle(name) {
   try {
     const pointer = path.join(cacheDir, `${name}.current`)
     const bundle = path.join(cacheDir, fs.readFileSync(pointer, "utf8").trim())
-    const inputs = JSON.parse(fs.readFileSync(`${bundle.slice(0, -".mjs".length)}.inputs.json`, "utf8"))
+    const inputs = JSON.parse(fs.readFileSync(`${stem(bundle)}.inputs.json`, "utf8"))
     for (const [file, stamp] of inputs) if (stampOf(file) !== stamp) return undefined
     return fs.existsSync(bundle) ? bundle : undefined
   } catch {
@@ -146,11 +157,84 @@ function writeInputs(out, metafile) {
   const sources = Object.keys(metafile.inputs).map((f) => path.resolve(f)).filter((f) => !f.split(path.sep).includes("node_modules"))
   const files = [...sources, ...alwaysInputs()]
   const list = JSON.stringify([...new Set(files)].filter((f) => fs.existsSync(f)).map((f) => [f, stampOf(f)]))
-  const listFile = `${out.slice(0, -".mjs".length)}.inputs.json`
+  const listFile = `${stem(out)}.inputs.json`
   fs.writeFileSync(`${listFile}.${process.pid}.tmp`, list)
   fs.renameSync(`${listFile}.${process.pid}.tmp`, listFile)
-  const name = path.basename(out).replace(/-[0-9a-f]+\.mjs$/, "")
+  const name = path.basename(out).replace(/-[0-9a-f]+\.[cm]js$/, "")
   const pointer = path.join(cacheDir, `${name}.current`)
   fs.writeFileSync(`${pointer}.${process.pid}.tmp`, path.basename(out))
   fs.renameSync(`${pointer}.${process.pid}.tmp`, pointer)
+}
+
+// A bundle's file name without its extension (`search-<key>` of `search-<key>.cjs`).
+const stem = (file) => file.replace(/\.[cm]js$/, "")
+
+/**
+ * Runs the CommonJS bundle at `href` (a file URL) compiled with V8's code
+ * cache, and returns its exports with `saveCodeCache()`, to be called once
+ * the command's work is done (issue 13: compiling the cold-start search's
+ * 190 KB on every start, and each function again on its first call, was
+ * 7–8 ms of a 90 ms search). The cache lies beside the bundle in the clone's
+ * cache folder, or, for a packed install (whose folder is never written), in
+ * the user's own cache folder; never in a folder others can write, since V8
+ * takes a cache for a source of the same length without reading the source.
+ * Its name holds the bundle's size and mtime, V8's version and the machine's
+ * architecture; a cache V8 rejects (other flags) is written anew, one that
+ * cannot be read or written is done without.
+ */
+export function loadScript(href) {
+  const file = fileURLToPath(href)
+  const source = fs.readFileSync(file, "utf8")
+  const cacheFile = codeCacheFile(file)
+  let cachedData
+  try {
+    if (cacheFile !== undefined) cachedData = fs.readFileSync(cacheFile)
+  } catch {
+    cachedData = undefined
+  }
+  const vm = require("node:vm")
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: file, cachedData })
+  const module = { exports: {} }
+  script.runInThisContext()(module.exports, createRequire(file), module, file, path.dirname(file))
+  return {
+    exports: module.exports,
+    saveCodeCache() {
+      if (cacheFile === undefined || (cachedData !== undefined && !script.cachedDataRejected)) return
+      try {
+        fs.mkdirSync(path.dirname(cacheFile), { recursive: true, mode: 0o700 })
+        const temp = `${cacheFile}.${process.pid}.tmp`
+        fs.writeFileSync(temp, script.createCachedData())
+        fs.renameSync(temp, cacheFile)
+        // A packed install's caches of earlier versions or other Node versions.
+        if (path.dirname(cacheFile) !== path.dirname(file)) {
+          const prefix = `${stem(path.basename(file))}-`
+          for (const name of fs.readdirSync(path.dirname(cacheFile))) {
+            if (name.startsWith(prefix) && name.endsWith(".v8cache") && name !== path.basename(cacheFile)) fs.rmSync(path.join(path.dirname(cacheFile), name), { force: true })
+          }
+        }
+      } catch {
+        // No cache: the next start compiles the bundle as this one did.
+      }
+    }
+  }
+}
+
+// Where the code cache of the bundle `file` lies (see loadScript); undefined when there is no such place.
+function codeCacheFile(file) {
+  try {
+    const st = fs.statSync(file)
+    const name = `${stem(path.basename(file))}-${st.size}-${Math.trunc(st.mtimeMs)}-v8-${process.versions.v8}-${process.arch}.v8cache`
+    return path.join(file.startsWith(packedDir + path.sep) ? userCacheDir() : path.dirname(file), name)
+  } catch {
+    return undefined
+  }
+}
+
+// The user's cache folder for Sagasu: %LOCALAPPDATA%\sagasu\Cache, ~/Library/Caches/sagasu, or $XDG_CACHE_HOME/sagasu (~/.cache/sagasu).
+function userCacheDir() {
+  const os = require("node:os")
+  if (process.platform === "win32") return path.join(process.env.LOCALAPPDATA ?? path.join(os.homedir(), "AppData", "Local"), "sagasu", "Cache")
+  if (process.platform === "darwin") return path.join(os.homedir(), "Library", "Caches", "sagasu")
+  const xdg = process.env.XDG_CACHE_HOME
+  return path.join(xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), ".cache"), "sagasu")
 }

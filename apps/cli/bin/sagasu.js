@@ -6,15 +6,18 @@
 // bundle (≈0.2 s instead of ≈1.6 s through tsx, issue 9). Without esbuild or
 // a writable cache, or with SAGASU_NO_BUNDLE=1, the sources run through tsx
 // as before (ARCHITECTURE.md "Deno-style").
-import { bundledEntry, isPacked } from "./bundle.js"
+import { bundledEntry, isPacked, loadScript } from "./bundle.js"
 
 // A packed install (tools/src/package_build.ts) always runs its bundles: it has no sources.
 const bundled = isPacked || process.env.SAGASU_NO_BUNDLE !== "1"
 // `sagasu search` starts a small bundle of its own first (S2: a cold search costs little more than
-// Node's start); it hands over to the full command whenever it cannot answer by itself.
+// Node's start), compiled with V8's code cache; it hands over to the full command whenever it cannot
+// answer by itself.
 const args = process.argv.slice(2)
 const fast = bundled && args[0] === "search" ? await bundledEntry("search") : undefined
-const answered = fast !== undefined && (await (await import(fast)).fastSearch(args.slice(1)))
+const search = fast !== undefined ? loadScript(fast) : undefined
+const answered = search !== undefined && (await search.exports.fastSearch(args.slice(1)))
+if (answered) search.saveCodeCache()
 const entry = answered || !bundled ? undefined : await bundledEntry()
 if (answered) {
   // done

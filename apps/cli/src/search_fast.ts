@@ -14,6 +14,7 @@
 import type { Language } from "@sagasu/domain"
 import { GramSearcher, currentLayoutVersion, hitContexts, workPaths } from "@sagasu/store"
 import * as fs from "node:fs"
+import { createRequire } from "node:module"
 import { parseArgs } from "node:util"
 import { checkSearchArgs, defaultSearchLimit } from "./search_options.ts"
 import { formatSearchOutput, showsTotals } from "./search_output.ts"
@@ -106,17 +107,59 @@ export async function fastSearch(args: ReadonlyArray<string>): Promise<boolean> 
   const contexts = values.context === true && values.files !== true ? hitContexts(paths, outcome.files) : undefined
   const out = formatSearchOutput(
     { ...outcome, engine: "gram", problem: "", ...(contexts !== undefined ? { contexts } : {}) },
-    { query, json: values.json === true, files: values.files === true, color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined, language, folders }
+    { query, json: values.json === true, files: values.files === true, color: isTerminal(1) && process.env.NO_COLOR === undefined, language, folders }
   )
   if (out.stderr !== "") process.stderr.write(out.stderr)
-  await new Promise<void>((resolve) => {
-    process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-      // `sagasu search 山 | head -1`: the reader went away; not an error of ours.
-      if (e.code === "EPIPE") resolve()
+  // A Windows console takes text through process.stdout (the bytes of fd 1 would be read in its code page).
+  if (process.platform === "win32" && isTerminal(1)) {
+    await new Promise<void>((resolve) => {
+      process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+        // `sagasu search 山 | head -1`: the reader went away; not an error of ours.
+        if (e.code === "EPIPE") resolve()
+      })
+      process.stdout.write(out.stdout, () => resolve())
     })
-    process.stdout.write(out.stdout, () => resolve())
-  })
+  } else writeAllSync(1, out.stdout)
   return true
+}
+
+/**
+ * Whether `fd` is a terminal, without making `process.stdout` (its stream
+ * loads node:net and the stream modules: 2–3 ms of a cold search, issue 13):
+ * only a character device can be one, and only then is node:tty loaded to ask.
+ */
+function isTerminal(fd: number): boolean {
+  try {
+    if (!fs.fstatSync(fd).isCharacterDevice()) return false
+  } catch {
+    return false
+  }
+  // Through require(): the bundle runs as a script (bin/bundle.js's loadScript), which has no import().
+  return (createRequire(process.execPath)("node:tty") as typeof import("node:tty")).isatty(fd)
+}
+
+/**
+ * Writes `text` to `fd` whole, synchronously: the page a cold search prints,
+ * without the cost of `process.stdout` (issue 13). A descriptor left
+ * non-blocking by whoever opened it answers EAGAIN when its pipe is full: it
+ * is waited for 1 ms and written again. EPIPE (`sagasu search 山 | head -1`:
+ * the reader went away) ends the writing; it is not an error of ours.
+ */
+function writeAllSync(fd: number, text: string): void {
+  const bytes = Buffer.from(text, "utf8")
+  let at = 0
+  let wait: Int32Array | undefined
+  while (at < bytes.length) {
+    try {
+      at += fs.writeSync(fd, bytes, at)
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code
+      if (code === "EPIPE") return
+      if (code !== "EAGAIN") throw e
+      wait ??= new Int32Array(new SharedArrayBuffer(4))
+      Atomics.wait(wait, 0, 0, 1)
+    }
+  }
 }
 
 // The options the full command declares for `search` (main.ts); anything else falls back to it.

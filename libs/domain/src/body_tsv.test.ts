@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { bodyTsvFileName, formatBodyTsv, formatBodyTsvHeader, formatBodyTsvLines, formatSourceStamp, parseBodyTsv, parseSourceStamp, partNameOfTsvFileName } from "./body_tsv.ts"
+import { bodyTsvFileName, compareTsvFileNames, formatBodyTsv, formatBodyTsvHeader, formatBodyTsvLines, formatSourceStamp, parseBodyTsv, parseSourceStamp, partNameOfTsvFileName } from "./body_tsv.ts"
 import type { BodyPart } from "./extraction.ts"
 
 describe("body-index TSV (SPEC §5)", () => {
@@ -55,5 +55,21 @@ describe("search-only forms and the source stamp (S4, S5: issue 14)", () => {
     expect(parseSourceStamp(formatSourceStamp({ size: 12345, mtimeMs: 1700000000123 }))).toEqual({ size: 12345, mtimeMs: 1700000000123 })
     expect(parseSourceStamp("")).toBeUndefined()
     expect(parseSourceStamp("size\t-1\nmodified\tx\n")).toBeUndefined()
+  })
+})
+
+describe("the order of a source file's TSVs", () => {
+  it.each([
+    ["2_b.tsv", "10_a.tsv", -1],
+    ["10_a.tsv", "2_b.tsv", 1],
+    ["1_見積.tsv", "1_見積.tsv", 0],
+    ["9_z.tsv", "9_zz.tsv", -1],
+    ["100_x.tsv", "99_y.tsv", 1]
+  ])("%s against %s: %i (the part number, then the name)", (a, b, sign) => {
+    expect(Math.sign(compareTsvFileNames(a, b))).toBe(sign)
+  })
+
+  it("sorts a workbook's parts in workbook order", () => {
+    expect(["10_k.tsv", "1_a.tsv", "2_b.tsv", "11_l.tsv", "3_c.tsv"].sort(compareTsvFileNames)).toEqual(["1_a.tsv", "2_b.tsv", "3_c.tsv", "10_k.tsv", "11_l.tsv"])
   })
 })

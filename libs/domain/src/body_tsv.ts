@@ -39,6 +39,21 @@ export function partNameOfTsvFileName(fileName: string): string {
   return base.replace(/%([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
 }
 
+// Made on first use: an ICU collator costs 4–6 ms to create, a tenth of a cold `sagasu search`
+// that may never sort a folder's TSVs (issue 13, S2).
+let tsvNameCollator: Intl.Collator | undefined
+
+/**
+ * The order of a source file's TSV file names: by part number, `2_b.tsv`
+ * before `10_a.tsv` (the parts in workbook order), then by name. One
+ * collator for every call: `localeCompare` with options makes one a call
+ * (0.68 s of a no-change re-run over 20,000 files, issue 20).
+ */
+export function compareTsvFileNames(a: string, b: string): number {
+  tsvNameCollator ??= new Intl.Collator("en", { numeric: true })
+  return tsvNameCollator.compare(a, b)
+}
+
 /** What a TSV's header says of its part: a {@link BodyPart} without its lines. */
 export type BodyPartHead = Omit<BodyPart, "lines">
 

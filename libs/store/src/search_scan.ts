@@ -7,7 +7,7 @@
  * @module
  */
 import { FileSystem } from "@effect/platform"
-import { fileTypeOf, matchLine, normalizeForSearch, parseBodyTsv, parseSearchQuery, parseSourceStamp, passesFilters, resolveFileType, termCount } from "@sagasu/domain"
+import { compareTsvFileNames, fileTypeOf, matchLine, normalizeForSearch, parseBodyTsv, parseSearchQuery, parseSourceStamp, passesFilters, resolveFileType, termCount } from "@sagasu/domain"
 import { Effect, Option } from "effect"
 import { stagingCompleteMark } from "./gram/body_walk.ts"
 import { type DecidedFile, type FileSearchOptions, type FileSearchOutcome, decideParts } from "./gram/file_search.ts"
@@ -35,11 +35,6 @@ export interface ScanOptions {
   readonly cancelled?: () => boolean
 }
 
-// `2_b.tsv` before `10_a.tsv`: parts in workbook order.
-// One collator: localeCompare with options makes one a call (0.68 s of a no-change re-run over
-// 20,000 files, issue 20); Intl.Collator#compare is the same order by definition.
-const byNumber = new Intl.Collator("en", { numeric: true }).compare
-
 // The TSVs of one source file, as paths relative to the index folder.
 const filesOfSource = Effect.fn(function* (root: string, source: string) {
   const fs = yield* FileSystem.FileSystem
@@ -47,7 +42,7 @@ const filesOfSource = Effect.fn(function* (root: string, source: string) {
   if (!(yield* fs.exists(folder))) return []
   return (yield* fs.readDirectory(folder))
     .filter((e) => e.endsWith(".tsv"))
-    .sort(byNumber)
+    .sort(compareTsvFileNames)
     .map((e) => path.join(...source.split("/"), e))
 })
 
@@ -75,7 +70,7 @@ export const scanBodyIndex = Effect.fn("Store.scanBodyIndex")(function* (
     if (!(yield* fs.exists(root))) continue
     const entries = options.path !== undefined
       ? yield* filesOfSource(root, options.path)
-      : (yield* fs.readDirectory(root, { recursive: true })).filter((e) => e.endsWith(".tsv")).sort(byNumber)
+      : (yield* fs.readDirectory(root, { recursive: true })).filter((e) => e.endsWith(".tsv")).sort(compareTsvFileNames)
     for (const entry of entries) {
       const source = path.dirname(entry).split(path.sep).join("/")
       if (source === ".") continue
@@ -151,7 +146,7 @@ export const scanBodyIndexFiles = Effect.fn("Store.scanBodyIndexFiles")(function
   for (const index of indexes) {
     const root = path.join(paths.index, index)
     if (!(yield* fs.exists(root))) continue
-    const entries = (yield* fs.readDirectory(root, { recursive: true })).filter((e) => e.endsWith(".tsv")).sort(byNumber)
+    const entries = (yield* fs.readDirectory(root, { recursive: true })).filter((e) => e.endsWith(".tsv")).sort(compareTsvFileNames)
     // The TSVs of each source folder, in part order.
     const sources = new Map<string, Array<string>>()
     for (const entry of entries) {
