@@ -14,7 +14,8 @@
  * README.md
  * THIRD_PARTY_LICENSES.txt  the license of every package bundled into dist/
  * bin/sagasu.js          apps/cli/bin/sagasu.js as it is
- * bin/bundle.js          apps/cli/bin/bundle.js: finds ../dist/<name>.mjs first
+ * bin/bundle.js          apps/cli/bin/bundle.js: finds ../dist/<name>.mjs (.cjs) first
+ * bin/package.json       apps/cli/bin/package.json: the two scripts are CommonJS
  * dist/cli.mjs           apps/cli/src/main.ts
  * dist/search.cjs        apps/cli/src/search_fast.ts, a CommonJS script (compiled with V8's code cache)
  * dist/plain_worker.mjs  libs/ingest/src/worker/plain_worker.ts (worker_bundle.ts finds it beside cli.mjs)
@@ -96,7 +97,8 @@ export async function stagePackage(dir: string): Promise<void> {
   }
   fs.writeFileSync(path.join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`)
   fs.copyFileSync(path.join(repoRoot, "README.md"), path.join(dir, "README.md"))
-  for (const f of ["sagasu.js", "bundle.js"]) {
+  // bin/package.json makes the two CommonJS scripts (the package is "type": "module").
+  for (const f of ["sagasu.js", "bundle.js", "package.json"]) {
     fs.copyFileSync(path.join(repoRoot, "apps", "cli", "bin", f), path.join(dir, "bin", f))
   }
   fs.chmodSync(path.join(dir, "bin", "sagasu.js"), 0o755)

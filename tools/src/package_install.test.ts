@@ -71,7 +71,7 @@ describe("the sagasu package, installed outside the repository (issue 19)", () =
     const files = execFileSync("tar", ["-tzf", tgz], { encoding: "utf8" }).trim().split("\n").sort()
     expect(files).toEqual(
       [
-        "README.md", "THIRD_PARTY_LICENSES.txt", "bin/bundle.js", "bin/sagasu.js", "dist/cli.mjs", "dist/gram_worker.mjs", "dist/page/app.js", "dist/page/index.html",
+        "README.md", "THIRD_PARTY_LICENSES.txt", "bin/bundle.js", "bin/package.json", "bin/sagasu.js", "dist/cli.mjs", "dist/gram_worker.mjs", "dist/page/app.js", "dist/page/index.html",
         "dist/page/page.css", "dist/plain_worker.mjs", "dist/search.cjs", "dist/search_worker.mjs", "package.json"
       ].map((f) => `package/${f}`)
     )

@@ -1,19 +1,17 @@
-// The pre-bundled CLI entry of bin/sagasu.js (issue 9: start-up time).
-import { createRequire } from "node:module"
-import * as path from "node:path"
-import { fileURLToPath, pathToFileURL } from "node:url"
-
-// node:fs through require(): its ES module face reads every export once, and one of them loads the
-// stream modules (2 ms of a cold search, issue 13).
-const require = createRequire(import.meta.url)
+// The pre-bundled CLI entry of bin/sagasu.js (issue 9: start-up time). A CommonJS module, as
+// bin/sagasu.js (bin/package.json): an ES module entry costs a cold start 5-6 ms more (issue 13).
+"use strict"
 const fs = require("node:fs")
+const { createRequire } = require("node:module")
+const path = require("node:path")
+const { fileURLToPath, pathToFileURL } = require("node:url")
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
+const root = path.resolve(__dirname, "..", "..", "..")
 // A packed install (tools/src/package_build.ts) has the bundles built at pack time in ../dist and no
 // sources: they are used as they are, with no build and no write into the install folder.
-const packedDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "dist")
+const packedDir = path.resolve(__dirname, "..", "dist")
 /** Whether this is a packed install (which has no sources for tsx to run). */
-export const isPacked = fs.existsSync(path.join(packedDir, "cli.mjs"))
+const isPacked = fs.existsSync(path.join(packedDir, "cli.mjs"))
 // The full command, and the cold-start path of `sagasu search` (search_fast.ts: no Effect, no GUI).
 const entryPoints = {
   cli: path.join(root, "apps", "cli", "src", "main.ts"),
@@ -23,16 +21,16 @@ const entryPoints = {
  * Each bundle's module format, as its file extension. The cold-start search is a CommonJS script so
  * that {@link loadScript} can compile it with V8's code cache (issue 13); the full command stays an ES module.
  */
-export const bundleExtensions = { cli: ".mjs", search: ".cjs" }
+const bundleExtensions = { cli: ".mjs", search: ".cjs" }
 // Inside node_modules so that the bundle's external packages (esbuild) resolve from it.
 const cacheDir = path.join(root, "node_modules", ".cache", "sagasu")
 const sourceDirs = ["libs/domain", "libs/store", "libs/ingest", "apps/gui", "apps/cli"].map((d) => path.join(root, d, "src"))
 
 /** Sizes and mtimes of every source the CLI can import, this builder and the lock file: the bundle's cache key. */
 async function sourceKey() {
-  const { createHash } = await import("node:crypto")
+  const { createHash } = require("node:crypto")
   const h = createHash("sha256")
-  const self = fileURLToPath(import.meta.url)
+  const self = __filename
   h.update(`${self}:${fs.statSync(self).size}:${fs.statSync(self).mtimeMs}\n`)
   for (const dir of sourceDirs) {
     for (const e of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
@@ -68,7 +66,7 @@ const keepMetaUrl = {
  * undefined when it cannot be built (no esbuild, a read-only install), so
  * the caller runs the sources through tsx.
  */
-export async function bundledEntry(name = "cli") {
+async function bundledEntry(name = "cli") {
   const packed = path.join(packedDir, `${name}${bundleExtensions[name]}`)
   if (fs.existsSync(packed)) return pathToFileURL(packed).href
   const known = unchangedBundle(name)
@@ -136,7 +134,7 @@ const stampOf = (file) => {
   const st = fs.statSync(file)
   return `${st.size}:${st.mtimeMs}`
 }
-const alwaysInputs = () => [fileURLToPath(import.meta.url), path.join(root, "package-lock.json")].filter((f) => fs.existsSync(f))
+const alwaysInputs = () => [__filename, path.join(root, "package-lock.json")].filter((f) => fs.existsSync(f))
 
 function unchangedBundle(name) {
   try {
@@ -182,7 +180,7 @@ const stem = (file) => file.replace(/\.[cm]js$/, "")
  * architecture; a cache V8 rejects (other flags) is written anew, one that
  * cannot be read or written is done without.
  */
-export function loadScript(href) {
+function loadScript(href) {
   const file = fileURLToPath(href)
   const source = fs.readFileSync(file, "utf8")
   const cacheFile = codeCacheFile(file)
@@ -238,3 +236,5 @@ function userCacheDir() {
   const xdg = process.env.XDG_CACHE_HOME
   return path.join(xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), ".cache"), "sagasu")
 }
+
+module.exports = { bundleExtensions, bundledEntry, isPacked, loadScript }

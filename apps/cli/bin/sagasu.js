@@ -6,25 +6,37 @@
 // bundle (≈0.2 s instead of ≈1.6 s through tsx, issue 9). Without esbuild or
 // a writable cache, or with SAGASU_NO_BUNDLE=1, the sources run through tsx
 // as before (ARCHITECTURE.md "Deno-style").
-import { bundledEntry, isPacked, loadScript } from "./bundle.js"
+"use strict"
+const { bundledEntry, isPacked, loadScript } = require("./bundle.js")
 
-// A packed install (tools/src/package_build.ts) always runs its bundles: it has no sources.
-const bundled = isPacked || process.env.SAGASU_NO_BUNDLE !== "1"
-// `sagasu search` starts a small bundle of its own first (S2: a cold search costs little more than
-// Node's start), compiled with V8's code cache; it hands over to the full command whenever it cannot
-// answer by itself.
-const args = process.argv.slice(2)
-const fast = bundled && args[0] === "search" ? await bundledEntry("search") : undefined
-const search = fast !== undefined ? loadScript(fast) : undefined
-const answered = search !== undefined && (await search.exports.fastSearch(args.slice(1)))
-if (answered) search.saveCodeCache()
-const entry = answered || !bundled ? undefined : await bundledEntry()
-if (answered) {
-  // done
-} else if (entry !== undefined) {
-  await import(entry)
-} else {
-  const { register } = await import("tsx/esm/api")
-  register()
-  await import("../src/main.ts")
+// A CommonJS script (bin/package.json): an ES module entry costs a cold start 5-6 ms more than this
+// one (issue 13); the full command's bundle is an ES module, imported below.
+async function main() {
+  // A packed install (tools/src/package_build.ts) always runs its bundles: it has no sources.
+  const bundled = isPacked || process.env.SAGASU_NO_BUNDLE !== "1"
+  // `sagasu search` starts a small bundle of its own first (S2: a cold search costs little more than
+  // Node's start), compiled with V8's code cache; it hands over to the full command whenever it
+  // cannot answer by itself.
+  const args = process.argv.slice(2)
+  const fast = bundled && args[0] === "search" ? await bundledEntry("search") : undefined
+  const search = fast !== undefined ? loadScript(fast) : undefined
+  const answered = search !== undefined && (await search.exports.fastSearch(args.slice(1)))
+  if (answered) {
+    search.saveCodeCache()
+    return
+  }
+  const entry = bundled ? await bundledEntry() : undefined
+  if (entry !== undefined) {
+    await import(entry)
+  } else {
+    const { register } = await import("tsx/esm/api")
+    register()
+    await import("../src/main.ts")
+  }
 }
+
+main().catch((e) => {
+  // What the full command does not catch itself: as an uncaught error would show it.
+  process.exitCode = 1
+  console.error(e)
+})
