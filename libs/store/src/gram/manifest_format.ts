@@ -9,7 +9,9 @@
  * gram/<seg>.dict               sorted 2-gram keys: 20-byte entries (key f64, offset f64, df u32)
  * gram/<seg>.dix                every 128th key of .dict (read whole when the segment opens)
  * gram/<seg>.post               posting lists: varint deltas of line ids
- * gram/<seg>.offs               u32 per line: the byte offset of its row in its body-index TSV
+ * gram/<seg>.offs               per line, the byte offset of its row in its body-index TSV: pages of
+ *                               1,024 varint differences (format.ts OffsetsWriter), or in segments
+ *                               written before it a u32 a line (both read)
  * gram/<seg>.del-<gen>.json     source files of the segment deleted since (doc numbers)
  * gram/fresh-<n>.log            the fresh log (fresh_log.ts): folders published or removed,
  *                               of which those from byte `freshFrom` on are in no segment yet

@@ -5,7 +5,8 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { randomLine, randomParts, seeded } from "./_test_corpus.ts"
 import { bodyFolderAt, tsvSourcesOf } from "./body_walk.ts"
-import { decodePostings } from "./format.ts"
+import { decodePostings, isPagedOffsets } from "./format.ts"
+import { mergeSegments } from "./segment_merge.ts"
 import { DocFeed, SegmentBuilder } from "./segment_builder.ts"
 import { SegmentReader } from "./segment_reader.ts"
 
@@ -105,6 +106,42 @@ describe("DocFeed reads a body-index TSV as the domain parses it (format 2: rows
     const want = Object.values(files).flatMap((t) => expected(t))
     const key = (l: { file: string; n: number; loc: string; text: string; grams: string }) => JSON.stringify(l)
     expect(got.map(key).sort()).toEqual(want.map(key).sort())
+  })
+
+  it("reads and merges segments whose row offsets are a u32 a line (written before the paged .offs, issue 20)", () => {
+    const random = seeded(11)
+    const files: Record<string, Array<{ file: string; text: string }>> = {}
+    for (let i = 0; i < 12; i++) files[`d${i}.xlsx`] = randomParts(random).map((p, n) => ({ file: `${n + 1}_${p.name}.tsv`, text: formatBodyTsv(p) }))
+    // One file of 3,000 lines: its offsets span pages.
+    const big = Array.from({ length: 3000 }, (_, i) => `A${i + 1}\t${randomLine(random)}`)
+    files["big.xlsx"] = [{ file: "1_big.tsv", text: `cell\ttext\n${big.join("\n")}\n` }]
+    const { root, gram } = bodyIndex(files)
+    const names = Object.keys(files)
+    const written = names.map((name, i) => {
+      const b = new SegmentBuilder()
+      b.addDoc(feedOf(root, name).doc, tsvSourcesOf(bodyFolderAt(root, "共有", name)!))
+      return b.write(gram, `s${i}`).segment
+    })
+    const before = readBack(gram, root, written)
+    const entry = (s: { id: string; docs: number; lines: number }) => ({ id: s.id, docs: s.docs, lines: s.lines, textBytes: 0, deleted: "", deletedDocs: 0, deletedLines: 0 })
+    // Every other segment's .offs rewritten as the first layout had it, from the offsets the paged file gives.
+    for (const s of written.filter((_, i) => i % 2 === 0)) {
+      const r = SegmentReader.open(gram, entry(s), root)
+      const offsets = r.rowOffsets(0, s.lines)
+      r.close()
+      expect(offsets.length).toBe(s.lines)
+      const raw = Buffer.alloc(4 * s.lines)
+      offsets.forEach((o, i) => raw.writeUInt32LE(o, 4 * i))
+      fs.writeFileSync(path.join(gram, `${s.id}.offs`), raw)
+    }
+    expect(readBack(gram, root, written)).toEqual(before)
+    // A merge reads both layouts and writes the paged one.
+    const readers = written.map((s) => SegmentReader.open(gram, entry(s), root))
+    const merged = mergeSegments(gram, "m", readers)
+    for (const r of readers) r.close()
+    expect(isPagedOffsets(fs.readFileSync(path.join(gram, "m.offs")).subarray(0, 8))).toBe(true)
+    const key = (l: { file: string; n: number; loc: string; text: string; grams: string }) => JSON.stringify(l)
+    expect(readBack(gram, root, [merged.segment]).map(key).sort()).toEqual(before.map(key).sort())
   })
 
   it("a TSV larger than a read spans segments when cut: every line once, in order, with its place in the TSV", () => {

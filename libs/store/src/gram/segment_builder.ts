@@ -43,7 +43,7 @@ import {
 } from "@sagasu/domain"
 import * as path from "node:path"
 import { type DocPart, type DocRecord, encodeDocTable } from "./doc_table.ts"
-import { encodePostingsInto, maxPostingsBytes } from "./format.ts"
+import { encodeOffsets, encodePostingsInto, maxPostingsBytes } from "./format.ts"
 import { writeFileDurableSync } from "./manifest_format.ts"
 
 export type { DocPart, DocRecord } from "./doc_table.ts"
@@ -632,7 +632,7 @@ export class SegmentBuilder {
     yield { name: id + ".post", data: [post.bytes()] }
     yield { name: id + ".dict", data: [new Uint8Array(dict.buffer)] }
     yield { name: id + ".dix", data: [littleEndianF64(sparse)] }
-    yield { name: id + ".offs", data: [littleEndianU32(newOffs)] }
+    yield { name: id + ".offs", data: encodeOffsets(newOffs) }
     yield { name: id + ".docs", data: [encodeDocTable(docs)] }
     return { segment: { id, docs: docs.length, lines: this.lines, textBytes: this.rowBytes }, docs }
   }
@@ -647,21 +647,10 @@ function hashKey(key: number): number {
   return h >>> 0
 }
 
-const littleEndianPlatform = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1
-
 /** The bytes of `a` in little-endian order whatever the platform's order. */
 export function littleEndianF64(a: ArrayLike<number>): Uint8Array {
   const out = new Uint8Array(a.length * 8)
   const view = new DataView(out.buffer)
   for (let i = 0; i < a.length; i++) view.setFloat64(i * 8, a[i] ?? 0, true)
-  return out
-}
-
-/** The bytes of `a` in little-endian order whatever the platform's order. */
-export function littleEndianU32(a: Uint32Array): Uint8Array {
-  if (littleEndianPlatform) return new Uint8Array(a.buffer, a.byteOffset, a.byteLength)
-  const out = new Uint8Array(a.length * 4)
-  const view = new DataView(out.buffer)
-  for (let i = 0; i < a.length; i++) view.setUint32(i * 4, a[i] ?? 0, true)
   return out
 }

@@ -17,8 +17,8 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { writeAllSync, writeFileDurableSync } from "./manifest_format.ts"
 import { type DocRecord, encodeDocTable } from "./doc_table.ts"
-import { encodePostingsInto, maxPostingsBytes, postingStreamStart, varintAt, varintEnd } from "./format.ts"
-import { DICT_ENTRY_BYTES, SPARSE_EVERY, type WrittenSegment, littleEndianF64, littleEndianU32 } from "./segment_builder.ts"
+import { OffsetsWriter, encodePostingsInto, maxPostingsBytes, postingStreamStart, varintAt, varintEnd } from "./format.ts"
+import { DICT_ENTRY_BYTES, SPARSE_EVERY, type WrittenSegment, littleEndianF64 } from "./segment_builder.ts"
 import type { SegmentReader } from "./segment_reader.ts"
 
 /** Writes a file through a buffer; {@link BufferedFile.finish} flushes, fsyncs and closes it. */
@@ -147,6 +147,7 @@ export function* mergeSteps(gramDir: string, id: string, inputs: ReadonlyArray<S
   const docs: Array<DocRecord> = []
   const remaps: Array<LineRuns> = []
   const offs = new BufferedFile(file(".offs"))
+  const offsets = new OffsetsWriter((bytes) => offs.write(bytes))
   let next = 0
   let textBytes = 0
   try {
@@ -165,12 +166,7 @@ export function* mergeSteps(gramDir: string, id: string, inputs: ReadonlyArray<S
         while (e < table.length && !input.isDeleted(e)) e++
         const first = table.first(d)
         const count = table.first(e - 1) + table.count(e - 1) - first
-        for (let done = 0; done < count; done += OFFS_CHUNK) {
-          const rows = input.rowOffsets(first + done, Math.min(OFFS_CHUNK, count - done))
-          const out = offs.reserve(rows.byteLength)
-          out.set(littleEndianU32(rows), offs.at)
-          offs.at = offs.at + rows.byteLength
-        }
+        for (let done = 0; done < count; done += OFFS_CHUNK) offsets.push(input.rowOffsets(first + done, Math.min(OFFS_CHUNK, count - done)))
         for (let k = d; k < e; k++) {
           const r = table.record(k)
           const shift = next + (r.first - first)
@@ -187,6 +183,7 @@ export function* mergeSteps(gramDir: string, id: string, inputs: ReadonlyArray<S
         yield
       }
     }
+    offsets.finish()
     offs.finish()
   } catch (e) {
     offs.abandon()

@@ -21,7 +21,7 @@ import { preadSync as pread } from "../_sync_fs.ts"
 import { folderIdentityOf } from "./body_walk.ts"
 import { type DocPart, DocTable } from "./doc_table.ts"
 import type { SegmentEntry } from "./manifest_format.ts"
-import { POSTING_BLOCK, readVarint, varintAt, varintEnd } from "./format.ts"
+import { OFFS_PAGE_LINES, POSTING_BLOCK, decodeOffsetsPage, isPagedOffsets, readVarint, varintAt, varintEnd } from "./format.ts"
 import { DICT_ENTRY_BYTES, SPARSE_EVERY } from "./segment_builder.ts"
 
 /** Where one posting list lies in `.post` and how many ids it holds. */
@@ -43,8 +43,8 @@ function preadExact(fd: number, length: number, position: number): Uint8Array {
 // Bytes of a TSV read at once when a line is not in the current window.
 const TEXT_WINDOW = 32 * 1024
 
-// Pages of `.offs` kept in memory (4 KiB each) so consecutive lines cost one read.
-const OFFS_PAGE = 1024
+// Lines per page of `.offs` kept in memory, so consecutive lines cost one read.
+const OFFS_PAGE = OFFS_PAGE_LINES
 
 // TSVs kept open at once while reading lines.
 const OPEN_TSVS = 8
@@ -71,7 +71,9 @@ export class SegmentReader {
   private readonly sparse: Float64Array
   private readonly entries: number
   private readonly fds: { dict: number; post: number; offs: number }
-  private readonly offsPages = new Map<number, DataView>()
+  private readonly offsPages = new Map<number, Uint32Array>()
+  // `.offs` in the paged layout: where its page table starts (undefined: not looked at yet; -1: a u32 a line).
+  private offsTable: number | undefined
   private readonly views = new Map<number, DocView>()
   private readonly parts = new Map<number, ReadonlyArray<DocPart>>()
   // Per doc: the folder its lines are read from — the body index's, or its staging folder until it
@@ -234,16 +236,34 @@ export class SegmentReader {
 
   private offsetOf(line: number): number {
     const page = Math.floor(line / OFFS_PAGE)
-    let view = this.offsPages.get(page)
-    if (view === undefined) {
-      const start = page * OFFS_PAGE
-      const count = Math.min(OFFS_PAGE, this.lines - start)
-      const bytes = preadExact(this.fds.offs, count * 4, start * 4)
-      view = new DataView(bytes.buffer)
+    let offsets = this.offsPages.get(page)
+    if (offsets === undefined) {
+      offsets = this.readOffsPage(page)
       if (this.offsPages.size > 256) this.offsPages.clear()
-      this.offsPages.set(page, view)
+      this.offsPages.set(page, offsets)
     }
-    return view.getUint32((line - page * OFFS_PAGE) * 4, true)
+    return offsets[line - page * OFFS_PAGE] ?? 0
+  }
+
+  // Page `page` of `.offs`, in either layout: format.ts's paged one (OffsetsWriter), or a u32 a line
+  // (segments written before it, read as they are).
+  private readOffsPage(page: number): Uint32Array {
+    const start = page * OFFS_PAGE
+    const count = Math.min(OFFS_PAGE, this.lines - start)
+    if (this.offsTable === undefined) {
+      const size = fs.fstatSync(this.fds.offs).size
+      const paged = size >= 16 && isPagedOffsets(preadExact(this.fds.offs, 8, 0))
+      this.offsTable = paged ? size - 8 - 8 * (Math.ceil(this.lines / OFFS_PAGE) + 1) : -1
+    }
+    if (this.offsTable < 0) {
+      const view = new DataView(preadExact(this.fds.offs, count * 4, start * 4).buffer)
+      const out = new Uint32Array(count)
+      for (let i = 0; i < count; i++) out[i] = view.getUint32(i * 4, true)
+      return out
+    }
+    const where = new DataView(preadExact(this.fds.offs, 16, this.offsTable + 8 * page).buffer)
+    const from = where.getFloat64(0, true)
+    return decodeOffsetsPage(preadExact(this.fds.offs, where.getFloat64(8, true) - from, from), count)
   }
 
   /**
@@ -340,7 +360,17 @@ export class SegmentReader {
   /** The row offsets of lines `[first, first + count)` (for merging). */
   rowOffsets(first: number, count: number): Uint32Array {
     const out = new Uint32Array(count)
-    for (let i = 0; i < count; i++) out[i] = this.offsetOf(first + i)
+    let i = 0
+    while (i < count) {
+      const line = first + i
+      const page = Math.floor(line / OFFS_PAGE)
+      // Whole pages straight from the file, not through the cache a search keeps.
+      const offsets = this.offsPages.get(page) ?? this.readOffsPage(page)
+      const from = line - page * OFFS_PAGE
+      const n = Math.min(offsets.length - from, count - i)
+      out.set(offsets.subarray(from, from + n), i)
+      i += n
+    }
     return out
   }
 
