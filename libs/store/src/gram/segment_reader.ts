@@ -74,6 +74,7 @@ export class SegmentReader {
   private readonly offsPages = new Map<number, Uint32Array>()
   // `.offs` in the paged layout: where its page table starts (undefined: not looked at yet; -1: a u32 a line).
   private offsTable: number | undefined
+  private mergePage: { page: number; offsets: Uint32Array } | undefined
   private readonly views = new Map<number, DocView>()
   private readonly parts = new Map<number, ReadonlyArray<DocPart>>()
   // Per doc: the folder its lines are read from — the body index's, or its staging folder until it
@@ -364,8 +365,13 @@ export class SegmentReader {
     while (i < count) {
       const line = first + i
       const page = Math.floor(line / OFFS_PAGE)
-      // Whole pages straight from the file, not through the cache a search keeps.
-      const offsets = this.offsPages.get(page) ?? this.readOffsPage(page)
+      // Pages straight from the file, not through the cache a search keeps; the last one kept (a merge
+      // asks for each part's first row, in line order).
+      let offsets = this.offsPages.get(page) ?? (this.mergePage?.page === page ? this.mergePage.offsets : undefined)
+      if (offsets === undefined) {
+        offsets = this.readOffsPage(page)
+        this.mergePage = { page, offsets }
+      }
       const from = line - page * OFFS_PAGE
       const n = Math.min(offsets.length - from, count - i)
       out.set(offsets.subarray(from, from + n), i)
