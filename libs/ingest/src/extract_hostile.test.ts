@@ -123,12 +123,14 @@ describe("a 200 MB sharedStrings part", () => {
         { loc: "A1", text: "最後の文字列" },
         { loc: "B1", text: "項7目" }
       ])
-      // The inflated part alone would be 200 MB (held whole, the resident set grows by at least that);
-      // streaming keeps the growth below it. 90% of it, not a guess of the collector's timing: a CI run
-      // on a loaded machine measured 161 MB against the 150 MB this bound was, with nothing changed in the reader.
+      // The inflated part alone is 200 MB: held whole, the resident set grows by at least its size (plus
+      // the strings kept); streaming keeps the growth below it. The bound is the part's size, not a guess
+      // of the collector's timing: with the reader unchanged, runs measured 55 MB alone, 87–99 MB in the
+      // suite, and 161 and 194 MB on loaded machines (garbage not yet collected), past the 150 MB and
+      // then 90% bounds this test had.
       const growth = process.memoryUsage().rss - rssBefore
       console.log(`200 MB sharedStrings: resident set grew ${(growth / 1024 ** 2).toFixed(0)} MB`)
-      expect(growth).toBeLessThan(0.9 * sst.size)
+      expect(growth).toBeLessThan(sst.size)
     }), 600_000) // a hang guard, not a speed limit: inflating 200 MB takes minutes on a loaded machine
 
   it.effect("a cap on the text kept refuses it with too-large, naming the shared strings", () =>
