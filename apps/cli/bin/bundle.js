@@ -237,4 +237,4 @@ function userCacheDir() {
   return path.join(xdg !== undefined && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), ".cache"), "sagasu")
 }
 
-module.exports = { bundleExtensions, bundledEntry, isPacked, loadScript }
+module.exports = { bundledEntry, isPacked, loadScript }

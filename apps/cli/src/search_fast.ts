@@ -105,13 +105,14 @@ export async function fastSearch(args: ReadonlyArray<string>): Promise<boolean> 
   }
   // --context: read from the body index for the page's hits, as the full command does (both Effect-free).
   const contexts = values.context === true && values.files !== true ? hitContexts(paths, outcome.files) : undefined
+  const terminal = isTerminal(1)
   const out = formatSearchOutput(
     { ...outcome, engine: "gram", problem: "", ...(contexts !== undefined ? { contexts } : {}) },
-    { query, json: values.json === true, files: values.files === true, color: isTerminal(1) && process.env.NO_COLOR === undefined, language, folders }
+    { query, json: values.json === true, files: values.files === true, color: terminal && process.env.NO_COLOR === undefined, language, folders }
   )
   if (out.stderr !== "") process.stderr.write(out.stderr)
   // A Windows console takes text through process.stdout (the bytes of fd 1 would be read in its code page).
-  if (process.platform === "win32" && isTerminal(1)) {
+  if (process.platform === "win32" && terminal) {
     await new Promise<void>((resolve) => {
       process.stdout.on("error", (e: NodeJS.ErrnoException) => {
         // `sagasu search 山 | head -1`: the reader went away; not an error of ours.

@@ -171,7 +171,6 @@ export function decodePostings(bytes: Uint8Array, count: number, at = 0): { ids:
   return { ids, tags }
 }
 
-
 /** Lines per page of a `.offs` file: a page is the unit read and decoded. */
 export const OFFS_PAGE_LINES = 1024
 

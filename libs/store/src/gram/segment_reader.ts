@@ -43,9 +43,6 @@ function preadExact(fd: number, length: number, position: number): Uint8Array {
 // Bytes of a TSV read at once when a line is not in the current window.
 const TEXT_WINDOW = 32 * 1024
 
-// Lines per page of `.offs` kept in memory, so consecutive lines cost one read.
-const OFFS_PAGE = OFFS_PAGE_LINES
-
 // TSVs kept open at once while reading lines.
 const OPEN_TSVS = 8
 
@@ -71,6 +68,7 @@ export class SegmentReader {
   private readonly sparse: Float64Array
   private readonly entries: number
   private readonly fds: { dict: number; post: number; offs: number }
+  // Pages of `.offs` kept in memory, so consecutive lines cost one read.
   private readonly offsPages = new Map<number, Uint32Array>()
   // `.offs` in the paged layout: where its page table starts (undefined: not looked at yet; -1: a u32 a line).
   private offsTable: number | undefined
@@ -236,25 +234,25 @@ export class SegmentReader {
   }
 
   private offsetOf(line: number): number {
-    const page = Math.floor(line / OFFS_PAGE)
+    const page = Math.floor(line / OFFS_PAGE_LINES)
     let offsets = this.offsPages.get(page)
     if (offsets === undefined) {
       offsets = this.readOffsPage(page)
       if (this.offsPages.size > 256) this.offsPages.clear()
       this.offsPages.set(page, offsets)
     }
-    return offsets[line - page * OFFS_PAGE] ?? 0
+    return offsets[line - page * OFFS_PAGE_LINES] ?? 0
   }
 
   // Page `page` of `.offs`, in either layout: format.ts's paged one (OffsetsWriter), or a u32 a line
   // (segments written before it, read as they are).
   private readOffsPage(page: number): Uint32Array {
-    const start = page * OFFS_PAGE
-    const count = Math.min(OFFS_PAGE, this.lines - start)
+    const start = page * OFFS_PAGE_LINES
+    const count = Math.min(OFFS_PAGE_LINES, this.lines - start)
     if (this.offsTable === undefined) {
       const size = fs.fstatSync(this.fds.offs).size
       const paged = size >= 16 && isPagedOffsets(preadExact(this.fds.offs, 8, 0))
-      this.offsTable = paged ? size - 8 - 8 * (Math.ceil(this.lines / OFFS_PAGE) + 1) : -1
+      this.offsTable = paged ? size - 8 - 8 * (Math.ceil(this.lines / OFFS_PAGE_LINES) + 1) : -1
     }
     if (this.offsTable < 0) {
       const view = new DataView(preadExact(this.fds.offs, count * 4, start * 4).buffer)
@@ -364,7 +362,7 @@ export class SegmentReader {
     let i = 0
     while (i < count) {
       const line = first + i
-      const page = Math.floor(line / OFFS_PAGE)
+      const page = Math.floor(line / OFFS_PAGE_LINES)
       // Pages straight from the file, not through the cache a search keeps; the last one kept (a merge
       // asks for each part's first row, in line order).
       let offsets = this.offsPages.get(page) ?? (this.mergePage?.page === page ? this.mergePage.offsets : undefined)
@@ -372,7 +370,7 @@ export class SegmentReader {
         offsets = this.readOffsPage(page)
         this.mergePage = { page, offsets }
       }
-      const from = line - page * OFFS_PAGE
+      const from = line - page * OFFS_PAGE_LINES
       const n = Math.min(offsets.length - from, count - i)
       out.set(offsets.subarray(from, from + n), i)
       i += n
