@@ -108,6 +108,24 @@ describe("DocFeed reads a body-index TSV as the domain parses it (format 2: rows
     expect(got.map(key).sort()).toEqual(want.map(key).sort())
   })
 
+  it("keeps narrow (both code points below 256) and wide grams apart, through the hash table's growth", () => {
+    // 50,000 distinct wide grams (the table starts at 65,536 slots and grows at half full), each line
+    // also holding narrow ones, a gram whose first code point is narrow and second wide, and END grams.
+    const rows: Array<string> = []
+    for (let i = 0; i < 5000; i++) {
+      const cjk = Array.from({ length: 11 }, (_, k) => String.fromCodePoint(0x4e00 + ((i * 7919 + k * k * 104729) % 20000))).join("")
+      rows.push(`A${i + 1}\t${cjk}${i % 97}ab\u00e9${String.fromCodePoint(0x20000 + (i % 300))}x見`)
+    }
+    const tsvs = [{ file: "1_s.tsv", text: `cell\ttext\n${rows.join("\n")}\n` }]
+    const { root, gram } = bodyIndex({ "a.xlsx": tsvs })
+    const b = new SegmentBuilder()
+    b.addDoc(feedOf(root, "a.xlsx").doc, tsvSourcesOf(bodyFolderAt(root, "共有", "a.xlsx")!))
+    const w = b.write(gram, "s")
+    const want = expected(tsvs)
+    expect(new Set(want.flatMap((l) => l.grams.split(","))).size).toBeGreaterThan(50_000)
+    expect(readBack(gram, root, [w.segment])).toEqual(want)
+  })
+
   it("reads and merges segments whose row offsets are a u32 a line (written before the paged .offs, issue 20)", () => {
     const random = seeded(11)
     const files: Record<string, Array<{ file: string; text: string }>> = {}

@@ -34,7 +34,9 @@ import {
   type Locator,
   POSITION_UNKNOWN,
   type PartState,
-  forEachGramInRange,
+  GRAM_END,
+  gramKey,
+  gramOfKey,
   normalizeForSearch,
   parseBodyTsv,
   parseTsvLine,
@@ -308,10 +310,17 @@ export class SegmentBuilder {
   // Per line: the byte offset of its row in its TSV.
   private readonly offsets = new GrowU32(1 << 16)
   private rowBytes = 0
-  // Gram hash table: open addressing on the key; slot → dense gram number.
-  private slotKeys = new Float64Array(1 << 16)
+  // Gram hash table: open addressing on the gram's two code points; slot → dense gram number.
+  private slotFirst = new Int32Array(1 << 16)
+  private slotSecond = new Int32Array(1 << 16)
   private slotIds = new Int32Array(1 << 16).fill(-1)
+  // Grams of two code points below 256 (digits, Latin letters, punctuation: most grams of a
+  // workbook) by (first << 8 | second), without hashing.
+  private readonly narrowIds = new Int32Array(1 << 16).fill(-1)
+  // Per dense gram number: its key and its two code points.
   private gramKeys = new Float64Array(1 << 15)
+  private gramFirst = new Int32Array(1 << 15)
+  private gramSecond = new Int32Array(1 << 15)
   // The line stamp that last saw each gram (a gram counts once per line).
   private lastSeen = new Int32Array(1 << 15).fill(-1)
   private grams = 0
@@ -322,8 +331,40 @@ export class SegmentBuilder {
   // Position tag of each entry of lineGrams; where the current line's entry of a gram is.
   private lineTags = new Uint8Array(1 << 20)
   private entryOf = new Int32Array(1 << 15)
-  private readonly onGram = (key: number, position: number) => {
-    const id = this.gramIdOf(key)
+  /**
+   * The grams of `s[start, end)` as {@link forEachGramInRange} gives them
+   * (pairs of code points, then the last one with {@link GRAM_END}), at
+   * positions `base`, `base + 1`, …; returns the last position used.
+   * Inlined here, without a callback and a float key per gram: tokenising
+   * was most of the 2-gram round's CPU (issue 20).
+   */
+  private addGrams(s: string, start: number, end: number, base: number): number {
+    if (start >= end) return base - 1
+    let prev = s.charCodeAt(start)
+    if ((prev & 0xfc00) === 0xd800) prev = s.codePointAt(start) ?? prev
+    let i = start + (prev > 0xffff ? 2 : 1)
+    let position = base
+    while (i < end) {
+      let cp = s.charCodeAt(i)
+      if ((cp & 0xfc00) === 0xd800) cp = s.codePointAt(i) ?? cp
+      this.addGram(prev, cp, position++)
+      prev = cp
+      i += cp > 0xffff ? 2 : 1
+    }
+    this.addGram(prev, GRAM_END, position)
+    return position
+  }
+
+  private addGram(first: number, second: number, position: number): void {
+    let id: number
+    if ((first | second) < 256) {
+      const at = (first << 8) | second
+      id = this.narrowIds[at] ?? -1
+      if (id < 0) {
+        id = this.newGram(first, second)
+        this.narrowIds[at] = id
+      }
+    } else id = this.wideGramId(first, second)
     if (this.lastSeen[id] !== this.stamp) {
       this.lastSeen[id] = this.stamp
       const entry = this.lineGrams.n
@@ -361,7 +402,7 @@ export class SegmentBuilder {
 
   /** A measure of the memory the builder holds (bytes, roughly). */
   get memoryBytes(): number {
-    return this.lineGrams.n * 5 + this.grams * 44 + this.lines * 8
+    return this.lineGrams.n * 5 + this.grams * 48 + this.lines * 8
   }
 
   /** Drops every line from `lines` on, and the records of source files that begin there. */
@@ -422,7 +463,7 @@ export class SegmentBuilder {
           const ntab = normalized.indexOf("\t", n)
           if (ntab >= 0 && ntab < ne) {
             const ntab2 = tab2 < 0 ? -1 : normalized.indexOf("\t", ntab + 1)
-            if (ntab2 < 0 || ntab2 >= ne) forEachGramInRange(normalized, ntab + 1, ne, this.onGram)
+            if (ntab2 < 0 || ntab2 >= ne) this.addGrams(normalized, ntab + 1, ne, 0)
             else this.addTextAndForms(normalized, ntab + 1, ntab2, ntab2 + 1, ne)
           }
         } else this.addRow(row)
@@ -462,7 +503,7 @@ export class SegmentBuilder {
     const [, text = "", forms = ""] = parseTsvLine(row)
     const norm = normalizeForSearch(text)
     if (forms === "") {
-      forEachGramInRange(norm, 0, norm.length, this.onGram)
+      this.addGrams(norm, 0, norm.length, 0)
       return
     }
     const nforms = normalizeForSearch(forms)
@@ -473,33 +514,45 @@ export class SegmentBuilder {
   // The grams of a text `s[a, b)` and its forms `s[c, d)`: the forms' positions start past the
   // text's last gram (position tags then never line a term up across the two: S4).
   private addTextAndForms(s: string, a: number, b: number, c: number, d: number): void {
-    let last = -1
-    forEachGramInRange(s, a, b, (key, position) => {
-      last = position
-      this.onGram(key, position)
-    })
-    const base = last + 2
-    forEachGramInRange(s, c, d, (key, position) => this.onGram(key, base + position))
+    const last = this.addGrams(s, a, b, 0)
+    this.addGrams(s, c, d, last + 2)
   }
 
-  private gramIdOf(key: number): number {
-    let mask = this.slotKeys.length - 1
-    let slot = hashKey(key) & mask
+  /** The dense number of the gram (first, second) when either is 256 or more; a new one when unseen. */
+  private wideGramId(first: number, second: number): number {
+    const mask = this.slotIds.length - 1
+    let slot = hashPair(first, second) & mask
     for (;;) {
       const id = this.slotIds[slot] ?? -1
       if (id < 0) break
-      if (this.slotKeys[slot] === key) return id
+      if (this.slotFirst[slot] === first && this.slotSecond[slot] === second) return id
       slot = (slot + 1) & mask
     }
+    const id = this.newGram(first, second)
+    this.slotFirst[slot] = first
+    this.slotSecond[slot] = second
+    this.slotIds[slot] = id
+    if (this.grams * 2 > this.slotIds.length) this.rehash()
+    return id
+  }
+
+  /** The dense number of an existing gram by its key (-1 when the builder has none). */
+  private gramIdOfKey(key: number): number {
+    const [first, second] = gramOfKey(key)
+    if ((first | second) < 256) return this.narrowIds[(first << 8) | second] ?? -1
+    const mask = this.slotIds.length - 1
+    for (let slot = hashPair(first, second) & mask; ; slot = (slot + 1) & mask) {
+      const id = this.slotIds[slot] ?? -1
+      if (id < 0 || (this.slotFirst[slot] === first && this.slotSecond[slot] === second)) return id
+    }
+  }
+
+  private newGram(first: number, second: number): number {
     const id = this.grams++
     if (id === this.gramKeys.length) this.growGrams()
-    this.gramKeys[id] = key
-    this.slotKeys[slot] = key
-    this.slotIds[slot] = id
-    if (this.grams * 2 > this.slotKeys.length) {
-      this.rehash()
-      mask = this.slotKeys.length - 1
-    }
+    this.gramKeys[id] = gramKey(first, second)
+    this.gramFirst[id] = first
+    this.gramSecond[id] = second
     return id
   }
 
@@ -508,6 +561,12 @@ export class SegmentBuilder {
     const keys = new Float64Array(n)
     keys.set(this.gramKeys)
     this.gramKeys = keys
+    const firsts = new Int32Array(n)
+    firsts.set(this.gramFirst)
+    this.gramFirst = firsts
+    const seconds = new Int32Array(n)
+    seconds.set(this.gramSecond)
+    this.gramSecond = seconds
     const last = new Int32Array(n).fill(-1)
     last.set(this.lastSeen)
     this.lastSeen = last
@@ -516,19 +575,25 @@ export class SegmentBuilder {
     this.entryOf = entries
   }
 
+  // Grows the hash table (narrow grams stay out of it).
   private rehash(): void {
-    const size = this.slotKeys.length * 2
-    const keys = new Float64Array(size)
+    const size = this.slotIds.length * 2
+    const firsts = new Int32Array(size)
+    const seconds = new Int32Array(size)
     const ids = new Int32Array(size).fill(-1)
     const mask = size - 1
     for (let id = 0; id < this.grams; id++) {
-      const key = this.gramKeys[id] ?? 0
-      let slot = hashKey(key) & mask
+      const first = this.gramFirst[id] ?? 0
+      const second = this.gramSecond[id] ?? 0
+      if ((first | second) < 256) continue
+      let slot = hashPair(first, second) & mask
       while ((ids[slot] ?? -1) >= 0) slot = (slot + 1) & mask
-      keys[slot] = key
+      firsts[slot] = first
+      seconds[slot] = second
       ids[slot] = id
     }
-    this.slotKeys = keys
+    this.slotFirst = firsts
+    this.slotSecond = seconds
     this.slotIds = ids
   }
 
@@ -612,7 +677,7 @@ export class SegmentBuilder {
     let encodedAtStep = 0
     for (let rank = 0; rank < live; rank++) {
       const key = sortedKeys[rank] ?? 0
-      const g = this.gramIdOf(key)
+      const g = this.gramIdOfKey(key)
       const count = counts[g] ?? 0
       const start = (fill[g] ?? 0) - count
       dict.setFloat64(rank * DICT_ENTRY_BYTES, key, true)
@@ -639,10 +704,8 @@ export class SegmentBuilder {
 }
 
 /** Mixes the two halves of a gram key into a 32-bit hash. */
-function hashKey(key: number): number {
-  const lo = key >>> 0
-  const hi = (key / 4294967296) >>> 0
-  let h = Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1)
+function hashPair(first: number, second: number): number {
+  let h = Math.imul(second ^ Math.imul(first, 0x85ebca6b), 0x9e3779b1)
   h ^= h >>> 15
   return h >>> 0
 }
