@@ -162,6 +162,42 @@ describe("DocFeed reads a body-index TSV as the domain parses it (format 2: rows
     expect(readBack(gram, root, [merged.segment]).map(key).sort()).toEqual(before.map(key).sort())
   })
 
+  it("merges inputs with and without deleted source files: the live lines, renumbered, and the text they cover", () => {
+    const random = seeded(21)
+    const files: Record<string, Array<{ file: string; text: string }>> = {}
+    for (let i = 0; i < 9; i++) files[`d${i}.xlsx`] = randomParts(random).map((p, n) => ({ file: `${n + 1}_${p.name}.tsv`, text: formatBodyTsv(p) }))
+    const { root, gram } = bodyIndex(files)
+    const names = Object.keys(files)
+    // Three segments of three files; the middle one loses its first and last file.
+    const written = [0, 1, 2].map((k) => {
+      const b = new SegmentBuilder()
+      for (const name of names.slice(3 * k, 3 * k + 3)) b.addDoc(feedOf(root, name).doc, tsvSourcesOf(bodyFolderAt(root, "共有", name)!))
+      return b.write(gram, `s${k}`)
+    })
+    const middle = written[1]!
+    fs.writeFileSync(path.join(gram, "s1.del-2.json"), JSON.stringify([0, 2]))
+    const gone = new Set([middle.docs[0]!.path, middle.docs[2]!.path])
+    const entries = written.map((w, k) => ({
+      id: w.segment.id, docs: w.segment.docs, lines: w.segment.lines, textBytes: 0,
+      deleted: k === 1 ? "s1.del-2.json" : "", deletedDocs: k === 1 ? 2 : 0,
+      deletedLines: k === 1 ? middle.docs[0]!.count + middle.docs[2]!.count : 0
+    }))
+    const readers = entries.map((e) => SegmentReader.open(gram, e, root))
+    const merged = mergeSegments(gram, "m", readers)
+    for (const r of readers) r.close()
+    const live = names.filter((n) => !gone.has(n))
+    const key = (l: { file: string; n: number; loc: string; text: string; grams: string }) => JSON.stringify(l)
+    const want = live.flatMap((n) => expected(files[n]!))
+    expect(merged.segment.lines).toBe(want.length)
+    expect(readBack(gram, root, [merged.segment]).map(key).sort()).toEqual(want.map(key).sort())
+    // The rows' bytes: each TSV without its header line.
+    const rowBytes = live.flatMap((n) => files[n]!).reduce((sum, t) => {
+      const nl = t.text.indexOf("\n")
+      return sum + (nl < 0 ? 0 : Buffer.byteLength(t.text) - Buffer.byteLength(t.text.slice(0, nl + 1)))
+    }, 0)
+    expect(merged.segment.textBytes).toBe(rowBytes)
+  })
+
   it("a TSV larger than a read spans segments when cut: every line once, in order, with its place in the TSV", () => {
     const random = seeded(3)
     const lines = Array.from({ length: 20000 }, (_, i) => `A${i + 1}\t${randomLine(random)}`)

@@ -166,12 +166,25 @@ export function* mergeSteps(gramDir: string, id: string, inputs: ReadonlyArray<S
         while (e < table.length && !input.isDeleted(e)) e++
         const first = table.first(d)
         const count = table.first(e - 1) + table.count(e - 1) - first
-        for (let done = 0; done < count; done += OFFS_CHUNK) offsets.push(input.rowOffsets(first + done, Math.min(OFFS_CHUNK, count - done)))
+        // The text a part covers: from its first row's offset (read from the copied chunks) to its end.
+        const partFirst: Array<number> = []
         for (let k = d; k < e; k++) {
           const r = table.record(k)
           const shift = next + (r.first - first)
           docs.push({ ...r, first: shift, parts: r.parts.map((p) => ({ ...p, first: p.first - r.first + shift })) })
-          for (const p of r.parts) textBytes += p.end - (p.count > 0 ? (input.rowOffsets(p.first, 1)[0] ?? 0) : p.end)
+          for (const p of r.parts) {
+            if (p.count === 0) continue
+            textBytes += p.end
+            partFirst.push(p.first)
+          }
+        }
+        for (let done = 0; done < count; done += OFFS_CHUNK) {
+          const chunk = input.rowOffsets(first + done, Math.min(OFFS_CHUNK, count - done))
+          offsets.push(chunk)
+          for (const line of partFirst) {
+            const at = line - first - done
+            if (at >= 0 && at < chunk.length) textBytes -= chunk[at] ?? 0
+          }
         }
         if (count > 0) {
           remap.from.push(first)
@@ -191,6 +204,12 @@ export function* mergeSteps(gramDir: string, id: string, inputs: ReadonlyArray<S
   }
   writeFileDurableSync(file(".docs"), [encodeDocTable(docs)])
 
+  // An input none of whose lines is dropped moves by a constant: its ids are renumbered by adding
+  // it, without looking up runs (most merges of a run: nothing of theirs was deleted since).
+  const shifts = inputs.map((input, i) => {
+    const remap = remaps[i]!
+    return remap.from.length === 1 && remap.from[0] === 0 && (remap.length[0] ?? 0) === input.lines ? (remap.to[0] ?? 0) : -1
+  })
   const dicts = inputs.map((s) => s.readAllEntries())
   const readers = inputs.map((s) => new ForwardReader(s))
   const at = inputs.map(() => 0)
@@ -235,9 +254,37 @@ export function* mergeSteps(gramDir: string, id: string, inputs: ReadonlyArray<S
         const count = dct.dfs[j] ?? 0
         const offset = dct.offsets[j] ?? 0
         const { bytes, at: from } = readers[i]!.get(offset, (dct.offsets[j + 1] ?? 0) - offset)
+        let pos = postingStreamStart(bytes, from, count)
+        const shift = shifts[i]!
+        if (shift >= 0) {
+          if (df + count > merged.length) {
+            let size = merged.length * 2
+            while (size < df + count) size *= 2
+            const grown = new Uint32Array(size)
+            grown.set(merged.subarray(0, df))
+            merged = grown
+            const grownTags = new Uint8Array(size)
+            grownTags.set(mergedTags.subarray(0, df))
+            mergedTags = grownTags
+          }
+          // varintAt inlined (the hot loop of a merge): LEB128, a byte past the end read as 0.
+          let cur = shift
+          for (let c = 0; c < count; c++) {
+            let b = bytes[pos++] ?? 0
+            let v = b & 0x7f
+            for (let scale = 128; b & 0x80; scale *= 128) {
+              b = bytes[pos++] ?? 0
+              v += (b & 0x7f) * scale
+            }
+            cur += v
+            mergedTags[df] = bytes[pos++] ?? 0
+            merged[df++] = cur
+          }
+          decoded += count
+          continue
+        }
         const remap = remaps[i]!
         const runs = remap.from.length
-        let pos = postingStreamStart(bytes, from, count)
         let cur = 0
         let k = 0
         let runFrom = 0
