@@ -12,8 +12,9 @@
  * fresh tail, and within seconds through a segment.
  *
  * Small segments are merged as the round goes (four of a size into one, in
- * steps), so a long first run keeps a bounded number of them. At the end of
- * a completed run {@link GramRound.finish} catches up and runs the usual
+ * steps), so a long first run keeps a bounded number of them (24 by
+ * default). At the end of a completed run {@link GramRound.finish} catches
+ * up and runs the usual
  * update (fingerprint walk, merge policy, a new empty log). A run that will
  * not finish (stopped, a folder lost, an error) calls {@link GramRound.close}:
  * what was built is made live, the rest stays in the tail — a stop never
@@ -31,6 +32,7 @@
  *
  * @module
  */
+import { chooseRoundMerge } from "@sagasu/domain"
 import { Clock, Duration, Effect, Fiber, Queue, type Scope } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -99,8 +101,10 @@ export interface GramRound {
 export interface GramRoundOptions extends UpdateGramOptions {
   /** Make what was built live at most this long after the first file of it was noted (default 2,000 ms). */
   readonly flushIntervalMs?: number
-  /** Merge this many neighbouring round segments into one when the round has more than twice as many (default 4). */
+  /** Merge this many neighbouring round segments of one size class into one (default 4; domain `chooseRoundMerge`). */
   readonly mergeFactor?: number
+  /** Past this many round segments, merge the `mergeFactor` neighbours with the fewest lines whatever their sizes (default 6 × `mergeFactor`). */
+  readonly maxRoundSegments?: number
   /** Make what was built live once it holds this many bytes of TSV rows (default 16 MiB: the tail a search reads stays short). */
   readonly flushTextBytes?: number
   /**
@@ -147,6 +151,7 @@ export const openGramRound = (
       options.onProgress(state.pos)
     }
     const factor = Math.max(2, options.mergeFactor ?? 4)
+    const maxOwn = Math.max(factor, options.maxRoundSegments ?? 6 * factor)
     let manifest: Manifest | undefined
     try {
       // A work folder without a current manifest gets one whose tail names the whole body index.
@@ -370,9 +375,9 @@ export const openGramRound = (
       if (state.feed === undefined) yield* mergeOwn
     })
 
-    // Keeps the round's own segments (the newest, contiguous at the manifest's end) at most
-    // 2 × factor: merges the `factor` neighbours with the fewest live lines, in steps. The smallest
-    // merge first, so each line is rewritten about log_factor(n) times over a run.
+    // Merges the round's own segments (the newest, contiguous at the manifest's end) by size class:
+    // `factor` neighbours of one level into one, past `maxOwn` the window with the fewest live lines
+    // (domain `chooseRoundMerge`), so each line is rewritten about log_factor(n) times over a run.
     const mergeOwn = Effect.gen(function* () {
       for (;;) {
         if (manifest === undefined) return
@@ -380,16 +385,9 @@ export const openGramRound = (
         const start = m.segments.findIndex((s) => state.own.includes(s.id))
         if (start < 0) return
         const own = m.segments.slice(start)
-        if (own.length <= 2 * factor || !own.every((s) => state.own.includes(s.id))) return
-        let best = 0
-        let bestLines = Infinity
-        for (let i = 0; i + factor <= own.length; i++) {
-          const lines = own.slice(i, i + factor).reduce((n, s) => n + s.lines - s.deletedLines, 0)
-          if (lines < bestLines) {
-            best = i
-            bestLines = lines
-          }
-        }
+        if (!own.every((s) => state.own.includes(s.id))) return
+        const best = chooseRoundMerge(own.map((s) => s.lines - s.deletedLines), factor, maxOwn)
+        if (best === undefined) return
         const members = own.slice(best, best + factor)
         const merged = yield* mergeGroup(gramDir, paths.index, members, `${prefix}${state.serial++}`)
         yield* Effect.uninterruptible(
