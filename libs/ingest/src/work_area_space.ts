@@ -1,7 +1,7 @@
 /**
  * A full disk on the Office path (R18, issue 15). LibreOffice keeps its
  * profile, its temporary files, the copy of the source and its output in the
- * work folder's work area (`tmp/office/<kind>/`); when that disk is full it
+ * work folder's work area (`tmp/office/`); when that disk is full it
  * fails in ways that blame the file — `office-start-failed … insufficient
  * free disk space`, `conversion-failed … Error Area:Io Class:Space`, or a
  * truncated output read as `corrupt`. Such a failure is the work folder's:

@@ -80,15 +80,22 @@ describe("endLeftoverProcesses() (C1, W3)", () => {
       const viaLink = workPaths(path.join(base, "L"))
       const real = workPaths(path.join(base, "W"))
       const orphan = fakeOffice(path.join(viaLink.tmp, "office", "spreadsheet", "profile-3"))
+      // The owners of a run share one process with its profile beside their folders (issue 20).
+      const shared = fakeOffice(path.join(viaLink.tmp, "office", "profile-2"))
       const stranger = fakeOffice(path.join(base, "X", "tmp", "office", "spreadsheet", "profile-3"))
+      const strangerShared = fakeOffice(path.join(base, "X", "tmp", "office", "profile-2"))
+      const byPid = (a: number, b: number) => a - b
       try {
-        yield* execed([orphan, stranger])
-        expect(findLeftoverProcesses(real).map((p) => p.pid)).toEqual([orphan.pid])
-        expect((yield* endLeftoverProcesses(real)).map((p) => p.pid)).toEqual([orphan.pid])
+        yield* execed([orphan, shared, stranger, strangerShared])
+        const both = [orphan.pid!, shared.pid!].sort(byPid)
+        expect(findLeftoverProcesses(real).map((p) => p.pid).sort(byPid)).toEqual(both)
+        expect((yield* endLeftoverProcesses(real)).map((p) => p.pid).sort(byPid)).toEqual(both)
         yield* exited(orphan)
+        yield* exited(shared)
         expect(alive(stranger)).toBe(true)
+        expect(alive(strangerShared)).toBe(true)
       } finally {
-        for (const c of [orphan, stranger]) if (alive(c)) c.kill("SIGKILL")
+        for (const c of [orphan, shared, stranger, strangerShared]) if (alive(c)) c.kill("SIGKILL")
         fs.rmSync(base, { recursive: true, force: true })
       }
     }).pipe(Effect.provide(NodeContext.layer)))

@@ -1,7 +1,8 @@
 /**
  * Processes a killed run left behind (C1, W3): the Office owners start each
  * LibreOffice detached, with its profile in the work folder's work area
- * (`tmp/office/<kind>/profile-<n>`), so a `kill -9` of the run leaves it
+ * (`tmp/office/profile-<n>`; `tmp/office/<kind>/profile-<n>` before the
+ * owners shared one process), so a `kill -9` of the run leaves it
  * running. Left alone it keeps the profile's IPC pipe, the next run's
  * LibreOffice with the same profile forwards to it and exits at once, and
  * every file that needs Office fails with `office-start-failed` — for good,
@@ -33,8 +34,9 @@ export function leftoverMarker(paths: WorkPaths): string {
   return `-env:UserInstallation=${pathToFileURL(paths.tmp).href}/`
 }
 
-// The profile option the Office owners give LibreOffice: `<work>/tmp/office/<kind>/profile-<n>`.
-const profileOption = /^-env:UserInstallation=(file:\/\/.*)\/tmp\/office\/(spreadsheet|document|presentation)\/profile-\d+\/?$/
+// The profile option the Office owners give LibreOffice: `<work>/tmp/office/profile-<n>` (shared by
+// the owners of a run, issue 20), `<work>/tmp/office/<kind>/profile-<n>` (an owner alone, and earlier versions).
+const profileOption = /^-env:UserInstallation=(file:\/\/.*)\/tmp\/office\/(?:(?:spreadsheet|document|presentation)\/)?profile-\d+\/?$/
 
 const identityOf = (p: string): string | undefined => {
   try {

@@ -1,7 +1,8 @@
 /**
- * The LibreOffice process of one owner, and the forwarded `--convert-to`
- * calls it serves (ARCHITECTURE.md, "Known traps": single-instance
- * forwarding).
+ * The LibreOffice process of the Office owners, and the forwarded
+ * `--convert-to` calls it serves (ARCHITECTURE.md, "Known traps":
+ * single-instance forwarding). One process converts every kind: owners
+ * sharing a slot hand it from one to the next (office_owner.ts).
  *
  * How it works: the owner starts `soffice` with its own
  * `-env:UserInstallation` profile and a keep-alive document, so the instance
@@ -60,9 +61,9 @@ export interface SofficeSpec {
   readonly env: Readonly<Record<string, string>>
 }
 
-/** A running LibreOffice instance of one owner. */
+/** A running LibreOffice instance, held by one owner at a time. */
 export interface OfficeProcess {
-  /** 1 for the owner's first process, 2 after the first recycle, … */
+  /** Its number for the log (R4): the run's n-th process when the owners share a slot, else the owner's (1, 2 after the first recycle, …). */
   readonly generation: number
   /** Its profile folder (`-env:UserInstallation`), also holding the keep-alive document and its TMPDIR. */
   readonly dir: string
@@ -74,7 +75,7 @@ export interface OfficeProcess {
   readonly scope: Scope.CloseableScope
   /** The last lines LibreOffice printed (stdout and stderr), newest last. */
   readonly output: Array<string>
-  /** Files converted by this process. */
+  /** Files converted by this process, whichever owner held it (its recycle counts these). */
   files: number
 }
 

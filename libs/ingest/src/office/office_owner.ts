@@ -15,6 +15,12 @@
  * (xls, xlsb, ods) went through one owner at ≈160 files/min, 12 doc files at
  * ≈300/min, 8 ppt at ≈175/min — extraction of the converted file included.
  *
+ * The owners of a run share one LibreOffice process ({@link OfficeSlot}):
+ * one soffice converts every kind (its Calc, Writer and Impress filters live
+ * in the same instance, and a forwarded `--convert-to` with the same profile
+ * reaches it whatever the kind), so when another kind needs it the process
+ * is handed over warm instead of being ended and started again.
+ *
  * Why a scoped constructor and not an `Effect.Service`: there are three
  * owners, one per kind, each with the run's own options (work area, recycle
  * count, time limit), made when a run starts and ended with it (R15). A
@@ -55,10 +61,14 @@ const ooxmlExtensions = new Set(["xlsx", "xlsm", "xltx", "xltm", "docx", "docm",
 /** Options of {@link makeOfficeOwner}. */
 export interface OfficeOwnerOptions {
   /**
-   * The run's work area (`<work>/tmp`): the owner keeps everything under
-   * `<workArea>/office/<kind>/` — `profile-<n>/` (LibreOffice profile of its
-   * n-th process, with that process's TMPDIR), `in/` (copies of the sources)
-   * and `out/` (conversions). Removed when the owner's scope closes.
+   * The run's work area (`<work>/tmp`): the owner keeps its files under
+   * `<workArea>/office/<kind>/` — `in/` (copies of the sources) and `out/`
+   * (conversions), removed when the owner's scope closes. The profile of a
+   * LibreOffice process (with that process's TMPDIR) is
+   * `<workArea>/office/profile-<n>/` when the owner shares a {@link slot}
+   * (n counts the run's processes; the process, and with it its profile,
+   * passes from owner to owner), else `<workArea>/office/<kind>/profile-<n>/`
+   * (n counts the owner's own). A profile is removed when its process ends.
    */
   readonly workArea: string
   /** Files one LibreOffice process converts before it is ended and a fresh one started (`officeRecycleAfter`, default 100). */
@@ -84,8 +94,9 @@ export interface OfficeOwnerOptions {
   readonly idle?: (idleEnd: Duration.Duration) => Effect.Effect<void>
   /**
    * Shared with the owners of the other kinds: at most one LibreOffice
-   * process of the run lives at a time ({@link makeOfficeSlot}). Without it
-   * the owner is limited only to one process of its own kind (W3).
+   * process of the run lives at a time, and it passes from owner to owner
+   * ({@link makeOfficeSlot}). Without it the owner starts and ends its own
+   * processes, one at a time (W3).
    */
   readonly slot?: OfficeSlot
   /** The LibreOffice command, a name looked up on PATH or a path (default `soffice`). */
@@ -118,42 +129,66 @@ export const defaultOfficeIdle = Duration.seconds(10)
 export interface SlotHolder {
   readonly kind: AppKind
   /**
-   * Ends the holder's LibreOffice once the files it is reading or already
-   * has queued are done (it waits its turn on the owner's own queue) and
-   * hands the slot to `next`; nothing when it no longer holds the slot.
+   * Once the files the holder is reading or already has queued are done (it
+   * waits its turn on the owner's own queue), hands the slot and its running
+   * LibreOffice, if any, to `next` ({@link OfficeSlot.handOver}); nothing when
+   * it no longer holds the slot.
    */
   readonly giveUp: (next: SlotHolder) => Effect.Effect<void>
+  /**
+   * The owner now holds the slot, and `process` (handed over by the previous
+   * holder) is its LibreOffice. False when the owner has been closed: it
+   * takes no process then, and the giver ends it (R15).
+   */
+  readonly receive: (process: OfficeProcess | undefined) => boolean
 }
 
 /**
  * One LibreOffice process at a time for the owners that share it (issue 20:
- * memory). A LibreOffice process takes 150–380 MB; the three owners each
- * keeping theirs warm held 726 MB of the 1,215 MB a corpus run peaked at.
- * Files that need Office are few once the plain workers read legacy formats
- * (W3), so handing the one process's place from kind to kind costs a start
- * (≈1 s) now and then. An owner takes the slot before its file's time limit
- * starts (waiting for another kind's file is not the file's time) and keeps it
- * while its LibreOffice lives; another kind that needs it asks the holder to
- * give it up, which happens after the files the holder already has queued.
+ * memory), handed from owner to owner. A LibreOffice process takes
+ * 150–380 MB; the three owners each keeping theirs warm held 726 MB of the
+ * 1,215 MB a corpus run peaked at. The process itself is handed over, not
+ * ended: one soffice converts every kind, and ending it whenever another
+ * kind needed it cost a start each time (≈1.4 s wall, ≈1.3 s CPU): 6–7
+ * starts on the shared corpus (262 files, 10 of them through LibreOffice),
+ * ≈9 s of the run's ≈45 s CPU; handed over, that run starts one (more
+ * only when the idle end fires between files). An owner takes the slot
+ * before its file's time limit starts (waiting for another kind's file is
+ * not the file's time) and keeps it while it holds a LibreOffice; another
+ * kind that needs it asks the holder to give it up, which happens after the
+ * files the holder already has queued, and then converts through the same
+ * process: its files count towards that process's recycle, its idle end is
+ * scheduled by whoever holds it, and whoever holds it when the owners close
+ * ends it.
  */
 export interface OfficeSlot {
-  /** Waits until `owner` holds the slot (at once when it holds it or none does). Interruptible. */
+  /** Waits until `owner` holds the slot (at once when it holds it or none does), with the process handed to it if any. Interruptible. */
   readonly acquire: (owner: SlotHolder) => Effect.Effect<void>
   /** `owner` no longer runs LibreOffice: the slot is free (nothing when another holds it). */
   readonly release: (owner: SlotHolder) => void
-  /** `from`, giving up, hands the slot straight to `to`, so no third owner takes it in between. */
-  readonly handOver: (from: SlotHolder, to: SlotHolder) => void
+  /**
+   * `from`, giving up, hands the slot and its `process` straight to `to` (so
+   * no third owner takes it in between, and the process is never without a
+   * holder). False when `to` did not take the process: `from` ends it.
+   */
+  readonly handOver: (from: SlotHolder, to: SlotHolder, process: OfficeProcess | undefined) => boolean
+  /** The number of the next LibreOffice process of the run (1, 2, …), for its profile folder and the log (R4). */
+  readonly nextProcess: () => number
 }
 
 /** Makes the slot the owners of one run share ({@link makeOfficeOwners} does). */
 export function makeOfficeSlot(): OfficeSlot {
   let holder: SlotHolder | undefined
+  let processes = 0
   return {
     acquire: (owner) =>
       Effect.gen(function* () {
         for (;;) {
           if (holder === undefined) holder = owner
-          if (holder === owner) return
+          if (holder === owner) {
+            owner.receive(undefined)
+            return
+          }
           // Waits for the holder's queued files; it then hands over to us, or has released already.
           yield* holder.giveUp(owner)
         }
@@ -161,24 +196,27 @@ export function makeOfficeSlot(): OfficeSlot {
     release: (owner) => {
       if (holder === owner) holder = undefined
     },
-    handOver: (from, to) => {
-      if (holder === from) holder = to
-    }
+    handOver: (from, to, process) => {
+      if (holder !== from) return false
+      holder = to
+      return to.receive(process)
+    },
+    nextProcess: () => ++processes
   }
 }
 
 /** Counters and the current process of an owner, for logs and tests. */
 export interface OfficeOwnerStatus {
   readonly kind: AppKind
-  /** LibreOffice processes this owner has started so far (successful starts). */
+  /** LibreOffice processes this owner has started so far (successful starts; one handed over by another owner is not counted). */
   readonly processesStarted: number
   /** Files converted by LibreOffice so far, over all processes. */
   readonly filesConverted: number
-  /** The running LibreOffice's process group id (= the pid of the launcher it spawned), if one runs. */
+  /** The process group id (= the pid of the launcher it spawned) of the LibreOffice this owner holds now (started or handed over), if any. */
   readonly pgid: Option.Option<number>
   /** The live pids of that group (the launcher and its soffice.bin); empty when none runs. */
   readonly pids: ReadonlyArray<number>
-  /** The running process's profile folder. */
+  /** The profile folder of the process it holds. */
   readonly profileDir: Option.Option<string>
 }
 
@@ -188,11 +226,13 @@ export interface OfficeOwner {
   /**
    * Reads one file through LibreOffice. At most one file at a time per owner
    * (callers queue; never more than one Office process per kind, W3). Starts
-   * LibreOffice on first need and reuses it; ends it after `recycleAfter`
-   * files and after any failure or timeout (W3). On the time limit the
-   * owner's own process group is killed and the file fails with `timeout`
-   * (W4). Interrupting the calling fiber — a stop (W5) — kills it at once and
-   * propagates the interruption: the file is neither done nor failed.
+   * LibreOffice on first need (or takes the one another kind's owner hands
+   * over) and reuses it; ends it after `recycleAfter` files of that process
+   * and after any failure or timeout (W3). On the time limit the process
+   * group of the LibreOffice this owner holds is killed and the file fails
+   * with `timeout` (W4). Interrupting the calling fiber — a stop (W5) —
+   * kills it at once and propagates the interruption: the file is neither
+   * done nor failed.
    */
   readonly ingest: (sourcePath: string) => Effect.Effect<OfficeIngestion, OfficeFailure>
   /** Counters and the running process. */
@@ -201,7 +241,8 @@ export interface OfficeOwner {
 
 /**
  * Makes the Office owner of `kind`. Nothing starts until the first file needs
- * LibreOffice; closing the scope kills the owner's LibreOffice (if any) and
+ * LibreOffice; closing the scope ends the LibreOffice the owner holds (if
+ * any: with a slot, whichever owner holds the run's process ends it) and
  * removes its work folder, so no soffice outlives the run (R15).
  */
 export const makeOfficeOwner = (
@@ -225,7 +266,9 @@ export const makeOfficeOwner = (
     const slot = options.slot
     const scope = yield* Effect.scope
 
-    // Touched only by the fiber holding the permit, and by the finalizer.
+    // Touched only by the fiber holding the permit, and by the finalizer. With a slot, `office` is
+    // set only while `holdsSlot`; a hand-over moves it to the next holder (in `giveUp`, which runs
+    // on the fiber that holds both owners' permits).
     let office: OfficeProcess | undefined
     let generation = 0
     let processesStarted = 0
@@ -257,25 +300,33 @@ export const makeOfficeOwner = (
       slot?.release(self)
     }
 
-    /** Under the permit: ends an idle process and passes the slot on to `next` (another kind's owner). */
+    /**
+     * Under the permit: passes the slot and the running LibreOffice on to `next` (another kind's
+     * owner), which converts its files through the same process (issue 20: a start is ≈1.3 s of CPU).
+     */
     const giveUp = (next: SlotHolder) =>
       permit.withPermits(1)(
         Effect.suspend(() => {
-          if (!holdsSlot) return Effect.void
-          // Uninterruptible: `end` forgets the process before it kills it; a stop of the asking
-          // file half-way would leave a LibreOffice nobody ends (R15).
-          return end("SIGTERM").pipe(
-            Effect.zipRight(
-              Effect.sync(() => {
-                holdsSlot = false
-                slot?.handOver(self, next)
-              })
-            ),
-            Effect.uninterruptible
-          )
-        })
+          if (!holdsSlot || slot === undefined) return Effect.void
+          const handed = office
+          office = undefined
+          holdsSlot = false
+          // Uninterruptible: the process is forgotten here; a stop of the asking file half-way must
+          // not leave a LibreOffice nobody holds (R15). Our idle end, if pending, finds no process.
+          if (slot.handOver(self, next, handed) || handed === undefined) return Effect.void
+          return provide(endOffice(handed, "SIGTERM")) // `next` was closed
+        }).pipe(Effect.uninterruptible)
       )
-    const self: SlotHolder = { kind, giveUp }
+
+    /** Called by the slot, on the fiber holding our permit: we hold the slot, and the process handed over, if any. */
+    const receive = (handed: OfficeProcess | undefined): boolean => {
+      holdsSlot = true
+      if (handed === undefined) return true
+      if (closed || office !== undefined) return false
+      office = handed
+      return true
+    }
+    const self: SlotHolder = { kind, giveUp, receive }
 
     /** After a file, with nothing else in flight: ends LibreOffice once it has been idle for `idleEnd` (W3). */
     const scheduleIdleEnd = Effect.suspend(() => {
@@ -318,14 +369,22 @@ export const makeOfficeOwner = (
       )
     )
 
-    /** The running process, started (cold) when there is none or the last one died on its own. */
+    /**
+     * The running process (our own or one handed over), started (cold) when there is none or the
+     * last one died on its own. With a slot the process is numbered over the run and its profile is
+     * not in our own folder: it may outlive our hold of it.
+     */
     const ensureOffice = Effect.gen(function* () {
       if (office !== undefined && (yield* office.process.isRunning.pipe(Effect.orElseSucceed(() => false)))) {
         return { office, cold: false as const }
       }
       yield* end("SIGKILL")
-      generation += 1
-      const started = yield* provide(startOffice(spec, path.join(home, `profile-${generation}`), generation))
+      const number = slot === undefined ? ++generation : slot.nextProcess()
+      const profile = slot === undefined ? path.join(home, `profile-${number}`) : path.resolve(options.workArea, "office", `profile-${number}`)
+      const started = yield* provide(startOffice(spec, profile, number)).pipe(
+        // A start that never ran leaves its profile folder; no finalizer of ours removes it with a slot.
+        Effect.onError(() => fs.remove(profile, { recursive: true }).pipe(Effect.ignore))
+      )
       if (closed) {
         // The owner's scope closed while this file was starting LibreOffice: nothing may outlive it.
         yield* provide(endOffice(started, "SIGKILL"))
@@ -440,10 +499,8 @@ export const makeOfficeOwner = (
       permit.withPermits(1)(
         Effect.gen(function* () {
           // The slot before the time limit: waiting for another kind's LibreOffice is not this file's time.
-          if (slot !== undefined && !holdsSlot) {
-            yield* slot.acquire(self)
-            holdsSlot = true
-          }
+          // It comes with the holder's LibreOffice, if one runs.
+          if (slot !== undefined && !holdsSlot) yield* slot.acquire(self)
           yield* fs.makeDirectory(inDir, { recursive: true }).pipe(Effect.zipRight(fs.makeDirectory(outDir, { recursive: true })), Effect.ignore)
           const officeAsked = { value: false }
           const n = String(++sequence)
@@ -469,17 +526,19 @@ export const makeOfficeOwner = (
             // After the kill, so a LibreOffice still writing cannot leave the output behind.
             Effect.ensuring(
               Effect.all([fs.remove(files.inputDir, { recursive: true }), fs.remove(files.outputDir, { recursive: true })], { discard: true }).pipe(Effect.ignore)
-            ),
-            Effect.ensuring(
-              Effect.suspend(() => {
-                finished += 1
-                // No process left (recycled, abandoned, or none was needed): the slot goes back at once.
-                if (office === undefined) releaseSlot()
-                return office !== undefined && inFlight === 1 ? scheduleIdleEnd : Effect.void
-              })
             )
           )
-        })
+        }).pipe(
+          // Also after a stop while waiting for the slot: a process handed over by then gets its idle end.
+          Effect.ensuring(
+            Effect.suspend(() => {
+              finished += 1
+              // No process left (recycled, abandoned, or none was needed): the slot goes back at once.
+              if (office === undefined) releaseSlot()
+              return office !== undefined && inFlight === 1 ? scheduleIdleEnd : Effect.void
+            })
+          )
+        )
       ).pipe(
         Effect.ensuring(
           Effect.sync(() => {
@@ -556,8 +615,8 @@ export type OfficeOwners = Readonly<Record<AppKind, OfficeOwner>>
 
 /**
  * Makes one owner per kind with the same options, sharing one {@link OfficeSlot}
- * (one LibreOffice at a time in the run, issue 20); none starts LibreOffice
- * before a file needs it.
+ * (one LibreOffice at a time in the run, handed from kind to kind, issue 20);
+ * none starts LibreOffice before a file needs it.
  */
 export const makeOfficeOwners = (
   options: OfficeOwnerOptions
