@@ -122,6 +122,10 @@ describe("updateGramIndexesOfRound() indexes only what a round changed (R16)", (
       const m = readManifestSync(paths.gram)
       expect(m?.segments.length).toBeLessThanOrEqual(3)
       agreesWithBody(paths, queries)
+      // Nothing the manifest does not name is left behind: segments the merge policy replaced go at once (issue 20: disk).
+      const live = m?.segments.flatMap((seg) => [seg.id + ".", ...(seg.deleted === "" ? [] : [seg.deleted])]) ?? []
+      const stray = fs.readdirSync(paths.gram).filter((n) => !["manifest.json", inLineMarkName, m?.fresh, "sieves"].includes(n) && !live.some((x) => n === x || n.startsWith(x)))
+      expect(stray, `round ${round}`).toEqual([])
     }
   }, 60_000)
 

@@ -347,6 +347,12 @@ export const updateGramIndexes = Effect.fn("Store.updateGramIndexesOfRound")(fun
   yield* attempt("write", path.join(gramDir, fresh), () => writeFileDurableSync(path.join(gramDir, fresh), ""))
   const manifest: Manifest = { ...emptyManifest, generation, segments: merged.segments, fresh, freshFrom: 0 }
   yield* attempt("write", manifestPath(gramDir), () => writeManifestSync(gramDir, manifest))
+  // What the manifest no longer names goes now, not at the next update: segments the merge policy
+  // replaced (and its intermediate ones), the old fresh log. Up to 24 round segments merged down to
+  // `maxSegments` left 1.2 GB of them after a 4,000-file first run (issue 20: disk). A search that
+  // read the previous manifest keeps the files it has open, and one still opening them starts over
+  // from the new manifest (GramSearcher.reopen).
+  yield* attempt("write", gramDir, () => collectGarbage(gramDir, manifest)).pipe(Effect.ignore)
   // The fresh tail is empty: no folder needs its sieve (S2).
   clearSieves(path.join(gramDir, sieveDirName))
   yield* attempt("write", gramDir, () => writeInLineMark(gramDir, fresh)).pipe(Effect.ignore)
