@@ -305,6 +305,26 @@ describe("openGramRound(): the 2-gram index kept live while a run ingests (R16, 
     agreesWithBody(paths, "after finish")
   })
 
+  it("leaves at most the update's maxSegments after finish, even when the round took every change (issue 20)", async () => {
+    const paths = await makeWork()
+    // No merges during the round: each file flushed alone makes one segment.
+    const summary = await inRound(paths, { flushIntervalMs: 0, mergeFactor: 1000 }, (round, change) =>
+      Effect.gen(function* () {
+        for (let i = 0; i < 12; i++) {
+          yield* change.publish("共有", `m${i}.xlsx`, [part("s", "cell", [`見積 ${i}`])])
+          yield* round.awaitLive
+        }
+        expect(readManifestSync(paths.gram)?.segments.length).toBe(12)
+        const published = Array.from({ length: 12 }, (_, i) => ({ index: "共有", path: `m${i}.xlsx` }))
+        return yield* round.finish({ published, removed: [] })
+      }))
+    expect(summary.prebuilt).toBe(12)
+    expect(summary.merges).toBeGreaterThan(0)
+    expect(readManifestSync(paths.gram)?.segments.length).toBeLessThanOrEqual(8)
+    expect(texts(paths, "見積")).toHaveLength(12)
+    agreesWithBody(paths, "after finish")
+  })
+
   it("catches up at open with a tail a killed run left", async () => {
     const paths = await makeWork()
     // A killed run: published and noted, never built.

@@ -289,7 +289,10 @@ export const updateGramIndexes = Effect.fn("Store.updateGramIndexesOfRound")(fun
     if (!mentioned.has(key)) repaired++
   }
   const tailLeft = base.fresh === "" || freshLogBytes(gramDir, base.fresh) > base.freshFrom
-  if (toIndex.length === 0 && deletions.size === 0 && !rebuilt && !tailLeft) {
+  // A round that took every change leaves its own segments (up to 24, issue 20): past `maxSegments`
+  // they are merged here, so searches after the run open no more than before.
+  const tooMany = base.segments.length > (options.maxSegments ?? 8)
+  if (toIndex.length === 0 && deletions.size === 0 && !rebuilt && !tailLeft && !tooMany) {
     clearSieves(path.join(gramDir, sieveDirName))
     // In line: the next update of a run that changes nothing need not walk again (a failed write costs only that walk).
     yield* attempt("write", gramDir, () => writeInLineMark(gramDir, base.fresh)).pipe(Effect.ignore)
