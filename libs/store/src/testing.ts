@@ -68,6 +68,12 @@ export { scanBodyIndex, scanBodyIndexFiles } from "./search_scan.ts"
 export { updateGramIndexesOfRound } from "./gram/update.ts"
 export { openGramRound } from "./gram/round.ts"
 export { ensureFreshLog, noteFresh } from "./gram/fresh.ts"
+// The 2-gram index's own pieces, for the builder and merge benchmarks (tools/src/bench/gram_build.ts, gram_merge.ts).
+export { tsvSourcesOf, walkBodyIndex } from "./gram/body_walk.ts"
+export { readManifestSync } from "./gram/manifest_format.ts"
+export { DocFeed, SegmentBuilder } from "./gram/segment_builder.ts"
+export { mergeSegments } from "./gram/segment_merge.ts"
+export { SegmentReader } from "./gram/segment_reader.ts"
 export { editIndexes, listIndexes } from "./index_admin.ts"
 export { endLeftoverProcesses, findLeftoverProcesses, leftoverMarker } from "./leftover_processes.ts"
 

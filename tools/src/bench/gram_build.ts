@@ -12,9 +12,8 @@
  */
 import { createHash } from "node:crypto"
 import * as path from "node:path"
-import { tsvSourcesOf, walkBodyIndex } from "../../../libs/store/src/gram/body_walk.ts"
-import { DocFeed, SegmentBuilder } from "../../../libs/store/src/gram/segment_builder.ts"
-import { defaultRoundBuilderBytes } from "../../../libs/store/src/gram/round.ts"
+import { defaultRoundBuilderBytes } from "@sagasu/store"
+import { DocFeed, SegmentBuilder, tsvSourcesOf, walkBodyIndex } from "@sagasu/store/testing"
 
 const args = process.argv.slice(2)
 const opt = (name: string, fallback: string) => {

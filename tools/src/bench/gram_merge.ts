@@ -13,9 +13,7 @@ import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { readManifestSync } from "../../../libs/store/src/gram/manifest_format.ts"
-import { mergeSegments } from "../../../libs/store/src/gram/segment_merge.ts"
-import { SegmentReader } from "../../../libs/store/src/gram/segment_reader.ts"
+import { SegmentReader, mergeSegments, readManifestSync } from "@sagasu/store/testing"
 import { opt } from "./_args.ts"
 
 const work = opt("work", "")
