@@ -7,9 +7,10 @@
  * Until issue 20 the round kept at most `2 × factor` segments by merging the
  * `factor` neighbours with the fewest lines whenever there were more. Once
  * the older segments are large, every few flushes that window takes a new
- * small segment and three large ones: on the 20,000-file drive benchmark
- * (≈ 900 flushes of 1–16 MB of text) each line was rewritten ≈ 36 times,
- * and merging was a third of the 2-gram thread's CPU, which paced the run.
+ * small segment and three large ones: simulated over 900 flushes of a
+ * drive's sizes (20,000–320,000 lines each, the domain test) each line is
+ * rewritten ≈ 31 times, and on the 20,000-file drive benchmark merging was
+ * a third of the 2-gram thread's CPU, which paced the run.
  *
  * Now the segments are tiered, as a logarithmic merge policy does: a
  * segment's *level* is ⌊log_factor(live lines)⌋, and `factor` neighbours on
@@ -17,7 +18,7 @@
  * first), so a line is rewritten about once per level, log_factor of the
  * run's size. Levels of uneven segments can leave many side by side; past
  * `maxSegments` the window with the fewest lines is merged as before. The
- * same simulation: ≈ 6.4 rewrites a line with `maxSegments` 24, the count
+ * same simulation: ≈ 5.4 rewrites a line with `maxSegments` 24, the count
  * bounded by 24 (the update at the end of the run merges down to its own
  * limit).
  *

@@ -317,8 +317,7 @@ export class SegmentBuilder {
   // Grams of two code points below 256 (digits, Latin letters, punctuation: most grams of a
   // workbook) by (first << 8 | second), without hashing.
   private readonly narrowIds = new Int32Array(1 << 16).fill(-1)
-  // Per dense gram number: its key and its two code points.
-  private gramKeys = new Float64Array(1 << 15)
+  // Per dense gram number: its two code points (its key is gramKey of them).
   private gramFirst = new Int32Array(1 << 15)
   private gramSecond = new Int32Array(1 << 15)
   // The line stamp that last saw each gram (a gram counts once per line).
@@ -402,7 +401,7 @@ export class SegmentBuilder {
 
   /** A measure of the memory the builder holds (bytes, roughly). */
   get memoryBytes(): number {
-    return this.lineGrams.n * 5 + this.grams * 48 + this.lines * 8
+    return this.lineGrams.n * 5 + this.grams * 40 + this.lines * 8
   }
 
   /** Drops every line from `lines` on, and the records of source files that begin there. */
@@ -549,18 +548,14 @@ export class SegmentBuilder {
 
   private newGram(first: number, second: number): number {
     const id = this.grams++
-    if (id === this.gramKeys.length) this.growGrams()
-    this.gramKeys[id] = gramKey(first, second)
+    if (id === this.gramFirst.length) this.growGrams()
     this.gramFirst[id] = first
     this.gramSecond[id] = second
     return id
   }
 
   private growGrams(): void {
-    const n = this.gramKeys.length * 2
-    const keys = new Float64Array(n)
-    keys.set(this.gramKeys)
-    this.gramKeys = keys
+    const n = this.gramFirst.length * 2
     const firsts = new Int32Array(n)
     firsts.set(this.gramFirst)
     this.gramFirst = firsts
@@ -669,7 +664,7 @@ export class SegmentBuilder {
     let live = 0
     for (let g = 0; g < n; g++) if ((counts[g] ?? 0) > 0) live++
     const sortedKeys = new Float64Array(live)
-    for (let g = 0, k = 0; g < n; g++) if ((counts[g] ?? 0) > 0) sortedKeys[k++] = this.gramKeys[g] ?? 0
+    for (let g = 0, k = 0; g < n; g++) if ((counts[g] ?? 0) > 0) sortedKeys[k++] = gramKey(this.gramFirst[g] ?? 0, this.gramSecond[g] ?? 0)
     sortedKeys.sort()
     const post = new GrowBytes(Math.max(1024, total * 2))
     const dict = new DataView(new ArrayBuffer((live + 1) * DICT_ENTRY_BYTES))

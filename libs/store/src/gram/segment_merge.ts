@@ -255,18 +255,19 @@ export function* mergeSteps(gramDir: string, id: string, inputs: ReadonlyArray<S
         const offset = dct.offsets[j] ?? 0
         const { bytes, at: from } = readers[i]!.get(offset, (dct.offsets[j + 1] ?? 0) - offset)
         let pos = postingStreamStart(bytes, from, count)
+        // Room for every id of this list (a deleted doc's are dropped, never more).
+        if (df + count > merged.length) {
+          let size = merged.length * 2
+          while (size < df + count) size *= 2
+          const grown = new Uint32Array(size)
+          grown.set(merged.subarray(0, df))
+          merged = grown
+          const grownTags = new Uint8Array(size)
+          grownTags.set(mergedTags.subarray(0, df))
+          mergedTags = grownTags
+        }
         const shift = shifts[i]!
         if (shift >= 0) {
-          if (df + count > merged.length) {
-            let size = merged.length * 2
-            while (size < df + count) size *= 2
-            const grown = new Uint32Array(size)
-            grown.set(merged.subarray(0, df))
-            merged = grown
-            const grownTags = new Uint8Array(size)
-            grownTags.set(mergedTags.subarray(0, df))
-            mergedTags = grownTags
-          }
           // varintAt inlined (the hot loop of a merge): LEB128, a byte past the end read as 0.
           let cur = shift
           for (let c = 0; c < count; c++) {
@@ -302,14 +303,6 @@ export function* mergeSteps(gramDir: string, id: string, inputs: ReadonlyArray<S
           }
           if (cur < runFrom) continue // a deleted doc's line
           const mapped = (remap.to[k] ?? 0) + (cur - runFrom)
-          if (df === merged.length) {
-            const grown = new Uint32Array(merged.length * 2)
-            grown.set(merged)
-            merged = grown
-            const grownTags = new Uint8Array(mergedTags.length * 2)
-            grownTags.set(mergedTags)
-            mergedTags = grownTags
-          }
           mergedTags[df] = tag
           merged[df++] = mapped
         }
