@@ -175,6 +175,15 @@ describe("sagasu CLI on the sample documents", () => {
     expect(await filesOf("見積", "-テンプレート")).toEqual(["サンプル  見積/見積書_A-1234.xlsx"])
     const dash = spawnSync(process.execPath, [bin, "search", "--work", work, "--files", "--", "-テンプレート", "見積"], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } })
     expect([dash.status, dash.stdout]).toEqual([0, "サンプル  見積/見積書_A-1234.xlsx\n"])
+    // A first word that starts with - needs no --, and options may follow it: the cold path (search
+    // first) and the full command (--work before the command) read them alike, JSON and all.
+    for (const args of [["search", "-テンプレート", "見積", "--files", "--work", work], ["--work", work, "search", "-テンプレート", "見積", "--json"]]) {
+      const r = spawnSync(process.execPath, [bin, ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } })
+      expect(r.status, args.join(" ")).toBe(0)
+      expect(args.includes("--json") ? (JSON.parse(r.stdout) as Array<{ path: string }>).map((f) => f.path) : r.stdout).toEqual(
+        args.includes("--json") ? ["見積/見積書_A-1234.xlsx"] : "サンプル  見積/見積書_A-1234.xlsx\n"
+      )
+    }
     // S3: Japanese brackets are text: 「サガス」 as it stands in the minutes.
     expect(await filesOf("新製品「サガス」の発売準備")).toEqual(["サンプル  議事録/定例会議_議事録.docx"])
     // S4: a file name fragment, a folder name, a document title and company (docProps), a date as typed.

@@ -17,7 +17,7 @@ import { addCommand, enableCommand, initCommand, listCommand, moveCommand, remov
 import { exampleRows, fitHelp, helpWidth } from "./help_layout.ts"
 import { helpRequest } from "./help_request.ts"
 import { searchCommand } from "./search_command.ts"
-import { defaultSearchLimit, indexOptionMissingValue, searchOptionMissingValue, unknownSearchOption } from "./search_options.ts"
+import { defaultSearchLimit, indexOptionMissingValue, searchArgsInOrder, searchOptionMissingValue, unknownSearchOption } from "./search_options.ts"
 import { globalOptionsAfterCommand, localUsageError } from "./usage_errors.ts"
 import { searchUsageErrors, searchUsageExitCode } from "./search_output.ts"
 import { WorkStore, workPaths } from "@sagasu/store"
@@ -32,7 +32,9 @@ import { defaultWorkDir } from "./work_dir.ts"
 // start reads nothing more — a cold search has ≈100 ms in all — and declares its commands with the default
 // language's words, which it never shows. A settings file that is missing or broken: the default language.
 // `sagasu --work DIR add …` read as `sagasu add --work DIR …` (usage_errors.ts).
-const commandLine = globalOptionsAfterCommand(process.argv.slice(2))
+// `sagasu search -hello world --json`: options first, then `--` and the words (search_options.ts).
+const given = globalOptionsAfterCommand(process.argv.slice(2))
+const commandLine = given[0] === "search" ? ["search", ...searchArgsInOrder(given.slice(1))] : given
 const argv = [...process.argv.slice(0, 2), ...commandLine]
 const helpAsked = helpRequest(commandLine)
 const helpLanguage = helpAsked.asked
@@ -177,7 +179,7 @@ const search = Command.make(
     ["sagasu search 見積番号", help.search.examples.word],
     ["sagasu search 要件 合意", help.search.examples.both],
     ["sagasu search 見積 -テンプレート", help.search.examples.exclude],
-    ["sagasu search -- -対象外 見積", help.search.examples.dash],
+    ["sagasu search -対象外 見積 --files", help.search.examples.dash],
     ["sagasu search '\"株式会社 サガス\"'", help.search.examples.phrase],
     ["sagasu search 見積 --files --limit 50 --offset 50", help.search.examples.page],
     ["sagasu search 見積 --folder 営業/2024 --since 2024-04-01 --sort modified", help.search.examples.folder],

@@ -16,7 +16,7 @@ import { GramSearcher, currentLayoutVersion, hitContexts, workPaths } from "@sag
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import { parseArgs } from "node:util"
-import { checkSearchArgs, defaultSearchLimit } from "./search_options.ts"
+import { checkSearchArgs, defaultSearchLimit, searchArgsInOrder } from "./search_options.ts"
 import { formatSearchOutput, showsTotals } from "./search_output.ts"
 import { defaultWorkDir } from "./work_dir.ts"
 
@@ -42,7 +42,7 @@ export const cliCountBudgetMs = 25
 export async function fastSearch(args: ReadonlyArray<string>): Promise<boolean> {
   let parsed: ReturnType<typeof parse>
   try {
-    parsed = parse(args)
+    parsed = parse(searchArgsInOrder(args))
   } catch {
     return false
   }

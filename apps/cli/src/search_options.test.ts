@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { checkSearchArgs, dayStartMs, indexOptionMissingValue, searchOptionMissingValue, unknownSearchOption } from "./search_options.ts"
+import { checkSearchArgs, dayStartMs, indexOptionMissingValue, searchArgsInOrder, searchOptionMissingValue, unknownSearchOption } from "./search_options.ts"
 
 // Issue 14: a wrong --type or --index is a mistake (exit 1, the valid choices named), not "nothing found".
 describe("checkSearchArgs() (issue 14: filters that tell mistakes apart)", () => {
@@ -79,6 +79,30 @@ describe("checkSearchArgs() (issue 14: filters that tell mistakes apart)", () =>
     [["--", "見積", "--limit"], undefined]
   ] as const)("searchOptionMissingValue(%j) = %j (an option left without its value is not a word of the query)", (args, found) => {
     expect(searchOptionMissingValue(args)).toBe(found)
+  })
+})
+
+describe("searchArgsInOrder() (S3: a first word that starts with - and options after it)", () => {
+  it.each([
+    // The new-user report: the exclusion first swallowed --json and --work as words.
+    [["-hello", "world", "--json", "--work", "W"], ["--json", "--work", "W", "--", "-hello", "world"]],
+    [["見積", "-テンプレート", "--limit", "5", "--index=共有"], ["--limit", "5", "--index=共有", "--", "見積", "-テンプレート"]],
+    // After a bare --, everything is a word, as the README says.
+    [["--files", "--", "-対象外", "--json"], ["--files", "--", "-対象外", "--json"]],
+    // A mistyped option stays an option (its message), an option without its value keeps its place before the words.
+    [["見積", "--limt", "5"], ["--limt", "--", "見積", "5"]],
+    [["見積", "--limit", "--json"], ["--limit", "--json", "--", "見積"]],
+    [["--limit", "-5", "見積"], ["--limit", "-5", "--", "見積"]],
+    [["-h"], ["-h"]],
+    [["--help", "見積"], ["--help", "--", "見積"]],
+    [["-", "見積"], ["--", "-", "見積"]]
+  ] as const)("searchArgsInOrder(%j) = %j", (args, ordered) => {
+    expect(searchArgsInOrder(args)).toEqual(ordered)
+  })
+
+  it("leaves the checks of mistakes as they were", () => {
+    expect(unknownSearchOption(searchArgsInOrder(["-x", "見積", "--limt"]))).toBe("--limt")
+    expect(searchOptionMissingValue(searchArgsInOrder(["-x", "見積", "--limit"]))).toBe("--limit")
   })
 })
 

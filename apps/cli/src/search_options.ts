@@ -157,3 +157,36 @@ function optionMissingValue(args: ReadonlyArray<string>, names: ReadonlyArray<st
   }
   return undefined
 }
+
+/**
+ * `args` (the arguments after `search`) with every option first, then a
+ * bare `--`, then the query's words in their order (S3): `-hello world
+ * --json` is read as `--json -- -hello world`, so a query whose first word
+ * is an exclusion needs no `--` and options may stand anywhere among the
+ * words. What counts as an option: a `--name` (known or not, so a mistyped
+ * one still gets its message from {@link unknownSearchOption}) with its value
+ * when the option takes one (`--limit 5`; a value that starts with `--` is
+ * left for {@link searchOptionMissingValue}), and `-h`. Any other `-word` is
+ * an exclusion. After a bare `--` everything is a word, as before (the
+ * README's `sagasu search -- -対象外 見積`): options go before it.
+ */
+export function searchArgsInOrder(args: ReadonlyArray<string>): ReadonlyArray<string> {
+  const options: Array<string> = []
+  const words: Array<string> = []
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!
+    if (arg === "--") {
+      words.push(...args.slice(i + 1))
+      break
+    }
+    if (arg === "-h" || (arg.startsWith("--") && arg.length > 2)) {
+      options.push(arg)
+      const next = args[i + 1]
+      if (!arg.includes("=") && valueOptionNames.includes(arg.slice(2)) && next !== undefined && !next.startsWith("--")) {
+        options.push(next)
+        i++
+      }
+    } else words.push(arg)
+  }
+  return words.length === 0 ? options : [...options, "--", ...words]
+}

@@ -164,7 +164,7 @@ const helpJa: HelpText = {
   },
   search: {
     words: "探す言葉。すべてを含むファイルが見つかります（1 つの引数でも、複数の引数でも）。先頭に - を付けた言葉は除外、" +
-      "\"…\" で囲んだ語句はひと続きで探し、「」と閉じていない \" は文字です。最初の言葉が - で始まるときは -- の後に書きます",
+      "\"…\" で囲んだ語句はひと続きで探し、「」と閉じていない \" は文字です。オプションは言葉の前でも後でも書けます",
     json: "ファイルの JSON 配列を出力します（ファイルごとに、ヒットした場所付き）",
     files: "1 ファイル 1 行で出力します: インデックスとパス",
     context: "ヒットした場所を前後とともに表示します: セルは列と行の見出し、段落は前後の段落、スライドはタイトル（--json では場所ごとの context オブジェクト）",
@@ -179,7 +179,7 @@ const helpJa: HelpText = {
     server: "このパソコンのインデックスではなく、setting.config のチームサーバー（teamServer）を検索します（teamServer.search が true なら既定）",
     syntax: [
       "空白（半角でも全角でも）で区切った言葉が、すべて同じファイルのどこかにあるファイルを探します。",
-      "先頭に - を付けた言葉は、それを含むファイルを除きます。最初の言葉が - で始まる検索は -- の後に書きます。",
+      "先頭に - を付けた言葉は、それを含むファイルを除きます。-- の後に書いたものは、すべて言葉として探します。",
       "\"…\" で囲んだ語句は、1 つのセル、段落、スライドの行の中にひと続きで書かれたものを探します。",
       "「」『』は囲みではなく、ふつうの文字です。対になっていない \" や、言葉の中の \" も文字です。",
       "ひらがなとカタカナ、全角と半角、大文字と小文字は区別しません（がいど で ｶﾞｲﾄﾞ も見つかります）。",
@@ -190,7 +190,7 @@ const helpJa: HelpText = {
       word: "見積番号を含むファイル",
       both: "両方の言葉を含むファイル",
       exclude: "見積を含み、テンプレートを含まないファイル",
-      dash: "最初の言葉が - で始まるとき",
+      dash: "除外する言葉から始め、オプションを後に書いて",
       phrase: "1 つのセルにそのとおり書かれた語句",
       page: "2 ページ目を 1 ファイル 1 行で",
       folder: "1 つのフォルダの 4 月以降のファイルを、新しい順に",
@@ -280,7 +280,7 @@ const helpEn: HelpText = {
   },
   search: {
     words: "words that must all be in the file (one or several arguments); -word excludes, \"…\" keeps a phrase, " +
-      "「」 and an unclosed \" are text; a first word starting with - goes after --",
+      "「」 and an unclosed \" are text; options may come before or after the words",
     json: "print a JSON array of files, each with its locations",
     files: "print one line per file: index and path",
     context: "show each location in its context: a cell's column and row headings, a paragraph's neighbours, a slide's title (--json: a context object per location)",
@@ -295,7 +295,7 @@ const helpEn: HelpText = {
     server: "search the team server of setting.config (teamServer) instead of this computer's index (the default when teamServer.search is true)",
     syntax: [
       "words separated by spaces (ASCII or full-width) must all occur in the same file, anywhere in it",
-      "-word excludes the files that contain it; a query whose first word starts with - goes after --",
+      "-word excludes the files that contain it; everything after a bare -- is a word",
       "\"…\" keeps a phrase together within one cell, paragraph or slide line",
       "「」『』 are ordinary text, never quotes; an unbalanced or inner \" is text too",
       "hiragana and katakana, full-width and half-width, upper and lower case are the same (がいど finds ｶﾞｲﾄﾞ)",
@@ -306,7 +306,7 @@ const helpEn: HelpText = {
       word: "files holding 見積番号",
       both: "both words in the same file",
       exclude: "見積 but not テンプレート",
-      dash: "a first word starting with -",
+      dash: "an excluded word first, an option after the words",
       phrase: "the phrase as it stands in one cell",
       page: "the second page, one line per file",
       folder: "newest first, one folder, since April",
