@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { chooseRoundMerge, mergeLevel } from "./gram_merge_policy.ts"
+import { chooseFinalMerges, chooseRoundMerge, mergeLevel } from "./gram_merge_policy.ts"
 import { seededRandom } from "./seeded_random.ts"
 
 describe("mergeLevel() (issue 20)", () => {
@@ -59,5 +59,57 @@ describe("chooseRoundMerge() (R16, S1; issue 20)", () => {
     // log_4 of 900 flushes ≈ 4.9 levels; the bound's fallback adds some.
     expect(tiered.perLine).toBeLessThan(8)
     expect(old.perLine).toBeGreaterThan(20)
+  })
+})
+
+describe("chooseFinalMerges() (R16; issue 20: the update at the end merges each run of neighbours once)", () => {
+  // The two neighbours with the fewest lines, again and again (the update's rule before): lines written.
+  const pairs = (lines: ReadonlyArray<number>, max: number) => {
+    const s = [...lines]
+    let written = 0
+    while (s.length > max) {
+      let best = 0
+      for (let i = 1; i + 1 < s.length; i++) if (s[i]! + s[i + 1]! < s[best]! + s[best + 1]!) best = i
+      written += s[best]! + s[best + 1]!
+      s.splice(best, 2, s[best]! + s[best + 1]!)
+    }
+    return written
+  }
+  const written = (lines: ReadonlyArray<number>, runs: ReadonlyArray<{ start: number; count: number }>) =>
+    runs.reduce((sum, r) => sum + lines.slice(r.start, r.start + r.count).reduce((a, b) => a + b, 0), 0)
+
+  // The live lines of the 14 segments the corpus run ended with (a traced run of the shared corpus).
+  const corpus = [52426, 207387, 314877, 29237, 48, 8743, 8124, 2534, 1925, 53090, 3016, 2051, 41215, 17104]
+
+  it("the corpus run's 14 segments: 2 merges writing 55,678 lines where 6 pair merges wrote 98,556", () => {
+    const runs = chooseFinalMerges(corpus, corpus.map(() => 1), 8, 1e12)
+    expect(runs).toEqual([{ start: 3, count: 6 }, { start: 10, count: 2 }])
+    expect(written(corpus, runs)).toBe(55_678)
+    expect(pairs(corpus, 8)).toBe(98_556)
+    expect(corpus.length - runs.reduce((n, r) => n + r.count - 1, 0)).toBe(8)
+  })
+
+  it.each([
+    { name: "not more than the bound: nothing", lines: [5, 4, 3], text: [1, 1, 1], max: 3, limit: 10, expected: [] },
+    { name: "one too many: the smallest pair of neighbours", lines: [100, 7, 9, 50], text: [1, 1, 1, 1], max: 3, limit: 10, expected: [{ start: 1, count: 2 }] },
+    { name: "a run past the text bound is not taken", lines: [100, 7, 9, 50], text: [1, 6, 6, 1], max: 3, limit: 10, expected: [{ start: 2, count: 2 }] },
+    { name: "no cut fits the text bound: nothing (the caller merges pairs)", lines: [1, 1, 1], text: [6, 6, 6], max: 2, limit: 10, expected: [] },
+    { name: "a bound of one: everything in one", lines: [3, 2, 1], text: [1, 1, 1], max: 1, limit: 10, expected: [{ start: 0, count: 3 }] }
+  ])("$name", ({ lines, text, max, limit, expected }) => {
+    expect(chooseFinalMerges(lines, text, max, limit)).toEqual(expected)
+  })
+
+  it("never writes more than merging pairs, and always ends at the bound (random segment lists)", () => {
+    const random = seededRandom(11)
+    for (let trial = 0; trial < 200; trial++) {
+      const n = 2 + Math.floor(random() * 24)
+      const lines = Array.from({ length: n }, () => Math.round(random() ** 3 * 400_000))
+      const max = 1 + Math.floor(random() * 10)
+      const runs = chooseFinalMerges(lines, lines, max, Number.POSITIVE_INFINITY)
+      const left = n - runs.reduce((k, r) => k + r.count - 1, 0)
+      expect(left).toBe(Math.min(n, max))
+      expect(written(lines, runs)).toBeLessThanOrEqual(pairs(lines, max))
+      for (let i = 1; i < runs.length; i++) expect(runs[i]!.start).toBeGreaterThanOrEqual(runs[i - 1]!.start + runs[i - 1]!.count)
+    }
   })
 })

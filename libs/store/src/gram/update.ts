@@ -13,7 +13,7 @@
  *
  * @module
  */
-import { decideGramCheck } from "@sagasu/domain"
+import { chooseFinalMerges, decideGramCheck } from "@sagasu/domain"
 import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
@@ -398,9 +398,11 @@ export const mergeGroup = (gramDir: string, indexRoot: string, group: ReadonlyAr
 
 /**
  * The merge policy: a segment more than half deleted is rewritten alone;
- * then, while there are more than `maxSegments`, the two neighbours with the
- * fewest live lines together are merged (neighbours only, so "newest first"
- * order survives). Returns the new list, oldest first.
+ * then, past `maxSegments`, the runs of neighbours domain
+ * `chooseFinalMerges` picks (the fewest lines rewritten; neighbours only, so
+ * "newest first" order survives), each merged in one pass; were none to fit
+ * `maxSegmentTextBytes`, the two neighbours with the fewest live lines,
+ * again and again. Returns the new list, oldest first.
  */
 const applyMergePolicy = (
   gramDir: string,
@@ -420,6 +422,14 @@ const applyMergePolicy = (
         segments[i] = yield* mergeGroup(gramDir, indexRoot, [s], nextId())
         merges++
       }
+    }
+    // Down to `maxSegments`: the cheapest runs of neighbours, each merged once (issue 20); pairs
+    // only when no cut fits `maxText`.
+    const runs = chooseFinalMerges(segments.map(liveLines), segments.map(liveText), maxSegments, maxText)
+    for (const run of [...runs].reverse()) {
+      const m = yield* mergeGroup(gramDir, indexRoot, segments.slice(run.start, run.start + run.count), nextId())
+      segments.splice(run.start, run.count, m)
+      merges++
     }
     while (segments.length > maxSegments) {
       let best = -1
