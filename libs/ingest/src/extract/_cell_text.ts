@@ -176,8 +176,24 @@ export function cellTextOf(type: string, style: number, value: string, inline: s
  */
 export function numberForms(n: number, format: NumberFormat | undefined, date1904: boolean, text: string): string {
   if (format === undefined || !Number.isFinite(n)) return ""
-  return keepNew(remembered(typedForms, formsOf, n, format, date1904), text)
+  // Remembered with what keepNew left against the text they were checked against: a cell's text is
+  // its number's shown text, the same string each time, so a repeated value costs one lookup.
+  let pair = newForms.get(format)
+  if (pair === undefined) {
+    pair = [new Map(), new Map()]
+    newForms.set(format, pair)
+  }
+  const memo = pair[date1904 ? 1 : 0]
+  const known = memo.get(n)
+  if (known !== undefined && known.text === text) return known.forms
+  const forms = keepNew(remembered(typedForms, formsOf, n, format, date1904), text)
+  if (memo.size >= memoLimit) memo.clear()
+  memo.set(n, { text, forms })
+  return forms
 }
+
+/** The forms {@link numberForms} returned for a number and the text they were checked against, by format and date system. */
+const newForms: WeakMap<NumberFormat, [Map<number, { text: string; forms: string }>, Map<number, { text: string; forms: string }>]> = new WeakMap()
 
 // Only the forms the shown text does not hold already (`2009/9/4` shown as 2009/9/4).
 function keepNew(forms: string, text: string): string {
