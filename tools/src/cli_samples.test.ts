@@ -87,7 +87,9 @@ describe("sagasu CLI on the sample documents", () => {
     expect(bundle).toBeDefined()
     const text = fs.readFileSync(path.join(cache, bundle ?? ""), "utf8")
     expect(text).not.toMatch(/node_modules\/effect\//)
-    expect(text.length).toBeLessThan(200_000)
+    // Its code stays small; esbuild's `// path` line before each module names the checkout's folder
+    // (longer in one clone than another), so those lines are not counted.
+    expect(text.replace(/^\/\/ .*\n/gm, "").length).toBeLessThan(200_000)
     // Issue 13: it runs compiled from V8's code cache beside it, written by the first search that answered.
     const caches = () => fs.readdirSync(cache).filter((n) => n.startsWith(`${(bundle ?? "").replace(/\.cjs$/, "")}-`) && n.endsWith(".v8cache"))
     expect(caches()).toEqual([`${(bundle ?? "").replace(/\.cjs$/, "")}-${fs.statSync(path.join(cache, bundle ?? "")).size}-${Math.trunc(fs.statSync(path.join(cache, bundle ?? "")).mtimeMs)}-v8-${process.versions.v8}-${process.arch}.v8cache`])

@@ -86,7 +86,12 @@ describe("searchArgsInOrder() (S3: a first word that starts with - and options a
   it.each([
     // The new-user report: the exclusion first swallowed --json and --work as words.
     [["-hello", "world", "--json", "--work", "W"], ["--json", "--work", "W", "--", "-hello", "world"]],
-    [["見積", "-テンプレート", "--limit", "5", "--index=共有"], ["--limit", "5", "--index=共有", "--", "見積", "-テンプレート"]],
+    [["見積", "-テンプレート", "--limit", "5", "--index=共有"], ["--limit", "5", "--index", "共有", "--", "見積", "-テンプレート"]],
+    // An option given twice counts once, its last value (as on the cold path); --index keeps each value.
+    [["見積", "--limit", "2", "--json", "--limit=5", "--json"], ["--limit", "5", "--json", "--", "見積"]],
+    [["--work", "A", "見積", "--work", "B", "--index", "共有", "--index=経理"], ["--work", "B", "--index", "共有", "--index", "経理", "--", "見積"]],
+    // Help and version first, where they are answered (`見積 --json --help` printed the help before).
+    [["見積", "--json", "--help"], ["--help", "--json", "--", "見積"]],
     // After a bare --, everything is a word, as the README says.
     [["--files", "--", "-対象外", "--json"], ["--files", "--", "-対象外", "--json"]],
     // A mistyped option stays an option (its message), an option without its value keeps its place before the words.

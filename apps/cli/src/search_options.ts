@@ -165,28 +165,41 @@ function optionMissingValue(args: ReadonlyArray<string>, names: ReadonlyArray<st
  * is an exclusion needs no `--` and options may stand anywhere among the
  * words. What counts as an option: a `--name` (known or not, so a mistyped
  * one still gets its message from {@link unknownSearchOption}) with its value
- * when the option takes one (`--limit 5`; a value that starts with `--` is
- * left for {@link searchOptionMissingValue}), and `-h`. Any other `-word` is
- * an exclusion. After a bare `--` everything is a word, as before (the
- * README's `sagasu search -- -対象外 見積`): options go before it.
+ * when the option takes one (`--limit 5`, `--limit=5`; a value that starts
+ * with `--` is left for {@link searchOptionMissingValue}), and `-h`. Any
+ * other `-word` is an exclusion. After a bare `--` everything is a word, as
+ * before (the README's `sagasu search --json -- -対象外 見積`).
+ *
+ * Both paths then read the options alike: `--name=value` of a known option
+ * is split into two arguments, an option given twice counts once with its
+ * last value (`--index` keeps every value), and `-h`, `--help`,
+ * `--version` come first. @effect/cli took everything after a repeated
+ * option, or after `--index=NAME`, for words (the cold path took the last
+ * value): a `--work` there was searched for instead of used.
  */
 export function searchArgsInOrder(args: ReadonlyArray<string>): ReadonlyArray<string> {
-  const options: Array<string> = []
-  const words: Array<string> = []
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!
-    if (arg === "--") {
-      words.push(...args.slice(i + 1))
-      break
+  const options: Array<Array<string>> = []
+  const cut = args.indexOf("--")
+  const words = cut < 0 ? [] : args.slice(cut + 1)
+  const given = cut < 0 ? args : args.slice(0, cut)
+  const before: Array<string> = []
+  for (let i = 0; i < given.length; i++) {
+    const arg = given[i]!
+    if (arg !== "-h" && !(arg.startsWith("--") && arg.length > 2)) {
+      before.push(arg)
+      continue
     }
-    if (arg === "-h" || (arg.startsWith("--") && arg.length > 2)) {
-      options.push(arg)
-      const next = args[i + 1]
-      if (!arg.includes("=") && valueOptionNames.includes(arg.slice(2)) && next !== undefined && !next.startsWith("--")) {
-        options.push(next)
-        i++
-      }
-    } else words.push(arg)
+    const [name = "", value] = arg.slice(2).split(/=(.*)/s)
+    const takes = valueOptionNames.includes(name)
+    const next = given[i + 1]
+    const option = takes && value !== undefined ? [`--${name}`, value] : takes && next !== undefined && !next.startsWith("--") ? [arg, given[++i]!] : [arg]
+    // Given again: the last one counts (the cold path's parser does so); --index keeps each.
+    const at = options.findIndex((o) => o[0] === option[0])
+    if (at >= 0 && name !== "index") options.splice(at, 1)
+    // Answered instead of a search: first, where @effect/cli looks for them.
+    if (arg === "-h" || name === "help" || name === "version") options.unshift(option)
+    else options.push(option)
   }
-  return words.length === 0 ? options : [...options, "--", ...words]
+  const all = [...before, ...words]
+  return all.length === 0 ? options.flat() : [...options.flat(), "--", ...all]
 }
