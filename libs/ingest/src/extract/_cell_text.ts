@@ -58,7 +58,25 @@ export function numberText(n: number, format: NumberFormat | undefined, date1904
   return remembered(shownTexts, formatWithCode, n, format, date1904)
 }
 
-type FormatMemos = WeakMap<NumberFormat, [Map<number, string>, Map<number, string>]>
+/** Remembered values of numbers, by number format, for the 1900 and the 1904 date system. */
+type FormatMemos<V = string> = WeakMap<NumberFormat, [Map<number, V>, Map<number, V>]>
+
+/** The memo of `format` and the date system in `memos` (made when missing). */
+function memoOf<V>(memos: FormatMemos<V>, format: NumberFormat, date1904: boolean): Map<number, V> {
+  let pair = memos.get(format)
+  if (pair === undefined) {
+    pair = [new Map(), new Map()]
+    memos.set(format, pair)
+  }
+  return pair[date1904 ? 1 : 0]
+}
+
+/** Notes `value` for `n` in `memo`, which starts again past `memoLimit` numbers; returns `value`. */
+function remember<V>(memo: Map<number, V>, n: number, value: V): V {
+  if (memo.size >= memoLimit) memo.clear()
+  memo.set(n, value)
+  return value
+}
 
 /**
  * `compute(n, format, date1904)`, remembered: the last few thousand results
@@ -74,19 +92,8 @@ function remembered(
   format: NumberFormat,
   date1904: boolean
 ): string {
-  let pair = memos.get(format)
-  if (pair === undefined) {
-    pair = [new Map(), new Map()]
-    memos.set(format, pair)
-  }
-  const memo = pair[date1904 ? 1 : 0]
-  let text = memo.get(n)
-  if (text === undefined) {
-    text = compute(n, format, date1904)
-    if (memo.size >= memoLimit) memo.clear()
-    memo.set(n, text)
-  }
-  return text
+  const memo = memoOf(memos, format, date1904)
+  return memo.get(n) ?? remember(memo, n, compute(n, format, date1904))
 }
 
 const memoLimit = 4096
@@ -178,22 +185,14 @@ export function numberForms(n: number, format: NumberFormat | undefined, date190
   if (format === undefined || !Number.isFinite(n)) return ""
   // Remembered with what keepNew left against the text they were checked against: a cell's text is
   // its number's shown text, the same string each time, so a repeated value costs one lookup.
-  let pair = newForms.get(format)
-  if (pair === undefined) {
-    pair = [new Map(), new Map()]
-    newForms.set(format, pair)
-  }
-  const memo = pair[date1904 ? 1 : 0]
+  const memo = memoOf(newForms, format, date1904)
   const known = memo.get(n)
   if (known !== undefined && known.text === text) return known.forms
-  const forms = keepNew(remembered(typedForms, formsOf, n, format, date1904), text)
-  if (memo.size >= memoLimit) memo.clear()
-  memo.set(n, { text, forms })
-  return forms
+  return remember(memo, n, { text, forms: keepNew(remembered(typedForms, formsOf, n, format, date1904), text) }).forms
 }
 
 /** The forms {@link numberForms} returned for a number and the text they were checked against, by format and date system. */
-const newForms: WeakMap<NumberFormat, [Map<number, { text: string; forms: string }>, Map<number, { text: string; forms: string }>]> = new WeakMap()
+const newForms: FormatMemos<{ readonly text: string; readonly forms: string }> = new WeakMap()
 
 // Only the forms the shown text does not hold already (`2009/9/4` shown as 2009/9/4).
 function keepNew(forms: string, text: string): string {
