@@ -119,6 +119,25 @@ describe("WorksheetScan: the fast sheetData path reads what saxes reads (issue 2
     expect(saxes(xml).lines).toEqual(["A2=a", "B2=b", "A3=c", "B3=d", "A9=e", "B9=f"])
   })
 
+  it("r, s and t read where they stand in the text: references, odd numbers and qualified attributes on every row as saxes reads them", () => {
+    const v = (t: string) => `<is><t>${t}</t></is>`
+    const xml = sheet(
+      `<row r="0004" spans="1:3" x14ac:dyDescent="0.25"><c r="B&#52;" s=" 2" t="n"><v>1000</v></c><c r="C\t4" s="2.0"><v>2000</v></c><c s="1e0"><v>45000</v></c></row>` +
+        `<row r="1e1" x14ac:dyDescent="0.3"><c r="A10" s="x"><v>3000</v></c><c r="B10" s="" t="&#115;"><v>1</v></c><c r="C10" s="0003" t='inlineStr'>${v("d")}</c></row>` +
+        `<row r=" 12 " x14ac:dyDescent="0.3" xml:lang="ja"><c r="AAAA12" t="inlineStr">${v("e")}</c><c r="XFE12" t="inlineStr">${v("f")}</c><c r="B1048577" t="inlineStr">${v("g")}</c></row>` +
+        `<row r="&#49;3"><c r="b13" t="inlineStr">${v("h")}</c><c r="C13x" t="inlineStr">${v("i")}</c></row>` +
+        `<row r="0"><c t="inlineStr">${v("j")}</c><c r="A0" t="inlineStr">${v("k")}</c></row>`
+    )
+    expect(same(xml)).toBe("fast")
+    expect(saxes(xml).lines).toEqual([
+      "B4=1,000 [1000]", "C4=2,000 [2000]", "D4=2023年3月15日 [2023/3/15 2023/03/15 2023-03-15]",
+      "A10=3000", "B10=東京", "C10=d様",
+      "A12=e", "B12=f", "C12=g",
+      "B13=h", "C13=i",
+      "A14=j", "B14=k"
+    ])
+  })
+
   it("a prefixed SpreadsheetML namespace (x:c), comments and processing instructions; merged areas, links and footers after sheetData", () => {
     const xml = sheet(
       `<!-- a comment --><x:row r="1"><?pi data?><x:c r="A1" t="inlineStr"><x:is><x:t>前</x:t></x:is></x:c><x:c r="B1" t="s"><x:v>1</x:v></x:c></x:row>`,
@@ -148,6 +167,9 @@ describe("WorksheetScan: the fast sheetData path reads what saxes reads (issue 2
     const cases = [
       `<row r="1"><c r="A1"><v>1</v></bad></row>`,
       `<row r="1"><c r="A1" r="B1"><v>1</v></c></row>`,
+      `<row r="1" spans="1:2" spans="1:3"><c r="A1"><v>1</v></c></row>`,
+      `<row r="1" x14ac:dyDescent="1" x14ac:dyDescent="2"><c r="A1"><v>1</v></c></row>`,
+      `<row r="1"><c r="A1" t="s" t="n"><v>1</v></c></row>`,
       `<row r="1"><c r=A1><v>1</v></c></row>`,
       `<row r="1"><c r="A1"><v>&nbsp;</v></c></row>`,
       `<row r="1"><c r="A1"><v>a & b</v></c></row>`,

@@ -33,7 +33,7 @@
  */
 import { cellFormsOf, cellTextOf, type CellContext } from "./_cell_text.ts"
 import { decodeXString } from "./_rich_string.ts"
-import { type CellCollector, type CellPosition, formulaText, nextCellPosition, nextRowNumber } from "./_worksheet.ts"
+import { type CellCollector, formulaText, maxColumn, maxRow, nextCellPosition, nextRowNumber } from "./_worksheet.ts"
 import { ns, type XmlStream } from "./_xml.ts"
 
 /** The scanner gives the sheet back to the saxes path; `reason` says why (for tests and profiles). */
@@ -91,6 +91,33 @@ export function decodeXmlEntities(text: string): string {
   return out + text.slice(from)
 }
 
+/** Whether `buf[from, to)` is the name `name`. */
+const isName = (buf: string, from: number, to: number, name: string): boolean => to - from === name.length && buf.startsWith(name, from)
+
+/** Whether the `length` characters of `buf` at `a` and at `b` are the same. */
+function sameText(buf: string, a: number, b: number, length: number): boolean {
+  for (let k = 0; k < length; k++) if (buf.charCodeAt(a + k) !== buf.charCodeAt(b + k)) return false
+  return true
+}
+
+/** The number `buf[from, to)` writes when it is 1 to 9 decimal digits and nothing else; -1 otherwise. */
+function digitsValue(buf: string, from: number, to: number): number {
+  if (to <= from || to - from > 9) return -1
+  let n = 0
+  for (let k = from; k < to; k++) {
+    const d = buf.charCodeAt(k) - 0x30
+    if (d < 0 || d > 9) return -1
+    n = n * 10 + d
+  }
+  return n
+}
+
+/** A cell's style index from its `s` value at `buf[from, to)`, as `Number(value) || 0` reads it. */
+function styleNumber(buf: string, from: number, to: number): number {
+  const digits = digitsValue(buf, from, to)
+  return digits >= 0 ? digits : Number(buf.slice(from, to)) || 0
+}
+
 /** Text as saxes gives it: line ends normalised (`\r\n` and `\r` are `\n`), then references decoded. */
 const textOf = (raw: string): string => {
   let text = raw.indexOf("\r") >= 0 ? raw.replace(/\r\n?/g, "\n") : raw
@@ -136,7 +163,8 @@ export class SheetDataScanner {
   private readonly qSheetData: string
   // The row and cell being read (the same state as the saxes reader's).
   /** The last cell's place: the current row and the column of its previous cell (0, 0 before any). */
-  private at: CellPosition = { col: 0, row: 0 }
+  private atCol = 0
+  private atRow = 0
   private cellType = "n"
   private cellStyle = 0
   private value = ""
@@ -145,12 +173,24 @@ export class SheetDataScanner {
   private hasValue = false
   private phonetic = 0
   private textDepth = 0
-  // The attributes r, s, t of the tag being read.
-  private attrR: string | undefined
-  private attrS: string | undefined
+  // The attributes r, s, t of the tag being read, found in the text without a copy where they need none.
+  /** Where the `r` value stands in the text being read (-1: none, or see {@link attrRText}). */
+  private attrRFrom = -1
+  private attrRTo = -1
+  /** The `r` value, normalised, when it needed normalising (a reference, a line end, a tab). */
+  private attrRText: string | undefined
+  /** The `s` value as `Number` reads it, 0 when absent or not a number. */
+  private attrStyle = 0
   private attrT: string | undefined
-  private readonly attrNames: Array<string> = []
+  /** Which of `r` (1), `s` (2), `t` (4) the tag has. */
+  private attrSeen = 0
+  /** Where the tag's other attribute names stand in the text (for the duplicate check). */
+  private readonly attrStarts: Array<number> = []
+  private readonly attrEnds: Array<number> = []
   private attrCount = 0
+  /** The last prefix looked up among the declared ones, and its URI. */
+  private lastPrefix = ""
+  private lastUri: string | undefined
 
   constructor(scan: SheetScanContext) {
     this.scan = scan
@@ -183,7 +223,17 @@ export class SheetDataScanner {
       const c1 = buf.charCodeAt(lt + 1)
       if (Number.isNaN(c1)) return this.wait(buf, lt)
       if (c1 === 0x2f) {
-        // `</name>`
+        // `</name>`: most often the name on top of the stack, then `>` (compared in place).
+        const depth = this.names.length
+        if (depth > 0) {
+          const top = this.names[depth - 1] as string
+          const after = lt + 2 + top.length
+          if (buf.charCodeAt(after) === 0x3e && buf.startsWith(top, lt + 2)) {
+            this.close()
+            i = after + 1
+            continue
+          }
+        }
         const gt = buf.indexOf(">", lt + 2)
         if (gt < 0) return this.wait(buf, lt)
         let end = gt
@@ -283,7 +333,9 @@ export class SheetDataScanner {
   /**
    * Reads the start tag at `lt`: its name, its attributes (r, s and t
    * kept), its end. Returns the index after it, or -1 when the tag is not
-   * complete in `buf`.
+   * complete in `buf`. Names and values are compared and read where they
+   * stand in `buf`: a copy is made only of what is kept (`t`, an `r` that
+   * needs normalising) or of what is odd (a qualified or an unknown name).
    */
   private open(buf: string, lt: number): number {
     const n = buf.length
@@ -292,10 +344,12 @@ export class SheetDataScanner {
     if (j >= n) return -1
     const first = buf.charCodeAt(lt + 1)
     if (j === lt + 1 || (first >= 0x30 && first <= 0x39) || first === 0x2d || first === 0x2e || first === 0x3a) fallback("a < that starts no tag")
-    const name = buf.slice(lt + 1, j)
-    this.attrR = undefined
-    this.attrS = undefined
+    const nameEnd = j
+    this.attrRFrom = -1
+    this.attrRText = undefined
+    this.attrStyle = 0
     this.attrT = undefined
+    this.attrSeen = 0
     this.attrCount = 0
     // Attributes, then `>` or `/>`.
     let selfClosing = false
@@ -316,11 +370,11 @@ export class SheetDataScanner {
         break
       }
       if (j === start) fallback("attributes without white space between them")
-      const nameStart = j
+      const attrStart = j
       while (j < n && isNameChar(buf.charCodeAt(j))) j++
       if (j >= n) return -1
-      if (j === nameStart) fallback("a character that starts no attribute")
-      const attr = buf.slice(nameStart, j)
+      if (j === attrStart) fallback("a character that starts no attribute")
+      const attrEnd = j
       while (j < n && isSpace(buf.charCodeAt(j))) j++
       if (j >= n) return -1
       if (buf.charCodeAt(j) !== 0x3d) fallback("an attribute without =")
@@ -331,75 +385,170 @@ export class SheetDataScanner {
       if (quote !== 0x22 && quote !== 0x27) fallback("an attribute value without quotes")
       const close = buf.indexOf(quote === 0x22 ? '"' : "'", j + 1)
       if (close < 0) return -1
-      const raw = buf.slice(j + 1, close)
+      this.attribute(buf, attrStart, attrEnd, j + 1, close)
       j = close + 1
-      this.attribute(attr, raw)
     }
     if (this.names.length >= this.scan.depthLeft) fallback("elements nested past the depth limit")
-    this.element(name, selfClosing)
+    this.element(buf, lt + 1, nameEnd, selfClosing)
     return j
   }
 
-  /** One attribute of the tag being read: checked, and kept when it is `r`, `s` or `t`. */
-  private attribute(name: string, raw: string): void {
-    for (let k = 0; k < this.attrCount; k++) if (this.attrNames[k] === name) fallback(`the attribute ${name} twice`)
-    this.attrNames[this.attrCount++] = name
+  /**
+   * One attribute of the tag being read, its name at `buf[nameFrom, nameTo)`
+   * and its value at `buf[from, to)`: checked, and kept when it is `r`, `s`
+   * or `t`.
+   */
+  private attribute(buf: string, nameFrom: number, nameTo: number, from: number, to: number): void {
+    const length = nameTo - nameFrom
+    const c0 = buf.charCodeAt(nameFrom)
+    const ours = length === 1 && (c0 === 0x72 || c0 === 0x73 || c0 === 0x74)
+    if (ours) {
+      const bit = 1 << (c0 - 0x72)
+      if ((this.attrSeen & bit) !== 0) fallback(`the attribute ${String.fromCharCode(c0)} twice`)
+      this.attrSeen |= bit
+    } else {
+      for (let k = 0; k < this.attrCount; k++) {
+        const at = this.attrStarts[k] as number
+        if ((this.attrEnds[k] as number) - at === length && sameText(buf, at, nameFrom, length)) fallback(`the attribute ${buf.slice(nameFrom, nameTo)} twice`)
+      }
+      this.attrStarts[this.attrCount] = nameFrom
+      this.attrEnds[this.attrCount++] = nameTo
+    }
     // One pass for what needs a closer look: a character below space (line ends, tabs), & or <.
     let plain = true
-    for (let k = 0; k < raw.length; k++) {
-      const c = raw.charCodeAt(k)
+    for (let k = from; k < to; k++) {
+      const c = buf.charCodeAt(k)
       if (c < 0x20 || c === 0x26 || c === 0x3c) {
         plain = false
         break
       }
     }
+    const raw = plain ? "" : buf.slice(from, to)
     if (!plain && raw.indexOf("<") >= 0) fallback("a < in an attribute value")
-    const colon = name.indexOf(":")
-    if (colon >= 0) {
-      const prefix = name.slice(0, colon)
-      if (prefix === "xmlns") fallback("a namespace declaration inside sheetData")
-      if (name.indexOf(":", colon + 1) >= 0 || colon === 0 || colon === name.length - 1) fallback(`the attribute name ${name}`)
-      if (prefix !== "xml") {
-        const uri = this.scan.declared.get(prefix)
-        if (uri === undefined) fallback(`the unbound prefix of ${name}`)
-        const local = name.slice(colon + 1)
-        if ((local === "r" || local === "s" || local === "t") && this.scan.spreadsheetUris.has(uri ?? "")) fallback(`a qualified ${name}`)
+    if (!ours) {
+      let colon = -1
+      for (let k = nameFrom; k < nameTo; k++) {
+        if (buf.charCodeAt(k) === 0x3a) {
+          colon = k
+          break
+        }
       }
-      return
-    }
-    if (name === "xmlns") fallback("a namespace declaration inside sheetData")
-    const first = name.charCodeAt(0)
-    if ((first >= 0x30 && first <= 0x39) || first === 0x2d || first === 0x2e) fallback(`the attribute name ${name}`)
-    if (name !== "r" && name !== "s" && name !== "t") {
+      if (colon >= 0) return this.qualified(buf, nameFrom, nameTo, colon)
+      if (length === 5 && buf.startsWith("xmlns", nameFrom)) fallback("a namespace declaration inside sheetData")
+      if ((c0 >= 0x30 && c0 <= 0x39) || c0 === 0x2d || c0 === 0x2e) fallback(`the attribute name ${buf.slice(nameFrom, nameTo)}`)
       if (!plain && raw.indexOf("&") >= 0) decodeXmlEntities(raw)
       return
     }
     // Attribute-value normalisation as saxes does it: line ends, then white space characters as spaces, then references.
-    let value = raw
+    let value: string | undefined
     if (!plain) {
-      value = value.replace(/\r\n?/g, "\n").replace(/[\t\n]/g, " ")
+      value = raw.replace(/\r\n?/g, "\n").replace(/[\t\n]/g, " ")
       if (value.indexOf("&") >= 0) value = decodeXmlEntities(value)
     }
-    if (name === "r") this.attrR = value
-    else if (name === "s") this.attrS = value
-    else this.attrT = value
+    if (c0 === 0x72) {
+      if (value === undefined) {
+        this.attrRFrom = from
+        this.attrRTo = to
+      } else {
+        this.attrRText = value
+      }
+    } else if (c0 === 0x73) {
+      this.attrStyle = value === undefined ? styleNumber(buf, from, to) : Number(value) || 0
+    } else {
+      this.attrT = value ?? buf.slice(from, to)
+    }
   }
 
-  /** An element opened (and closed again when `selfClosing`). */
-  private element(name: string, selfClosing: boolean): void {
+  /** A qualified attribute name (`prefix:local`, the colon at `colon`): checked as saxes checks it; its value is not read. */
+  private qualified(buf: string, nameFrom: number, nameTo: number, colon: number): void {
+    const length = colon - nameFrom
+    let uri: string | undefined
+    if (length > 0 && length === this.lastPrefix.length && buf.startsWith(this.lastPrefix, nameFrom)) {
+      uri = this.lastUri
+    } else {
+      const prefix = buf.slice(nameFrom, colon)
+      if (prefix === "xmlns") fallback("a namespace declaration inside sheetData")
+      if (colon === nameFrom || colon === nameTo - 1) fallback(`the attribute name ${buf.slice(nameFrom, nameTo)}`)
+      if (prefix === "xml") uri = undefined
+      else {
+        uri = this.scan.declared.get(prefix)
+        if (uri === undefined) fallback(`the unbound prefix of ${buf.slice(nameFrom, nameTo)}`)
+      }
+      this.lastPrefix = prefix
+      this.lastUri = uri
+    }
+    for (let k = colon + 1; k < nameTo; k++) if (buf.charCodeAt(k) === 0x3a) fallback(`the attribute name ${buf.slice(nameFrom, nameTo)}`)
+    if (colon === nameTo - 1) fallback(`the attribute name ${buf.slice(nameFrom, nameTo)}`)
+    if (uri === undefined) return
+    const local = buf.charCodeAt(colon + 1)
+    if (nameTo - colon === 2 && (local === 0x72 || local === 0x73 || local === 0x74) && this.scan.spreadsheetUris.has(uri)) {
+      fallback(`a qualified ${buf.slice(nameFrom, nameTo)}`)
+    }
+  }
+
+  /** The number of the row a `<row>` start tag opens ({@link nextRowNumber} on its `r`). */
+  private rowNumber(buf: string): number {
+    if (this.attrRFrom >= 0) {
+      const digits = digitsValue(buf, this.attrRFrom, this.attrRTo)
+      return digits > 0 ? digits : nextRowNumber(digits === 0 ? "0" : buf.slice(this.attrRFrom, this.attrRTo), this.atRow)
+    }
+    return nextRowNumber(this.attrRText, this.atRow)
+  }
+
+  /** Places the cell a `<c>` start tag opens ({@link nextCellPosition} on its `r`) in {@link atCol} and {@link atRow}. */
+  private placeCell(buf: string): void {
+    if (this.attrRFrom >= 0) {
+      // parseCellReference, read where the value stands: up to four letters, then digits, both in Excel's range.
+      const to = this.attrRTo
+      let i = this.attrRFrom
+      let col = 0
+      for (; i < to && i < this.attrRFrom + 4; i++) {
+        const c = buf.charCodeAt(i) | 0x20
+        if (c < 0x61 || c > 0x7a) break
+        col = col * 26 + (c - 0x60)
+      }
+      if (col > 0 && col <= maxColumn && i < to) {
+        let row = 0
+        for (; i < to; i++) {
+          const d = buf.charCodeAt(i) - 0x30
+          if (d < 0 || d > 9) break
+          row = row * 10 + d
+        }
+        if (i === to && row > 0 && row <= maxRow) {
+          this.atCol = col
+          this.atRow = row
+          return
+        }
+      }
+    } else if (this.attrRText !== undefined) {
+      const at = nextCellPosition(this.attrRText, { col: this.atCol, row: this.atRow })
+      this.atCol = at.col
+      this.atRow = at.row
+      return
+    }
+    this.atCol++
+    if (this.atRow === 0) this.atRow = 1
+  }
+
+  /** An element opened, its name at `buf[from, to)` (and closed again when `selfClosing`). */
+  private element(buf: string, from: number, to: number, selfClosing: boolean): void {
     const level = this.top()
     let inner: Level
+    let name: string
     switch (level) {
       case Level.SheetData:
-        if (name !== this.qRow) return this.unexpected(name, "sheetData")
-        this.at = { col: 0, row: nextRowNumber(this.attrR, this.at.row) }
+        if (!isName(buf, from, to, this.qRow)) return this.unexpected(buf.slice(from, to), "sheetData")
+        name = this.qRow
+        this.atRow = this.rowNumber(buf)
+        this.atCol = 0
         inner = Level.Row
         break
       case Level.Row: {
-        if (name !== this.qC) return this.unexpected(name, "a row")
-        this.at = nextCellPosition(this.attrR, this.at)
+        if (!isName(buf, from, to, this.qC)) return this.unexpected(buf.slice(from, to), "a row")
+        name = this.qC
+        this.placeCell(buf)
         this.cellType = this.attrT ?? "n"
-        this.cellStyle = Number(this.attrS ?? 0) || 0
+        this.cellStyle = this.attrStyle
         this.value = ""
         this.formula = ""
         this.inline = ""
@@ -408,29 +557,33 @@ export class SheetDataScanner {
         break
       }
       case Level.Cell:
-        if (name === this.qV) {
+        if (isName(buf, from, to, this.qV)) {
+          name = this.qV
           this.hasValue = true
           inner = Level.Value
-        } else if (name === this.qF) {
+        } else if (isName(buf, from, to, this.qF)) {
+          name = this.qF
           inner = Level.Formula
-        } else if (name === this.qIs) {
+        } else if (isName(buf, from, to, this.qIs)) {
+          name = this.qIs
           this.hasValue = true
           this.phonetic = 0
           this.textDepth = 0
           inner = Level.Inline
         } else {
-          return this.unexpected(name, "a cell")
+          return this.unexpected(buf.slice(from, to), "a cell")
         }
         break
       case Level.Inline:
         // Runs, run properties, readings: read like the saxes path's rich-string reader.
+        name = buf.slice(from, to)
         if (!this.ownPrefix(name)) return this.unexpected(name, "an inline string")
         if (name === this.qRPh) this.phonetic++
         else if (this.phonetic === 0 && name === this.qT) this.textDepth++
         inner = Level.Inline
         break
       default:
-        return this.unexpected(name, "a value or formula")
+        return this.unexpected(buf.slice(from, to), "a value or formula")
     }
     if (selfClosing) {
       this.closeElement(name, inner)
@@ -463,7 +616,7 @@ export class SheetDataScanner {
         ? cellTextOf(this.cellType, this.cellStyle, this.value, decodeXString(this.inline), this.scan.context)
         : formulaText(this.formula)
       if (text !== "") {
-        this.scan.cells.add(this.at.row, this.at.col, text, this.hasValue ? cellFormsOf(this.cellType, this.cellStyle, this.value, text, this.scan.context) : "")
+        this.scan.cells.add(this.atRow, this.atCol, text, this.hasValue ? cellFormsOf(this.cellType, this.cellStyle, this.value, text, this.scan.context) : "")
       }
     } else if (level === Level.Inline && this.top() === Level.Inline) {
       // An element inside the inline string closes (the string itself closes with the cell's Inline → Cell step).

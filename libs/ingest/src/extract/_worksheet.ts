@@ -93,8 +93,8 @@ export function nextCellPosition(r: string | undefined, at: CellPosition): CellP
 }
 
 /** Excel's last column (XFD) and row. */
-const maxColumn = 16_384
-const maxRow = 1_048_576
+export const maxColumn = 16_384
+export const maxRow = 1_048_576
 
 /** Column 28 → `"AB"`. */
 /** The A1 address of a 0-based `row` and `col` (the binary and legacy records' numbering). */
