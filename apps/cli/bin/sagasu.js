@@ -17,10 +17,11 @@ async function main() {
   // `sagasu search` starts a small bundle of its own first (S2: a cold search costs little more than
   // Node's start), compiled with V8's code cache; it hands over to the full command whenever it
   // cannot answer by itself.
+  // `sagasu --work W search …` too: the cold path reads a leading --work as the full command does.
   const args = process.argv.slice(2)
-  const fast = bundled && args[0] === "search" ? await bundledEntry("search") : undefined
+  const fast = bundled && searchCommand(args) ? await bundledEntry("search") : undefined
   const search = fast !== undefined ? loadScript(fast) : undefined
-  const answered = search !== undefined && (await search.exports.fastSearch(args.slice(1)))
+  const answered = search !== undefined && (await search.exports.fastCommand(args))
   if (answered) {
     search.saveCodeCache()
     return
@@ -33,6 +34,13 @@ async function main() {
     register()
     await import("../src/main.ts")
   }
+}
+
+/** Whether the command after any leading `--work DIR` / `--work=DIR` is `search`. */
+function searchCommand(args) {
+  let at = 0
+  while (args[at] === "--work" || args[at]?.startsWith("--work=")) at += args[at] === "--work" ? 2 : 1
+  return args[at] === "search"
 }
 
 main().catch((e) => {

@@ -17,8 +17,15 @@ import { addCommand, enableCommand, initCommand, listCommand, moveCommand, remov
 import { exampleRows, fitHelp, helpWidth } from "./help_layout.ts"
 import { helpRequest } from "./help_request.ts"
 import { searchCommand } from "./search_command.ts"
-import { defaultSearchLimit, indexOptionMissingValue, searchArgsInOrder, searchOptionMissingValue, unknownSearchOption } from "./search_options.ts"
-import { globalOptionsAfterCommand, localUsageError } from "./usage_errors.ts"
+import {
+  defaultSearchLimit,
+  globalOptionsAfterCommand,
+  indexOptionMissingValue,
+  searchArgsInOrder,
+  searchOptionMissingValue,
+  unknownSearchOption
+} from "./search_options.ts"
+import { localUsageError } from "./usage_errors.ts"
 import { searchUsageErrors, searchUsageExitCode } from "./search_output.ts"
 import { WorkStore, workPaths } from "@sagasu/store"
 import { guiCommand } from "@sagasu/gui"
@@ -31,7 +38,7 @@ import { defaultWorkDir } from "./work_dir.ts"
 // The help in the settings' language (issue 16), read only when a help is printed (helpRequest): any other
 // start reads nothing more — a cold search has ≈100 ms in all — and declares its commands with the default
 // language's words, which it never shows. A settings file that is missing or broken: the default language.
-// `sagasu --work DIR add …` read as `sagasu add --work DIR …` (usage_errors.ts).
+// `sagasu --work DIR add …` read as `sagasu add --work DIR …` (search_options.ts).
 // `sagasu search -hello world --json`: options first, then `--` and the words (search_options.ts).
 const given = globalOptionsAfterCommand(process.argv.slice(2))
 const commandLine = given[0] === "search" ? ["search", ...searchArgsInOrder(given.slice(1))] : given

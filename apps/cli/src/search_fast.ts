@@ -16,7 +16,7 @@ import { GramSearcher, currentLayoutVersion, hitContexts, workPaths } from "@sag
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import { parseArgs } from "node:util"
-import { checkSearchArgs, defaultSearchLimit, searchArgsInOrder } from "./search_options.ts"
+import { checkSearchArgs, defaultSearchLimit, globalOptionsAfterCommand, searchArgsInOrder } from "./search_options.ts"
 import { formatSearchOutput, showsTotals } from "./search_output.ts"
 import { defaultWorkDir } from "./work_dir.ts"
 
@@ -33,6 +33,17 @@ export const cliSearchBudgetMs = 30_000
  * counts for 50). `--json` and `--files` print no totals and count none.
  */
 export const cliCountBudgetMs = 25
+
+/**
+ * Runs the command line `args` (after `sagasu`) if it is a search this path
+ * can answer, `--work DIR` before the command included (`sagasu --work W
+ * search 見積` is `sagasu search 見積 --work W`, as the full command reads
+ * it): {@link fastSearch}'s answer; `false` for any other command.
+ */
+export async function fastCommand(args: ReadonlyArray<string>): Promise<boolean> {
+  const given = globalOptionsAfterCommand(args)
+  return given[0] === "search" ? fastSearch(given.slice(1)) : false
+}
 
 /**
  * Runs `sagasu search …` (`args` without the command) if this path can

@@ -5,6 +5,9 @@
  * "nothing found" (issue 14), with a message naming the valid choices and
  * exit code {@link searchUsageExitCode}. Effect-free: on the cold path.
  *
+ * Also {@link globalOptionsAfterCommand}: `--work DIR` written before the
+ * command, as people write git's `-C`, is moved to where both paths read it.
+ *
  * @module
  */
 import { fileTypeGroups, knownFileTypes, normalizeForSearch, resolveFileType } from "@sagasu/domain"
@@ -202,4 +205,31 @@ export function searchArgsInOrder(args: ReadonlyArray<string>): ReadonlyArray<st
   }
   const all = [...before, ...words]
   return all.length === 0 ? options.flat() : [...options.flat(), "--", ...all]
+}
+
+/**
+ * `args` (the command line after `sagasu`) with leading `--work DIR` /
+ * `--work=DIR` moved to the end, where @effect/cli reads it (before a `--`,
+ * after which everything is a search word): `sagasu --work W add 共有 P` is
+ * read as `sagasu add 共有 P --work W`, `sagasu --work W list --help` as
+ * `sagasu list --help --work W` (a `--help` after another option is not
+ * taken for help). Nothing after them: returned as it is.
+ */
+export function globalOptionsAfterCommand(args: ReadonlyArray<string>): ReadonlyArray<string> {
+  const leading: Array<string> = []
+  let at = 0
+  for (;;) {
+    const arg = args[at]
+    if (arg === "--work" && args[at + 1] !== undefined) {
+      leading.push(arg, args[at + 1]!)
+      at += 2
+    } else if (arg?.startsWith("--work=") === true) {
+      leading.push(arg)
+      at += 1
+    } else break
+  }
+  const rest = args.slice(at)
+  if (leading.length === 0 || rest.length === 0) return args
+  const words = rest.indexOf("--")
+  return words < 0 ? [...rest, ...leading] : [...rest.slice(0, words), ...leading, ...rest.slice(words)]
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@effect/vitest"
-import { globalOptionsAfterCommand, localUsageError } from "./usage_errors.ts"
+import { globalOptionsAfterCommand } from "./search_options.ts"
+import { localUsageError } from "./usage_errors.ts"
 
 describe("globalOptionsAfterCommand()", () => {
   it.each([

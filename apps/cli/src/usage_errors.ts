@@ -7,9 +7,6 @@
  * {@link localUsageError} turns each of those into the catalogue's, at the
  * console's edge. A sentence it does not know stays as @effect/cli wrote it.
  *
- * Also {@link globalOptionsAfterCommand}: `--work DIR` written before the
- * command, as people write git's `-C`, is moved to where @effect/cli reads it.
- *
  * @module
  */
 import { inBothLanguages } from "@sagasu/domain"
@@ -23,33 +20,6 @@ function commandWords(args: ReadonlyArray<string>, subcommands: Readonly<Record<
   if (first === undefined || first.startsWith("-")) return []
   const second = args[1]
   return first in subcommands && second !== undefined && !second.startsWith("-") ? [first, second] : [first]
-}
-
-/**
- * `args` (the command line after `sagasu`) with leading `--work DIR` /
- * `--work=DIR` moved to the end, where @effect/cli reads it (before a `--`,
- * after which everything is a search word): `sagasu --work W add 共有 P` is
- * read as `sagasu add 共有 P --work W`, `sagasu --work W list --help` as
- * `sagasu list --help --work W` (a `--help` after another option is not
- * taken for help). Nothing after them: returned as it is.
- */
-export function globalOptionsAfterCommand(args: ReadonlyArray<string>): ReadonlyArray<string> {
-  const leading: Array<string> = []
-  let at = 0
-  for (;;) {
-    const arg = args[at]
-    if (arg === "--work" && args[at + 1] !== undefined) {
-      leading.push(arg, args[at + 1]!)
-      at += 2
-    } else if (arg?.startsWith("--work=") === true) {
-      leading.push(arg)
-      at += 1
-    } else break
-  }
-  const rest = args.slice(at)
-  if (leading.length === 0 || rest.length === 0) return args
-  const words = rest.indexOf("--")
-  return words < 0 ? [...rest, ...leading] : [...rest.slice(0, words), ...leading, ...rest.slice(words)]
 }
 
 /** `--work` or `--work=…`. */
