@@ -1,11 +1,13 @@
 /**
  * Issue 20, the fast path for sheet data: a plain worker's TSVs are byte for
- * byte the same whether `sheetData` is read by the fast scanner or by saxes,
+ * byte the same whether `sheetData` and the shared-string table's `sst` are
+ * read by the fast scanners or by saxes,
  * over every xlsx/xlsm of ../shared/corpus and of the generated trees
  * (make_tree.ts, make_samples.ts, the ingest benchmark's generator), held
  * whole and streamed in small batches (which reads sheets with merged areas,
  * links or cells out of order twice). The fast path must also really be the
- * one that read them: no sheet of these files falls back.
+ * one that read them: no sheet or shared-string table of these files falls
+ * back.
  */
 import { ingestPlain } from "@sagasu/ingest"
 import { Effect } from "effect"
@@ -34,6 +36,7 @@ const folderOf = (dir: string): Record<string, string> =>
   fs.existsSync(dir) ? Object.fromEntries(fs.readdirSync(dir).sort().map((n) => [n, fs.readFileSync(path.join(dir, n)).toString("base64")])) : {}
 
 const outcomes = new Map<string, number>()
+const tableOutcomes = new Map<string, number>()
 
 /** Stages `file` with the given sheet reader: the result (without its timing line) and the folder's files. */
 const stage = (file: string, reader: "fast" | "saxes", batch: number | undefined, n: number) =>
@@ -46,6 +49,10 @@ const stage = (file: string, reader: "fast" | "saxes", batch: number | undefined
         onSheetScan: (part, outcome) => {
           const key = outcome._tag === "fallback" ? `fallback: ${outcome.reason} (${path.basename(file)} ${part})` : outcome._tag
           outcomes.set(key, (outcomes.get(key) ?? 0) + 1)
+        },
+        onSharedStringsScan: (part, outcome) => {
+          const key = outcome._tag === "fast" ? "fast" : `${outcome._tag}: ${outcome.reason} (${path.basename(file)} ${part})`
+          tableOutcomes.set(key, (tableOutcomes.get(key) ?? 0) + 1)
         }
       }
     })
@@ -54,7 +61,7 @@ const stage = (file: string, reader: "fast" | "saxes", batch: number | undefined
     return { status: result.status, failure: result.status === "failed" || result.status === "reroute" ? result.failure : undefined, lines: result.status === "done" ? result.lines : undefined, files }
   }).pipe(Effect.provide(NodeWithWorkStore))
 
-describe("the fast sheetData path against saxes (issue 20)", () => {
+describe("the fast sheetData and sst paths against saxes (issue 20)", () => {
   it(
     "gives byte-identical TSVs over the corpus's and the generated trees' workbooks, held whole and streamed, with no fallback",
     async () => {
@@ -77,10 +84,12 @@ describe("the fast sheetData path against saxes (issue 20)", () => {
           if (batch === undefined) expect(fast.files, file).toEqual(saxes.files)
         }
       }
-      console.log(`fast sheet path: ${files.length} workbooks, sheet outcomes ${JSON.stringify([...outcomes])}`)
+      console.log(`fast sheet path: ${files.length} workbooks, sheet outcomes ${JSON.stringify([...outcomes])}, shared strings ${JSON.stringify([...tableOutcomes])}`)
       expect(differ).toEqual([])
       expect([...outcomes.keys()].filter((k) => k.startsWith("fallback"))).toEqual([])
       expect(outcomes.get("fast") ?? 0).toBeGreaterThan(1000)
+      expect([...tableOutcomes.keys()].filter((k) => k !== "fast")).toEqual([])
+      expect(tableOutcomes.get("fast") ?? 0).toBeGreaterThan(150)
     },
     600_000
   )

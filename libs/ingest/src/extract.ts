@@ -83,14 +83,17 @@ export interface ExtractFileOptions {
    */
   readonly sheetBatchLines?: number
   /**
-   * How sheet cells are read: `fast` (the default) scans `sheetData` with
-   * the dedicated reader and gives anything it does not recognise to saxes;
+   * How sheet cells are read: `fast` (the default) scans `sheetData` and the
+   * shared-string table's `sst` with the dedicated readers and gives anything
+   * they do not recognise to saxes;
    * `saxes` reads every part through saxes (the reference the fast path is
    * tested against, issue 20).
    */
   readonly sheetReader?: "fast" | "saxes"
   /** Told how the fast path read each sheet part: `fast`, `saxes` (read on by saxes) or `fallback` (read again by saxes), with the reason. */
   readonly onSheetScan?: (sheetPart: string, outcome: SheetScanOutcome) => void
+  /** The same for the shared-string table (`sheetReader` covers it too). */
+  readonly onSharedStringsScan?: (part: string, outcome: SheetScanOutcome) => void
 }
 
 const limitsOf = (options: ExtractFileOptions | undefined): ExtractLimits => ({
@@ -130,7 +133,11 @@ const extractPackage = <E>(
       return yield* emitProperties(sink, budget, yield* packageProperties(pkg))
     }
     if (main.kind === "spreadsheet") {
-      const reading = { fast: options?.sheetReader !== "saxes", ...(options?.onSheetScan !== undefined ? { observe: options.onSheetScan } : {}) }
+      const reading = {
+        fast: options?.sheetReader !== "saxes",
+        ...(options?.onSheetScan !== undefined ? { observe: options.onSheetScan } : {}),
+        ...(options?.onSharedStringsScan !== undefined ? { observeSharedStrings: options.onSharedStringsScan } : {})
+      }
       yield* extractWorkbook(pkg, main.part, budget, sink, streamingOf(options), reading)
       return yield* emitProperties(sink, budget, yield* packageProperties(pkg))
     }

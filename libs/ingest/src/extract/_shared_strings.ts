@@ -4,10 +4,14 @@
  *
  * @module
  */
+import { Effect } from "effect"
 import type { SharedStrings } from "./_cell_text.ts"
 import type { LineBudget } from "./_limits.ts"
-import { RichStringReader } from "./_rich_string.ts"
-import { isElement, ns, type XmlTag, type XmlVisitor } from "./_xml.ts"
+import type { OpcPackage } from "./_opc.ts"
+import { decodeXString, RichStringReader } from "./_rich_string.ts"
+import { ElementScanner, fallback, PartScan, type ScanContext, type ScanOutcome } from "./_scan_xml.ts"
+import { corruptPart, isElement, ns, XmlStream, type XmlTag, type XmlVisitor } from "./_xml.ts"
+import type { ExtractError } from "./extract_error.ts"
 
 /** Characters per block of a {@link StringPool}. */
 const blockChars = 1 << 16
@@ -154,9 +158,19 @@ export class SharedStringsReader implements XmlVisitor {
   private readonly item = new RichStringReader()
   private inItem = false
   private readonly budget: LineBudget
+  /** Characters this reader has taken from the budget (given back when its reading is dropped). */
+  held = 0
 
   constructor(budget: LineBudget) {
     this.budget = budget
+  }
+
+  /** Appends one item's text (decoded), counted against the budget. */
+  add(text: string): void {
+    // Each item also costs its slot: an empty item counts as a few characters, so millions of them still add up.
+    this.budget.hold("shared strings", text.length + 8)
+    this.held += text.length + 8
+    this.strings.push(text)
   }
 
   open(tag: XmlTag): void {
@@ -167,10 +181,7 @@ export class SharedStringsReader implements XmlVisitor {
   close(tag: XmlTag): void {
     if (isElement(tag, ns.spreadsheet, "si")) {
       this.inItem = false
-      const text = this.item.take()
-      // Each item also costs its slot: an empty item counts as a few characters, so millions of them still add up.
-      this.budget.hold("shared strings", text.length + 8)
-      this.strings.push(text)
+      this.add(this.item.take())
     } else if (this.inItem) {
       this.item.close(tag)
     }
@@ -180,3 +191,114 @@ export class SharedStringsReader implements XmlVisitor {
     if (this.inItem) this.item.text(text)
   }
 }
+
+/** Where an element of the table stands: the table itself, or an item (`si`) and whatever is inside it. */
+const Level = { Table: 0, Item: 1 } as const
+
+/**
+ * The fast path for the shared-string table (issue 20): the inside of `sst`
+ * read by an {@link ElementScanner}, each `si` given to the reader as the
+ * saxes path gives it ({@link RichStringReader}'s rules: the `t` runs
+ * joined, the readings `rPh` left out, `_xHHHH_` decoded). Anything but `si`
+ * in the table, an `si` inside an item, or an element of another prefix
+ * gives the part back to saxes.
+ */
+class SharedStringsScanner extends ElementScanner {
+  private readonly reader: SharedStringsReader
+  private readonly qSi: string
+  private item = ""
+
+  constructor(scan: ScanContext, reader: SharedStringsReader) {
+    super(scan, "sst")
+    this.reader = reader
+    this.qSi = this.qualify("si")
+  }
+
+  protected collects(level: number): boolean {
+    return level === Level.Item && this.textDepth > 0
+  }
+
+  protected route(text: string): void {
+    this.item += text
+  }
+
+  protected element(buf: string, from: number, to: number, selfClosing: boolean): void {
+    const name = buf.slice(from, to)
+    if (this.top() === Level.Table) {
+      if (name !== this.qSi) return this.unexpected(name, "sst")
+      this.startRich()
+      this.item = ""
+    } else {
+      if (!this.ownPrefix(name)) return this.unexpected(name, "a string item")
+      if (name === this.qSi) fallback("an si inside an si")
+      this.richOpen(name)
+    }
+    this.enter(name, Level.Item, selfClosing)
+  }
+
+  protected closeElement(name: string, level: number): void {
+    if (level !== Level.Item) return
+    if (this.top() === Level.Table) {
+      // The item itself.
+      this.reader.add(decodeXString(this.item))
+      this.item = ""
+    } else {
+      this.richClose(name)
+    }
+  }
+}
+
+/** The shared-string table of `part` read by saxes alone (what the fast path must equal). */
+export const readSharedStringsSaxes = (pkg: OpcPackage, part: string, budget: LineBudget): Effect.Effect<SharedStringTable, ExtractError> =>
+  Effect.suspend(() => {
+    const reader = new SharedStringsReader(budget)
+    return Effect.as(pkg.readXml(part, reader), reader.strings)
+  }).pipe(Effect.tap((strings) => strings.pack()))
+
+/**
+ * Reads a sharedStrings.xml part whose text `write` is given piece by piece:
+ * `sst`'s inside through the fast scanner into `reader`, the rest through
+ * saxes into the same reader. After a fallback the caller drops the reader
+ * (giving back what it {@link SharedStringsReader.held}) and reads the part
+ * again with saxes.
+ */
+export class SharedStringsScan extends PartScan {
+  constructor(reader: SharedStringsReader, part: string, maxDepth: number) {
+    super(new XmlStream(part, reader, maxDepth), "sst", 1, (scan) => new SharedStringsScanner(scan, reader), maxDepth)
+  }
+}
+
+/** How the fast path read a shared-string table (tests and profiles). */
+export type SharedStringsReading = (part: string, outcome: ScanOutcome) => void
+
+/**
+ * The shared-string table of `part` (sharedStrings.xml), packed: the inside
+ * of `sst` through the fast scanner, the rest of the part through saxes;
+ * when the scanner gives the part back, what it read is dropped (its
+ * characters given back to `budget`) and saxes reads the part again from
+ * its start, so the table is always the saxes path's. `observe` is told how
+ * it went. Fails as reading the part with saxes fails (`corrupt`,
+ * `too-large`).
+ */
+export const readSharedStrings = (
+  pkg: OpcPackage,
+  part: string,
+  budget: LineBudget,
+  observe?: SharedStringsReading
+): Effect.Effect<SharedStringTable, ExtractError> =>
+  Effect.suspend(() => {
+    const reader = new SharedStringsReader(budget)
+    const scan = new SharedStringsScan(reader, part, pkg.maxDepth)
+    return pkg.readText(part, (text) => scan.write(text)).pipe(
+      Effect.flatMap(() => Effect.try({ try: () => scan.finish(), catch: (e) => corruptPart(part, e) })),
+      Effect.flatMap(() => {
+        observe?.(part, scan.outcome)
+        if (scan.outcome._tag === "fallback") {
+          budget.release(reader.held)
+          return readSharedStringsSaxes(pkg, part, budget)
+        }
+        reader.strings.pack()
+        return Effect.succeed(reader.strings)
+      })
+    )
+  })

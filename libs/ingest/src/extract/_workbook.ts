@@ -14,16 +14,16 @@ import { Effect } from "effect"
 import type { BodyLine, PartState } from "@sagasu/domain"
 import type { CellContext } from "./_cell_text.ts"
 import { diagramTexts } from "./_diagram.ts"
-import { ExtractError } from "./extract_error.ts"
+import type { ExtractError } from "./extract_error.ts"
 import type { LineBudget } from "./_limits.ts"
 import type { OpcPackage, Relationship } from "./_opc.ts"
 import { ChartTextReader, CommentsReader, SheetDrawingReader, ThreadedCommentsReader, type CellComment } from "./_sheet_extras.ts"
-import { SharedStringsReader } from "./_shared_strings.ts"
+import { readSharedStrings, readSharedStringsSaxes, SharedStringTable, type SharedStringsReading } from "./_shared_strings.ts"
 import { emitCells, emitLines, type ExtractionSink } from "./_sink.ts"
 import { StylesReader } from "./_styles.ts"
 import { cellAddress, type CellBatch, hidesCells, linesOfBatch, MergeFilter, parseReference, WorksheetReader } from "./_worksheet.ts"
 import { type SheetScanOutcome, WorksheetScan } from "./_sheet_scan.ts"
-import { attribute, ns, XmlStream, type XmlTag, type XmlVisitor } from "./_xml.ts"
+import { attribute, corruptPart, ns, XmlStream, type XmlTag, type XmlVisitor } from "./_xml.ts"
 
 /** A sheet as the workbook part lists it (xlsx and xlsb alike): its name, state and relationship id. */
 export interface SheetEntry {
@@ -238,7 +238,7 @@ const readFast = (pkg: OpcPackage, context: CellContext, reading: SheetReading):
       Effect.flatMap(() =>
         Effect.try({
           try: () => scan.finish(),
-          catch: (e) => (e instanceof ExtractError ? e : new ExtractError({ reason: "corrupt", detail: `${part}: ${e instanceof Error ? e.message : String(e)}` }))
+          catch: (e) => corruptPart(part, e)
         })
       ),
       Effect.map(() => {
@@ -339,10 +339,12 @@ const worksheetLinesWith = <E>(options: WorksheetLinesOptions<E>, readSheet: Rea
 
 /** Which reader reads a sheet's cells (issue 20). */
 export interface SheetReading {
-  /** The fast path (`_sheet_scan.ts`) for `sheetData`, saxes for the rest and for what the fast path gives back; `false`: saxes for all. */
+  /** The fast path (`_sheet_scan.ts`, `_shared_strings.ts`) for `sheetData` and `sst`, saxes for the rest and for what the fast path gives back; `false`: saxes for all. */
   readonly fast: boolean
   /** Told, for each sheet part the fast path read, how it went (tests and profiles). */
   readonly observe?: (sheetPart: string, outcome: SheetScanOutcome) => void
+  /** Told, for each shared-string table the fast path read, how it went. */
+  readonly observeSharedStrings?: SharedStringsReading
 }
 
 /** The default {@link SheetReading}: the fast path. */
@@ -375,11 +377,13 @@ export const extractWorkbook = <E>(
     const styles = new StylesReader()
     const stylesPart = internal.find((r) => r.type === "styles")
     if (stylesPart !== undefined) yield* pkg.readXml(stylesPart.target, styles)
-    const sharedStrings = new SharedStringsReader(budget)
     const sharedStringsPart = internal.find((r) => r.type === "sharedStrings")
-    if (sharedStringsPart !== undefined) yield* pkg.readXml(sharedStringsPart.target, sharedStrings)
-    sharedStrings.strings.pack()
-    const context = { sharedStrings: sharedStrings.strings, formats: styles.formats(), date1904: book.date1904 }
+    const sharedStrings = yield* sharedStringsPart === undefined
+      ? Effect.succeed(new SharedStringTable())
+      : reading.fast
+        ? readSharedStrings(pkg, sharedStringsPart.target, budget, reading.observeSharedStrings)
+        : readSharedStringsSaxes(pkg, sharedStringsPart.target, budget)
+    const context = { sharedStrings, formats: styles.formats(), date1904: book.date1904 }
 
     yield* sheetParts(pkg, book.sheets, byId, budget, sink, (sheetPart, rels) =>
       worksheetLines({ pkg, sheetPart, rels, context, budget, sink, streaming }, reading)

@@ -172,7 +172,8 @@ function decoderFor(bytes: Uint8Array): TextDecoder {
   return new TextDecoder("utf-8")
 }
 
-const corrupt = (partName: string, e: unknown): ExtractError =>
+/** `e` (what a parser or a reader threw while reading `partName`) as an {@link ExtractError}: itself when it is one, else `corrupt` naming the part. */
+export const corruptPart = (partName: string, e: unknown): ExtractError =>
   e instanceof ExtractError
     ? e
     : new ExtractError({ reason: "corrupt", detail: `${partName}: ${e instanceof Error ? e.message : String(e)}` })
@@ -210,7 +211,7 @@ export const feed = <E = never>(
 ): Effect.Effect<void, ExtractError | E> =>
   Effect.suspend(() => {
     const iterator = source[Symbol.asyncIterator]()
-    const next = Effect.tryPromise({ try: () => iterator.next(), catch: (e) => corrupt(partName, e) })
+    const next = Effect.tryPromise({ try: () => iterator.next(), catch: (e) => corruptPart(partName, e) })
     return Effect.gen(function* () {
       // Enough leading bytes to see a byte order mark and the declaration's encoding.
       let head: Array<Uint8Array> = []
@@ -230,7 +231,7 @@ export const feed = <E = never>(
       const decoder = decoderFor(first)
       const write1 = (bytes: Uint8Array) =>
         Effect.zipRight(
-          Effect.try({ try: () => write(decoder.decode(bytes, { stream: true })), catch: (e) => corrupt(partName, e) }),
+          Effect.try({ try: () => write(decoder.decode(bytes, { stream: true })), catch: (e) => corruptPart(partName, e) }),
           after
         )
       const writeAll = Effect.fn(function* (bytes: Uint8Array) {
@@ -245,7 +246,7 @@ export const feed = <E = never>(
         if (r.done) break
         yield* writeAll(r.value)
       }
-      yield* Effect.try({ try: () => write(decoder.decode()), catch: (e) => corrupt(partName, e) })
+      yield* Effect.try({ try: () => write(decoder.decode()), catch: (e) => corruptPart(partName, e) })
     }).pipe(Effect.ensuring(Effect.promise(() => Promise.resolve(iterator.return?.()).catch(() => undefined))))
   })
 
@@ -269,7 +270,7 @@ export const parseXml = <E = never>(
 ): Effect.Effect<void, ExtractError | E> => Effect.gen(function* () {
   const stream = new XmlStream(partName, visitor, options?.maxDepth ?? defaultMaxXmlDepth)
   yield* feed(source, partName, (text) => stream.write(text), options?.afterChunk)
-  yield* Effect.try({ try: () => stream.close(), catch: (e) => corrupt(partName, e) })
+  yield* Effect.try({ try: () => stream.close(), catch: (e) => corruptPart(partName, e) })
 }).pipe(Effect.withSpan("Extract.parseXml"))
 
 /**
@@ -363,7 +364,7 @@ export const rootElementOf = (source: PartBytes, partName: string): Effect.Effec
       () => Effect.void
     ),
     Effect.flatMap(() =>
-      root !== undefined ? Effect.succeed(root) : Effect.fail(corrupt(partName, new Error("no root element")))
+      root !== undefined ? Effect.succeed(root) : Effect.fail(corruptPart(partName, new Error("no root element")))
     )
   )
 }
