@@ -61,6 +61,14 @@ describe("localUsageError(): @effect/cli's English usage errors in Japanese, the
     expect(localUsageError(text, args)?.split("\n")[0]).toBe(expected)
   })
 
+  it.each([
+    [["search", "見積", "--limit", "abc"], "abc", "--limit には 1 以上の整数を指定してください（指定: abc）。\n--limit must be a whole number of 1 or more (got abc)."],
+    [["search", "見積", "--offset=1.5"], "1.5", "--offset には 0 以上の整数を指定してください（指定: 1.5）。\n--offset must be a whole number of 0 or more (got 1.5)."],
+    [["gui", "--port", "http"], "http", "--port には 1 から 65535 までの数を指定してください。\n--port must be a number from 1 to 65535."]
+  ] as const)("a value that is not a whole number for an option of %j is said with the option's own message", (args, value, expected) => {
+    expect(localUsageError(`'${value}' is not a integer`, args)).toBe(expected)
+  })
+
   it("leaves a sentence it does not know to @effect/cli", () => {
     expect(localUsageError("Expected to find option: '--port'", ["gui"])).toBeUndefined()
   })

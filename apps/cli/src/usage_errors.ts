@@ -22,6 +22,9 @@ function commandWords(args: ReadonlyArray<string>, subcommands: Readonly<Record<
   return first in subcommands && second !== undefined && !second.startsWith("-") ? [first, second] : [first]
 }
 
+/** The options @effect/cli reads as integers (search's paging, the GUI's port). */
+const integerOptions = ["--limit", "--offset", "--port"] as const
+
 /** `--work` or `--work=…`. */
 const isWork = (arg: string) => arg === "--work" || arg.startsWith("--work=")
 
@@ -54,6 +57,16 @@ export function localUsageError(
   const command = ["sagasu", ...commandWords(args, subcommands)].join(" ")
   const missing = /^Missing argument (<[^>]+>)/.exec(said)
   if (missing !== null) return inBothLanguages((t) => t.cliMissingArgument(missing[1]!, command))
+  // `--limit abc`: @effect/cli names the value, not the option; the option is the one given that value.
+  const notInteger = /^'(.*)' is not a integer$/.exec(said)
+  if (notInteger !== null) {
+    const value = notInteger[1]!
+    const option = integerOptions.find((name) => args.some((arg, i) => arg === `${name}=${value}` || (arg === name && args[i + 1] === value)))
+    if (option === "--limit") return inBothLanguages((t) => t.searchBadLimit(value))
+    if (option === "--offset") return inBothLanguages((t) => t.searchBadOffset(value))
+    if (option === "--port") return inBothLanguages((t) => t.guiBadPort)
+    return undefined
+  }
   const unknownArgument = /^Received unknown argument: '(.*)'$/.exec(said)
   if (unknownArgument !== null) {
     const arg = unknownArgument[1]!
