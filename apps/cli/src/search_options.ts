@@ -213,7 +213,9 @@ export function searchArgsInOrder(args: ReadonlyArray<string>): ReadonlyArray<st
  * after which everything is a search word): `sagasu --work W add 共有 P` is
  * read as `sagasu add 共有 P --work W`, `sagasu --work W list --help` as
  * `sagasu list --help --work W` (a `--help` after another option is not
- * taken for help). Nothing after them: returned as it is.
+ * taken for help); for `search`, whose options are put in order afterwards
+ * ({@link searchArgsInOrder}), first after the command, so that a `--work`
+ * written after it wins. Nothing after them: returned as it is.
  */
 export function globalOptionsAfterCommand(args: ReadonlyArray<string>): ReadonlyArray<string> {
   const leading: Array<string> = []
@@ -230,6 +232,9 @@ export function globalOptionsAfterCommand(args: ReadonlyArray<string>): Readonly
   }
   const rest = args.slice(at)
   if (leading.length === 0 || rest.length === 0) return args
+  // A search puts its options in order itself (searchArgsInOrder), the last of a repeated one winning:
+  // the leading --work goes first, so that one written after the command wins, as the README says.
+  if (rest[0] === "search") return ["search", ...leading, ...rest.slice(1)]
   const words = rest.indexOf("--")
   return words < 0 ? [...rest, ...leading] : [...rest.slice(0, words), ...leading, ...rest.slice(words)]
 }

@@ -1,11 +1,13 @@
 import { describe, expect, it } from "@effect/vitest"
-import { globalOptionsAfterCommand } from "./search_options.ts"
+import { globalOptionsAfterCommand, searchArgsInOrder } from "./search_options.ts"
 import { localUsageError } from "./usage_errors.ts"
 
 describe("globalOptionsAfterCommand()", () => {
   it.each([
     [["--work", "/w", "add", "共有", "/mnt/共有"], ["add", "共有", "/mnt/共有", "--work", "/w"]],
-    [["--work=/w", "search", "見積"], ["search", "見積", "--work=/w"]],
+    // A search orders its options itself, the last of a repeated one winning: a --work after the command wins.
+    [["--work=/w", "search", "見積"], ["search", "--work=/w", "見積"]],
+    [["--work", "/a", "search", "見積", "--work", "/b"], ["search", "--work", "/a", "見積", "--work", "/b"]],
     [["--work", "/w", "team", "connect", "postgres://u@h/d"], ["team", "connect", "postgres://u@h/d", "--work", "/w"]],
     // A --help after another option is not help to @effect/cli: it must stay before --work.
     [["--work", "/w", "list", "--help"], ["list", "--help", "--work", "/w"]],
@@ -18,6 +20,13 @@ describe("globalOptionsAfterCommand()", () => {
     [["--work"], ["--work"]]
   ] as const)("%j -> %j", (args, expected) => {
     expect(globalOptionsAfterCommand(args)).toEqual(expected)
+  })
+
+  it("a search reads the --work written last, before the command or after it (the README: the last value counts)", () => {
+    const searched = (args: ReadonlyArray<string>) => searchArgsInOrder(globalOptionsAfterCommand(args).slice(1))
+    expect(searched(["--work", "/a", "search", "見積", "--work", "/b"])).toEqual(["--work", "/b", "--", "見積"])
+    expect(searched(["search", "見積", "--work", "/a", "--work", "/b"])).toEqual(["--work", "/b", "--", "見積"])
+    expect(searched(["--work=/a", "search", "-x", "見積"])).toEqual(["--work", "/a", "--", "-x", "見積"])
   })
 })
 
