@@ -266,6 +266,12 @@ describe("sagasu CLI on the sample documents", () => {
       expect(r.err + r.out).not.toMatch(/_tag|\n\s+at |ParseError/)
     }
     expect(sagasu(work, "add", "a/b", samples).err).toContain("名前に \\ / : * ? \" < > | と制御文字は使えません")
+    // Words that are only spaces, half- or full-width, are no words: said as the missing word is, on both paths.
+    const none = sagasu(work, "search")
+    expect(none.code).toBe(1)
+    expect(none.err).toMatch(/^<WORD> を指定してください/)
+    for (const blank of ["", " ", "\u3000"]) expect(sagasu(work, "search", blank), JSON.stringify(blank)).toEqual(none)
+    expect(spawnSync(process.execPath, [bin, "--work", work, "search", " ", "--json"], { encoding: "utf8" }).status).toBe(1)
   }, 600_000)
 
   it("ends quietly when the reader of its output goes away (search | head)", () => {

@@ -55,6 +55,8 @@ const color = process.stdout.isTTY === true && process.env.NO_COLOR === undefine
  */
 export const searchCommand = (work: string, query: string, options: SearchCommandOptions) =>
   Effect.gen(function* () {
+    // Words that are only spaces (`search ""`, `search "　"`) are no words: the same mistake as none at all.
+    if (query.trim() === "") return yield* fail(inBothLanguages((t) => t.cliMissingArgument("<WORD>", "sagasu search")), 1)
     const paths = yield* WorkStore.checkWorkFolder(work)
     // A broken settings file does not stop a search (the index answers as it is), but is said on stderr.
     const settings = yield* WorkStore.readSettings(paths).pipe(
