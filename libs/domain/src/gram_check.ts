@@ -8,9 +8,12 @@
  * since: this run changed nothing, the manifest is the very one the mark
  * names (a round or a newer update replaces it), the fresh log it names has
  * not grown (every publish and removal is noted there first, S1 — a stop or
- * a `kill -9` after a change leaves the note), and the machine has not been
+ * a `kill -9` after a change leaves the note), the machine has not been
  * restarted (the notes are not fsynced: after a power loss a change may be
- * on disk without its note).
+ * on disk without its note), and the work folder is where the mark was
+ * written (a copied, restored or moved work folder's body-index folders
+ * have other inodes than the 2-gram index recorded: their lines would not
+ * be read until a walk indexes them again).
  *
  * @module
  */
@@ -28,12 +31,15 @@ export type BootIdentity = typeof BootIdentity.Type
 /**
  * The in-line mark (`gram/in-line.json`): the update found the 2-gram index
  * equal to the body index when the manifest's text was `manifest`, its
- * fresh log `freshBytes` long, in the boot `boot`.
+ * fresh log `freshBytes` long, in the boot `boot`, with the gram folder at
+ * `place` (its device and inode, `dev:ino`). A mark of an older version
+ * without `place` does not decode: the next update walks once.
  */
 export const GramInLineMark = Schema.Struct({
   manifest: Schema.String,
   freshBytes: Schema.Number,
-  boot: BootIdentity
+  boot: BootIdentity,
+  place: Schema.String
 })
 export type GramInLineMark = typeof GramInLineMark.Type
 
@@ -50,10 +56,12 @@ export interface GramCheckFacts {
   /** The size in bytes of the fresh log the manifest names, now. */
   readonly freshBytes: number
   readonly boot: BootIdentity
+  /** The gram folder's device and inode now (`dev:ino`). */
+  readonly place: string
 }
 
 /** Why the walk is needed. */
-export type GramWalkReason = "changes" | "rebuild" | "no-mark" | "manifest-replaced" | "log-changed" | "restarted"
+export type GramWalkReason = "changes" | "rebuild" | "no-mark" | "manifest-replaced" | "log-changed" | "restarted" | "moved"
 
 /** {@link decideGramCheck}'s answer: `Skip` the walk (the 2-gram index is in line), or `Walk` it and why. */
 export type GramCheck = { readonly _tag: "Skip" } | { readonly _tag: "Walk"; readonly reason: GramWalkReason }
@@ -78,5 +86,6 @@ export function decideGramCheck(facts: GramCheckFacts): GramCheck {
   if (mark.manifest !== facts.manifest) return walk("manifest-replaced")
   if (mark.freshBytes !== facts.freshBytes) return walk("log-changed")
   if (!sameBoot(mark.boot, facts.boot)) return walk("restarted")
+  if (mark.place !== facts.place) return walk("moved")
   return { _tag: "Skip" }
 }

@@ -44,6 +44,12 @@ function textOf(file: string): string {
   }
 }
 
+/** Where the gram folder `gramDir` is: its device and inode (`dev:ino`; `""` when it cannot be read). A copy, a restore or a move to another disk gives another. */
+export function gramPlace(gramDir: string): string {
+  const info = fs.statSync(gramDir, { throwIfNoEntry: false })
+  return info === undefined ? "" : `${info.dev}:${info.ino}`
+}
+
 /** The size of the fresh log `name` of `gramDir` (0 when missing or unnamed). */
 export function freshLogBytes(gramDir: string, name: string): number {
   if (name === "") return 0
@@ -54,14 +60,15 @@ export function freshLogBytes(gramDir: string, name: string): number {
  * What `decideGramCheck` needs of the gram folder `gramDir` whose manifest
  * names the fresh log `fresh`, besides the run's changes and `rebuild`: the
  * mark (undefined when missing or unreadable), the manifest's text, the
- * log's size and this boot. Never throws.
+ * log's size, this boot and the folder's place. Never throws.
  */
 export function gramCheckFacts(gramDir: string, fresh: string): Omit<GramCheckFacts, "changes" | "rebuild"> {
   return {
     mark: Option.getOrUndefined(decodeMark(textOf(path.join(gramDir, inLineMarkName)))),
     manifest: textOf(manifestPath(gramDir)),
     freshBytes: freshLogBytes(gramDir, fresh),
-    boot: bootIdentity()
+    boot: bootIdentity(),
+    place: gramPlace(gramDir)
   }
 }
 
@@ -72,7 +79,7 @@ export function gramCheckFacts(gramDir: string, fresh: string): Omit<GramCheckFa
  * void anyway). Throws on I/O errors.
  */
 export function writeInLineMark(gramDir: string, fresh: string): void {
-  const mark: GramInLineMark = { manifest: textOf(manifestPath(gramDir)), freshBytes: freshLogBytes(gramDir, fresh), boot: bootIdentity() }
+  const mark: GramInLineMark = { manifest: textOf(manifestPath(gramDir)), freshBytes: freshLogBytes(gramDir, fresh), boot: bootIdentity(), place: gramPlace(gramDir) }
   const file = path.join(gramDir, inLineMarkName)
   const temp = `${file}.tmp-${process.pid}`
   fs.writeFileSync(temp, JSON.stringify(mark))

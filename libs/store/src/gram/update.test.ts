@@ -2,7 +2,7 @@ import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import type { WorkPaths } from "../work_paths.ts"
+import { type WorkPaths, workPaths } from "../work_paths.ts"
 import { bruteForce, bruteForceFiles, loadBodyIndex, makeWork, part, publish, randomParts, remove, run, seeded } from "./_test_corpus.ts"
 import { inLineMarkName } from "./in_line_mark.ts"
 import { manifestPath, readManifestSync, writeManifestSync } from "./manifest.ts"
@@ -213,6 +213,24 @@ describe("a run that changed nothing skips the body-index walk while the in-line
     fs.writeFileSync(markFile, JSON.stringify({ ...mark, boot: { id: `${mark.boot.id}-before`, bootedAtS: mark.boot.bootedAtS - 86_400 } }))
     expect(await update(paths)).toMatchObject({ removed: 1, repaired: 1 })
     expect(texts(paths, "請求")).toEqual([])
+  })
+
+  it("walks in a copy of the work folder (a backup restored, another disk), whose lines then read again", async () => {
+    const paths = await twoFiles()
+    const root = path.dirname(paths.gram)
+    const copy = workPaths(`${root}-copy`)
+    fs.cpSync(root, path.dirname(copy.gram), { recursive: true, preserveTimestamps: true })
+    // The copy's body-index folders have other inodes than its 2-gram index recorded: their lines are not read.
+    const hitsBefore = texts(copy, "見積")
+    expect(hitsBefore).not.toEqual(texts(paths, "見積"))
+    expect(texts(paths, "見積")).toEqual(["a.xlsx:見積 A"])
+    const generation = readManifestSync(copy.gram)?.generation
+    expect(await update(copy)).toMatchObject({ generation: generation! + 1 })
+    expect(texts(copy, "見積")).toEqual(["a.xlsx:見積 A"])
+    expect(texts(copy, "請求")).toEqual(["b.xlsx:請求 B"])
+    // In line again: the next update of the copy skips the walk; the original was never touched.
+    expect(await update(copy)).toMatchObject({ indexed: 0, repaired: 0, generation: generation! + 1 })
+    expect(readManifestSync(paths.gram)?.generation).toBe(generation)
   })
 
   it("leaves no mark when the update fails, so the next one walks", async () => {
