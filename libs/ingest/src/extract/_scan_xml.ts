@@ -40,15 +40,15 @@ export const fallback = (reason: string): never => {
 }
 
 /** Characters XML 1.0 does not allow anywhere (saxes rejects them). */
-export const forbiddenChars = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/
+const forbiddenChars = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/
 
 /** The longest construct (a tag, a text, a comment) carried over from one piece of text to the next. */
 const maxCarry = 1 << 20
 
-export const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
+const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d
 
 /** A character an XML name may hold (ASCII letters, digits, `._-:` and anything past ASCII). */
-export const isNameChar = (c: number) =>
+const isNameChar = (c: number) =>
   (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d || c === 0x2e || c === 0x3a || c >= 0x80
 
 /** Whether `code` is a character XML 1.0 allows (for character references). */
@@ -56,7 +56,7 @@ const isXmlChar = (code: number) =>
   code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code <= 0xd7ff) || (code >= 0xe000 && code <= 0xfffd) || (code >= 0x10000 && code <= 0x10ffff)
 
 /** Decodes the five XML entities and character references of `text`, as saxes does; anything else falls back. */
-export function decodeXmlEntities(text: string): string {
+function decodeXmlEntities(text: string): string {
   let out = ""
   let from = 0
   for (let amp = text.indexOf("&"); amp >= 0; amp = text.indexOf("&", from)) {
@@ -86,7 +86,7 @@ export function decodeXmlEntities(text: string): string {
 export const isName = (buf: string, from: number, to: number, name: string): boolean => to - from === name.length && buf.startsWith(name, from)
 
 /** Whether the `length` characters of `buf` at `a` and at `b` are the same. */
-export function sameText(buf: string, a: number, b: number, length: number): boolean {
+function sameText(buf: string, a: number, b: number, length: number): boolean {
   for (let k = 0; k < length; k++) if (buf.charCodeAt(a + k) !== buf.charCodeAt(b + k)) return false
   return true
 }
@@ -110,7 +110,7 @@ function styleNumber(buf: string, from: number, to: number): number {
 }
 
 /** Text as saxes gives it: line ends normalised (`\r\n` and `\r` are `\n`), then references decoded. */
-export const textOf = (raw: string): string => {
+const textOf = (raw: string): string => {
   let text = raw.indexOf("\r") >= 0 ? raw.replace(/\r\n?/g, "\n") : raw
   if (text.indexOf("&") >= 0) text = decodeXmlEntities(text)
   return text

@@ -84,8 +84,9 @@ export class SheetDataScanner extends ElementScanner {
   /** The number of the row a `<row>` start tag opens ({@link nextRowNumber} on its `r`). */
   private rowNumber(buf: string): number {
     if (this.attrRFrom >= 0) {
+      // Plain digits read in place; anything else (0, a sign, an exponent, spaces) as nextRowNumber reads it.
       const digits = digitsValue(buf, this.attrRFrom, this.attrRTo)
-      return digits > 0 ? digits : nextRowNumber(digits === 0 ? "0" : buf.slice(this.attrRFrom, this.attrRTo), this.atRow)
+      return digits > 0 ? digits : nextRowNumber(buf.slice(this.attrRFrom, this.attrRTo), this.atRow)
     }
     return nextRowNumber(this.attrRText, this.atRow)
   }
