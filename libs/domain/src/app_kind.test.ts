@@ -9,18 +9,22 @@ describe("fileFormatOf() (R13: the file's application)", () => {
     ["old.xls", "spreadsheet", "plain"],
     ["TEMPLATE.XLT", "spreadsheet", "plain"],
     ["binary.xlsb", "spreadsheet", "plain"],
-    ["calc.ods", "spreadsheet", "office"],
+    // W3 (issue 20): OpenDocument packages too; flat OpenDocument XML stays with Office.
+    ["calc.ods", "spreadsheet", "plain"],
+    ["flat.fods", "spreadsheet", "office"],
     ["議事録.docx", "document", "plain"],
     ["legacy.DOC", "document", "plain"],
     ["template.dot", "document", "plain"],
     ["memo.rtf", "document", "office"],
-    ["writer.odt", "document", "office"],
+    ["writer.odt", "document", "plain"],
+    ["flat.fodt", "document", "office"],
     ["deck.pptx", "presentation", "plain"],
     ["show.ppsx", "presentation", "plain"],
     ["old.ppt", "presentation", "plain"],
     ["show.PPS", "presentation", "plain"],
     ["design.pot", "presentation", "plain"],
-    ["impress.odp", "presentation", "office"]
+    ["impress.odp", "presentation", "plain"],
+    ["flat.fodp", "presentation", "office"]
   ])("%s → %s / %s", (name, app, reader) => {
     expect(fileFormatOf(name)).toMatchObject({ app, reader })
   })

@@ -27,15 +27,16 @@ export interface FileFormat {
 }
 
 // W3: once the plain workers read a format its files go to them first (legacy Excel, Word 97–2003 and
-// PowerPoint 97–2003 since issue 20); what they cannot read (BIFF2–4, Word 6/95, PowerPoint 95, damaged
-// workbooks) comes back as a reroute to the owner (R14). OpenDocument and RTF stay with Office.
+// PowerPoint 97–2003, OpenDocument packages since issue 20); what they cannot read (BIFF2–4, Word 6/95,
+// PowerPoint 95, damaged workbooks, an encrypted OpenDocument file's kin) comes back as a reroute to the
+// owner (R14). Flat OpenDocument XML (fods, fodt, fodp) and RTF stay with Office.
 const table: ReadonlyArray<readonly [AppKind, Reader, ReadonlyArray<string>]> = [
-  ["spreadsheet", "plain", ["xlsx", "xlsm", "xltx", "xltm", "xls", "xlt", "xlsb"]],
-  ["spreadsheet", "office", ["ods", "fods"]],
-  ["document", "plain", ["docx", "docm", "dotx", "dotm", "doc", "dot"]],
-  ["document", "office", ["odt", "fodt", "rtf"]],
-  ["presentation", "plain", ["pptx", "pptm", "ppsx", "ppsm", "potx", "potm", "ppt", "pps", "pot"]],
-  ["presentation", "office", ["odp", "fodp"]]
+  ["spreadsheet", "plain", ["xlsx", "xlsm", "xltx", "xltm", "xls", "xlt", "xlsb", "ods"]],
+  ["spreadsheet", "office", ["fods"]],
+  ["document", "plain", ["docx", "docm", "dotx", "dotm", "doc", "dot", "odt"]],
+  ["document", "office", ["fodt", "rtf"]],
+  ["presentation", "plain", ["pptx", "pptm", "ppsx", "ppsm", "potx", "potm", "ppt", "pps", "pot", "odp"]],
+  ["presentation", "office", ["fodp"]]
 ]
 
 const formats = new Map<string, FileFormat>(

@@ -27,8 +27,9 @@ import { findMainPart } from "./extract/_main_part.ts"
 import { openSnapshot, readSnapshot } from "./extract/_read_file.ts"
 import { extractOle2 } from "./extract/_legacy.ts"
 import { OpcPackage } from "./extract/_opc.ts"
+import { extractOpenDocument } from "./extract/_open_document.ts"
 import { extractPresentation } from "./extract/_presentation.ts"
-import { collectingSink, emitLines, type ExtractionSink } from "./extract/_sink.ts"
+import { collectingSink, emitParts, type ExtractionSink } from "./extract/_sink.ts"
 import { emitProperties, packageProperties } from "./extract/_properties.ts"
 import { sniffContainer } from "./extract/_sniff.ts"
 import { defaultSheetStreaming, extractWorkbook, type SheetStreaming } from "./extract/_workbook.ts"
@@ -128,6 +129,7 @@ const extractPackage = <E>(
     const main = yield* findMainPart(pkg, fileName)
     // Lines held in memory are also counted over the file; lines that stream to disk are bounded by what the sink takes.
     const budget = new LineBudget(limits.maxLines, limits.maxTextChars, sink.keepsLines ? limits.maxLines : Infinity)
+    if (main.encoding === "opendocument") return yield* extractOpenDocument(pkg, main.mimetype ?? "", sink, budget)
     if (main.encoding === "binary") {
       yield* extractXlsb(pkg, main.part, budget, sink, streamingOf(options))
       return yield* emitProperties(sink, budget, yield* packageProperties(pkg))
@@ -146,11 +148,7 @@ const extractPackage = <E>(
     const { parts, titles } = main.kind === "document"
       ? { ...(yield* extractDocument(pkg, main.part, budget)), titles: [] }
       : yield* extractPresentation(pkg, main.part, budget)
-    for (const part of parts) {
-      yield* sink.beginPart(part)
-      yield* emitLines(sink, budget, part.lines)
-      yield* sink.endPart
-    }
+    yield* emitParts(sink, budget, parts)
     // The document properties, then the slides' titles (S4), as the part `properties`.
     yield* emitProperties(sink, budget, [...(yield* packageProperties(pkg)), ...titles])
   }).pipe(Effect.withSpan("Extract.package"))

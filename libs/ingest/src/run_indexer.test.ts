@@ -519,11 +519,11 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
 
   it.effect("R14: a reroute goes to the Office owner and stays in flight; the owner's result is recorded", () =>
     provide(Effect.gen(function* () {
-      const f = yield* makeFixture({ A: { "old.xlsx": "reroute", "x.ods": "opendocument" } })
+      const f = yield* makeFixture({ A: { "old.xlsx": "reroute", "x.fods": "opendocument" } })
       const r = yield* run(f)
       expect(r.code).toBe(0)
-      expect(new Set(r.dispatched)).toEqual(new Set(["plain:old.xlsx", "spreadsheet:old.xlsx", "spreadsheet:x.ods"]))
-      expect(statuses(r.rows)).toEqual({ "A/old.xlsx": "done", "A/x.ods": "done" })
+      expect(new Set(r.dispatched)).toEqual(new Set(["plain:old.xlsx", "spreadsheet:old.xlsx", "spreadsheet:x.fods"]))
+      expect(statuses(r.rows)).toEqual({ "A/old.xlsx": "done", "A/x.fods": "done" })
       expect(r.echoed).toContain("A/old.xlsx: Office が無いと読めない内容のため、表計算の担当（LibreOffice）に回しました")
     })))
 
@@ -539,7 +539,7 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
 
   it.live("W5/R14: a stop lets the plain file in flight finish, interrupts Office, leaves the rest pending, exit 2", () =>
     provide(Effect.gen(function* () {
-      const f = yield* makeFixture({ A: { "1.xlsx": "slow", "2.xlsx": "b", "3.xlsx": "c", "9.ods": "office-slow" } })
+      const f = yield* makeFixture({ A: { "1.xlsx": "slow", "2.xlsx": "b", "3.xlsx": "c", "9.fods": "office-slow" } })
       const gate = yield* Deferred.make<void>()
       const r = yield* run(f, {
         script: (kind, request) =>
@@ -551,17 +551,17 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
         during: (c) =>
           Effect.gen(function* () {
             // Both the slow plain file and the Office file are in flight now.
-            yield* c.progress.changes.pipe(Stream.filter((p: Progress) => p.current === "A/9.ods"), Stream.take(1), Stream.runDrain)
+            yield* c.progress.changes.pipe(Stream.filter((p: Progress) => p.current === "A/9.fods"), Stream.take(1), Stream.runDrain)
             yield* requestStop(c)
             yield* Effect.sleep("50 millis")
             yield* Deferred.succeed(gate, undefined)
           })
       })
       expect(r.code).toBe(2)
-      expect(r.dispatched).toEqual(["plain:1.xlsx", "spreadsheet:9.ods"])
-      expect(statuses(r.rows)).toEqual({ "A/1.xlsx": "done", "A/2.xlsx": "pending", "A/3.xlsx": "pending", "A/9.ods": "pending" })
+      expect(r.dispatched).toEqual(["plain:1.xlsx", "spreadsheet:9.fods"])
+      expect(statuses(r.rows)).toEqual({ "A/1.xlsx": "done", "A/2.xlsx": "pending", "A/3.xlsx": "pending", "A/9.fods": "pending" })
       expect(tsvText(f.paths, "A", "1.xlsx")).toBe("A1\tslow")
-      expect(tsvText(f.paths, "A", "9.ods")).toBeUndefined()
+      expect(tsvText(f.paths, "A", "9.fods")).toBeUndefined()
       expect(yield* closing(r)).toEqual(Option.some("インデックス作成を中止しました。（成功: 1 件 / 失敗: 0 件）"))
       const progress = yield* SubscriptionRef.get(r.channel.progress)
       expect(progress).toMatchObject({ phase: "finalize", processed: 1, failed: 0, exitCode: 2 })

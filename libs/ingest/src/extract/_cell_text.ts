@@ -221,4 +221,46 @@ function formsOf(n: number, format: NumberFormat, date1904: boolean): string {
   return formatGeneralNumber(n)
 }
 
+/**
+ * The search-only forms of an OpenDocument cell (S4), which shows `text`
+ * and stores `value` as its `office:value-type` says: a number's plain value
+ * (`float`, `percentage`, `currency`: `0.125` for `12.5%`), a date's typed
+ * Japanese forms from its ISO `date-value` (`2009/9/4 2009/09/04 2009-09-04
+ * 2009年9月4日`), each left out when the text holds it already, as for an
+ * xlsx cell ({@link numberForms}); `""` for anything else.
+ */
+export function openDocumentForms(type: string, value: string, text: string): string {
+  if (type === "float" || type === "percentage" || type === "currency") {
+    const n = Number(value)
+    return value.trim() === "" || !Number.isFinite(n) ? "" : keepNew(formatGeneralNumber(n), text)
+  }
+  if (type !== "date") return ""
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value)
+  if (m === null) return ""
+  const [, y = "", mm = "", dd = ""] = m
+  return keepNew(dateForms(y, mm, dd), text)
+}
+
+/**
+ * What an OpenDocument cell without a paragraph shows (a writer that stored
+ * only the value): a number in General form, a date as `yyyy-mm-dd` (and
+ * its time when it has one), `TRUE`/`FALSE`, a string or a time as stored.
+ */
+export function openDocumentValueText(type: string, value: string): string {
+  switch (type) {
+    case "float":
+    case "percentage":
+    case "currency": {
+      const n = Number(value)
+      return value.trim() === "" || !Number.isFinite(n) ? value : formatGeneralNumber(n)
+    }
+    case "date":
+      return formatIsoCell(value)
+    case "boolean":
+      return value === "true" ? "TRUE" : value === "false" ? "FALSE" : value
+    default:
+      return value
+  }
+}
+
 const asText = (value: string, format: NumberFormat | undefined) => (format === undefined || value === "" ? value : formatText(value, format))

@@ -95,7 +95,7 @@ const altChunkText = (pkg: OpcPackage, part: string, budget: LineBudget, depth: 
             })
             const nested = new OpcPackage(zip)
             const main = yield* findMainPart(nested, "chunk.docx")
-            if (main.kind !== "document") return []
+            if (main.kind !== "document" || main.encoding !== "xml") return []
             const { parts } = yield* documentOf(nested, main.part, budget, depth + 1)
             return parts.flatMap((p) => p.lines.map((l) => l.text))
           })

@@ -8,6 +8,7 @@
 import { Effect } from "effect"
 import { fileFormatOf, type AppKind } from "@sagasu/domain"
 import { ExtractError } from "./extract_error.ts"
+import { openDocumentKindOf } from "./_open_document.ts"
 import type { OpcPackage } from "./_opc.ts"
 import { ns } from "./_xml.ts"
 
@@ -15,8 +16,14 @@ import { ns } from "./_xml.ts"
 export interface MainPart {
   readonly part: string
   readonly kind: AppKind
-  /** `binary` for a workbook of BIFF12 records (xlsb), `xml` otherwise. */
-  readonly encoding: "xml" | "binary"
+  /**
+   * `binary` for a workbook of BIFF12 records (xlsb), `opendocument` for an
+   * OpenDocument package (ods, odt, odp: `part` is `content.xml`, read by
+   * `_open_document.ts`), `xml` otherwise.
+   */
+  readonly encoding: "xml" | "binary" | "opendocument"
+  /** The `mimetype` entry of an OpenDocument package. */
+  readonly mimetype?: string
 }
 
 /** Where a package without `_rels/.rels` customarily keeps its main part, per application. */
@@ -32,8 +39,9 @@ const fail = (reason: ExtractError["reason"], detail: string) => Effect.fail(new
  * The main part is the target of the package's `officeDocument`
  * relationship. A package without relationships falls back to the customary
  * part names (the extension's application first). A binary main part
- * (`xl/workbook.bin`) is an xlsb workbook. An OpenDocument file is
- * `needs-office`; a zip that is no Office package is `not-office`.
+ * (`xl/workbook.bin`) is an xlsb workbook. An OpenDocument spreadsheet, text
+ * or presentation is one by its `mimetype` entry, any other OpenDocument
+ * kind `needs-office`; a zip that is no Office package is `not-office`.
  */
 export const findMainPart = Effect.fn("Extract.findMainPart")(function* (pkg: OpcPackage, fileName: string) {
   const office = (yield* pkg.relationships("")).find((r) => r.type === "officeDocument" && !r.external)
@@ -45,7 +53,10 @@ export const findMainPart = Effect.fn("Extract.findMainPart")(function* (pkg: Op
     if (pkg.has("mimetype")) {
       const mimetype = new TextDecoder().decode(yield* pkg.bytes("mimetype"))
       if (mimetype.startsWith("application/vnd.oasis.opendocument")) {
-        return yield* Effect.fail(new ExtractError({ reason: "needs-office", detail: `OpenDocument file (${mimetype.trim()})`, openDocument: true }))
+        // W3: a spreadsheet, text or presentation is read without Office; any other kind goes to it.
+        const kind = openDocumentKindOf(mimetype)
+        if (kind === undefined) return yield* Effect.fail(new ExtractError({ reason: "needs-office", detail: `OpenDocument file (${mimetype.trim()})`, openDocument: true }))
+        return { part: "content.xml", kind, encoding: "opendocument", mimetype: mimetype.trim() } satisfies MainPart
       }
     }
     const claimed = fileFormatOf(fileName)?.app

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type BodyLine, type BodyPartHead, escapeTsvField, type Extraction } from "@sagasu/domain"
+import { type BodyLine, type BodyPart, type BodyPartHead, escapeTsvField, type Extraction } from "@sagasu/domain"
 import { Effect } from "effect"
 import type { ExtractError } from "./extract_error.ts"
 import type { LineBudget } from "./_limits.ts"
@@ -82,6 +82,10 @@ export const emitLines = <E>(sink: ExtractionSink<E>, budget: LineBudget, lines:
     : Effect.map(sink.appendLines(lines), () => {
         if (!sink.keepsLines) budget.release(charsOf(lines))
       })
+
+/** Hands `parts`, each read whole, to `sink` in order: each begun, its lines given ({@link emitLines}), ended. */
+export const emitParts = <E>(sink: ExtractionSink<E>, budget: LineBudget, parts: ReadonlyArray<BodyPart>): Effect.Effect<void, E | ExtractError> =>
+  Effect.forEach(parts, (part) => Effect.zipRight(Effect.zipRight(sink.beginPart(part), emitLines(sink, budget, part.lines)), sink.endPart), { discard: true })
 
 /**
  * Hands the cells of `batch` that `keep` keeps (all by default) to the

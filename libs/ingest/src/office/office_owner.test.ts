@@ -65,10 +65,11 @@ const failureOf = <A>(exit: Exit.Exit<A, OfficeFailure>): OfficeFailure => {
 
 /**
  * Spreadsheets only LibreOffice reads: BIFF2–4 workbooks (Excel 2–4 bare record streams) and
- * OpenDocument. BIFF5/8 .xls files are read without Office since W3's legacy readers: the owner's
- * precheck reads them itself and never starts LibreOffice for them (see the test of that below).
+ * SYLK. BIFF5/8 .xls files and OpenDocument spreadsheets are read without Office since W3's plain
+ * readers: the owner's precheck reads them itself and never starts LibreOffice for them (see the
+ * test of that below).
  */
-const officeOnlySheets = ["poi/testEXCEL_3.xls", "poi/testEXCEL_4.xls", "sheetjs/CRLFX5_2.XLS", "sheetjs/1900.ods"]
+const officeOnlySheets = ["poi/testEXCEL_3.xls", "poi/testEXCEL_4.xls", "sheetjs/CRLFX5_2.XLS", "sheetjs/1900.slk"]
 /** Waits until `ok()` holds: a condition of the test's own, never a time (the test's timeout guards a hang). */
 const until = (ok: () => boolean) =>
   Effect.gen(function* () {

@@ -1,0 +1,637 @@
+/**
+ * An OpenDocument package (ods, odt, odp: ODF 1.0–1.3, OASIS) read without
+ * Office (W2, W3; issue 20), into the same parts and lines an OOXML file of
+ * its kind gives:
+ *
+ * - a spreadsheet: one part per `table:table`, its cells by A1 address with
+ *   the text the cell shows (`text:p`, which the writer stores beside the
+ *   value: LibreOffice's own display, so no number format is applied here) and
+ *   the search-only forms of a number or a date (S4); repeated rows and
+ *   columns (`table:number-*-repeated`) give a line per cell they stand for;
+ *   covered cells of a merged area none; a note (`office:annotation`) is
+ *   `A1 comment`, a shape's text `A1 shape` (`shape` for one on the page);
+ *   a table hidden by its style is `hidden`;
+ * - a text document: one part `document`, paragraphs (`text:p`, `text:h`, in
+ *   tables, lists, sections, frames) numbered in order of their start as
+ *   Word's are, then the master pages' headers and footers, footnotes
+ *   (`footnote:1`), endnotes and comments (`comment:0`);
+ * - a presentation: one part `slides` (and `hidden slides` for pages the
+ *   slide show skips), each page's paragraphs at its number and its notes at
+ *   `3 notes`; the title frames' text are the slides' titles (S4).
+ *
+ * Left out as in OOXML: deleted tracked changes (`text:tracked-changes`,
+ * BUG-15), ruby readings (`text:ruby-text`, BUG-09), a note's citation mark,
+ * a comment's author and date, descriptions of pictures. `meta.xml` gives the
+ * properties part. A package whose manifest carries `encryption-data` is
+ * `encrypted`; a kind of OpenDocument other than these three (a drawing, a
+ * formula, a chart) is `needs-office`, rerouted to the owner (R14).
+ *
+ * @module
+ */
+import type { AppKind, BodyLine, BodyPart, PartState } from "@sagasu/domain"
+import { Effect } from "effect"
+import { openDocumentForms, openDocumentValueText } from "./_cell_text.ts"
+import type { LineBudget } from "./_limits.ts"
+import type { OpcPackage } from "./_opc.ts"
+import { emitProperties } from "./_properties.ts"
+import { emitLines, emitParts, type ExtractionSink } from "./_sink.ts"
+import { ExtraLines, maxColumn, maxRow, refOf } from "./_worksheet.ts"
+import { attribute, type Namespace, type XmlTag, type XmlVisitor } from "./_xml.ts"
+import { ExtractError } from "./extract_error.ts"
+
+const uri = (...uris: ReadonlyArray<string>): Namespace => new Set(uris)
+
+/** The OpenDocument vocabularies read here. */
+const odf = {
+  office: uri("urn:oasis:names:tc:opendocument:xmlns:office:1.0"),
+  table: uri("urn:oasis:names:tc:opendocument:xmlns:table:1.0"),
+  text: uri("urn:oasis:names:tc:opendocument:xmlns:text:1.0"),
+  draw: uri("urn:oasis:names:tc:opendocument:xmlns:drawing:1.0"),
+  style: uri("urn:oasis:names:tc:opendocument:xmlns:style:1.0"),
+  presentation: uri("urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"),
+  svg: uri("urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"),
+  manifest: uri("urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"),
+  meta: uri("urn:oasis:names:tc:opendocument:xmlns:meta:1.0"),
+  dc: uri("http://purl.org/dc/elements/1.1/")
+} as const
+
+const is = (tag: XmlTag, vocabulary: Namespace, local: string): boolean => tag.local === local && vocabulary.has(tag.uri)
+
+/** The kind of document an OpenDocument `mimetype` names, or `undefined` for one read only by Office (a drawing, a formula, …). */
+export function openDocumentKindOf(mimetype: string): AppKind | undefined {
+  const m = /^application\/vnd\.oasis\.opendocument\.([a-z-]+)\s*$/.exec(mimetype)
+  switch (m?.[1]) {
+    case "spreadsheet":
+    case "spreadsheet-template":
+      return "spreadsheet"
+    case "text":
+    case "text-template":
+    case "text-master":
+    case "text-web":
+      return "document"
+    case "presentation":
+    case "presentation-template":
+      return "presentation"
+    default:
+      return undefined
+  }
+}
+
+/** Elements whose content is not what the reader sees (see the module doc). */
+const skippedText = new Set(["tracked-changes", "ruby-text", "note-citation", "sequence-decls", "variable-decls", "user-field-decls", "dde-connection-decls", "alphabetical-index-source", "table-of-content-source", "illustration-index-source", "table-index-source", "object-index-source", "user-index-source", "bibliography-source"])
+const skippedOffice = new Set(["forms", "scripts", "event-listeners", "font-face-decls", "settings"])
+
+/** The most spaces one `text:s` stands for (a hostile count must not build a huge string). */
+const maxSpaces = 1024
+
+/**
+ * The paragraphs of an OpenDocument part: `text:p` and `text:h` with their
+ * spans, links, fields and `text:s` spaces; a paragraph inside another (a
+ * frame's text box) is its own and is handed on when it ends. Subclasses
+ * route each paragraph (`paragraph`) and follow the elements around them
+ * (`enter` may return `"skip"` to leave an element's content out, `leave`).
+ */
+abstract class ParagraphReader implements XmlVisitor {
+  private skipDepth = 0
+  private readonly reading: Array<{ text: string; number: number }> = []
+  /** Paragraphs started so far (the next one's number is this plus one). */
+  protected started = 0
+  private readonly tab: string
+  private readonly lineBreak: string
+
+  constructor(separators: { readonly tab: string; readonly lineBreak: string }) {
+    this.tab = separators.tab
+    this.lineBreak = separators.lineBreak
+  }
+
+  protected abstract enter(tag: XmlTag): "skip" | undefined
+  protected abstract leave(tag: XmlTag): void
+  /** A paragraph ended: its text (untrimmed) and its number among the paragraphs of the part, in order of their start. */
+  protected abstract paragraph(text: string, number: number): void
+
+  open(tag: XmlTag): void {
+    if (this.skipDepth > 0) {
+      this.skipDepth++
+      return
+    }
+    const top = this.reading.at(-1)
+    if (odf.text.has(tag.uri)) {
+      if (tag.local === "p" || tag.local === "h") {
+        this.reading.push({ text: "", number: ++this.started })
+        return
+      }
+      if (skippedText.has(tag.local)) {
+        this.skipDepth = 1
+        return
+      }
+      if (top !== undefined) {
+        if (tag.local === "s") {
+          const c = Number(attribute(tag, "c", odf.text) ?? "1")
+          top.text += " ".repeat(Number.isInteger(c) && c > 0 ? Math.min(c, maxSpaces) : 1)
+        } else if (tag.local === "tab") top.text += this.tab
+        else if (tag.local === "line-break") top.text += this.lineBreak
+      }
+    } else if ((odf.office.has(tag.uri) && skippedOffice.has(tag.local)) || (odf.svg.has(tag.uri) && (tag.local === "title" || tag.local === "desc"))) {
+      this.skipDepth = 1
+      return
+    }
+    if (this.enter(tag) === "skip") this.skipDepth = 1
+  }
+
+  close(tag: XmlTag): void {
+    if (this.skipDepth > 0) {
+      this.skipDepth--
+      return
+    }
+    if (odf.text.has(tag.uri) && (tag.local === "p" || tag.local === "h")) {
+      const done = this.reading.pop()
+      if (done !== undefined) this.paragraph(done.text, done.number)
+      return
+    }
+    this.leave(tag)
+  }
+
+  text(text: string): void {
+    if (this.skipDepth > 0) return
+    const top = this.reading.at(-1)
+    if (top !== undefined) top.text += text
+  }
+}
+
+/** Style names whose properties hide what uses them: `table:display="false"` (a table), `presentation:visibility="hidden"` (a page). */
+class HiddenStyles {
+  readonly names = new Set<string>()
+  private current: string | undefined
+
+  /** Follows `style:style` and its properties; true when `tag` was one of them. */
+  enter(tag: XmlTag): boolean {
+    if (!odf.style.has(tag.uri)) return false
+    if (tag.local === "style") this.current = attribute(tag, "name", odf.style)
+    else if (this.current !== undefined && tag.local === "table-properties" && attribute(tag, "display", odf.table) === "false") this.names.add(this.current)
+    else if (this.current !== undefined && tag.local === "drawing-page-properties" && attribute(tag, "visibility", odf.presentation) === "hidden") this.names.add(this.current)
+    return true
+  }
+
+  stateOf(styleName: string | undefined): PartState {
+    return styleName !== undefined && this.names.has(styleName) ? "hidden" : "visible"
+  }
+}
+
+const repeatOf = (tag: XmlTag, local: string): number => {
+  const n = Number(attribute(tag, local, odf.table) ?? "1")
+  return Number.isInteger(n) && n > 1 ? n : 1
+}
+
+/** What the spreadsheet reader hands on, in order: a sheet begins, lines of it, the sheet ends. */
+type SheetEvent =
+  | { readonly _tag: "begin"; readonly name: string; readonly state: PartState }
+  | { readonly _tag: "lines"; readonly lines: Array<BodyLine> }
+  | { readonly _tag: "end" }
+
+interface OdsCell {
+  readonly col: number
+  readonly repeat: number
+  readonly covered: boolean
+  readonly type: string
+  readonly value: string
+  readonly paragraphs: Array<string>
+  note: Array<string> | undefined
+}
+
+/**
+ * Reads a spreadsheet's `content.xml` into {@link events}, which the caller
+ * hands to the sink between pieces of the part, so a large sheet streams.
+ */
+class SpreadsheetReader extends ParagraphReader {
+  readonly events: Array<SheetEvent> = []
+  private readonly styles = new HiddenStyles()
+  private sheet: { extras: ExtraLines; shapes: Array<BodyLine>; name: string } | undefined
+  private row = 0
+  private rowRepeat = 1
+  private rowCells: Array<{ col: number; repeat: number; text: string; forms: string }> = []
+  private col = 0
+  private cell: OdsCell | undefined
+  private inNote = false
+  private drawDepth = 0
+  private pending: Array<BodyLine> = []
+  /** The sheet's notes, `{row, col}` 0-based, written after its cells. */
+  private readonly notes: Array<{ row: number; col: number; text: string }> = []
+  private readonly budget: LineBudget
+
+  constructor(budget: LineBudget) {
+    super({ tab: "\t", lineBreak: "\n" })
+    this.budget = budget
+  }
+
+  protected enter(tag: XmlTag): "skip" | undefined {
+    if (this.sheet === undefined) {
+      if (this.styles.enter(tag)) return undefined
+      if (is(tag, odf.table, "table")) {
+        const name = attribute(tag, "name", odf.table) ?? `Sheet${this.events.filter((e) => e._tag === "begin").length + 1}`
+        this.budget.startPart()
+        this.events.push({ _tag: "begin", name, state: this.styles.stateOf(attribute(tag, "style-name", odf.table)) })
+        this.sheet = { extras: new ExtraLines(this.budget, name), shapes: [], name }
+        this.row = 0
+      }
+      return undefined
+    }
+    if (odf.table.has(tag.uri)) {
+      if (this.drawDepth > 0 || this.inNote) return undefined
+      switch (tag.local) {
+        case "table-row":
+          this.rowRepeat = repeatOf(tag, "number-rows-repeated")
+          this.rowCells = []
+          this.col = 0
+          return undefined
+        case "table-cell":
+        case "covered-table-cell":
+          this.cell = {
+            col: this.col,
+            repeat: repeatOf(tag, "number-columns-repeated"),
+            covered: tag.local === "covered-table-cell",
+            type: attribute(tag, "value-type", odf.office) ?? "",
+            value: cellValueOf(tag),
+            paragraphs: [],
+            note: undefined
+          }
+          return undefined
+        case "table":
+          // A table nested in a cell's shape is read by the shape's paragraphs; a sheet holds no other.
+          return undefined
+        default:
+          return undefined
+      }
+    }
+    if (is(tag, odf.office, "annotation") && this.cell !== undefined && this.drawDepth === 0) {
+      this.inNote = true
+      this.cell.note = []
+      return undefined
+    }
+    if (this.inNote && (odf.dc.has(tag.uri) || odf.meta.has(tag.uri))) return "skip"
+    if (odf.draw.has(tag.uri)) this.drawDepth++
+    return undefined
+  }
+
+  protected leave(tag: XmlTag): void {
+    if (this.sheet === undefined) return
+    if (odf.draw.has(tag.uri)) {
+      if (this.drawDepth > 0) this.drawDepth--
+      return
+    }
+    if (is(tag, odf.office, "annotation") && this.inNote) {
+      this.inNote = false
+      return
+    }
+    if (!odf.table.has(tag.uri) || this.drawDepth > 0 || this.inNote) return
+    switch (tag.local) {
+      case "table-cell":
+      case "covered-table-cell":
+        this.endCell()
+        return
+      case "table-row":
+        this.endRow()
+        return
+      case "table":
+        this.endSheet()
+        return
+    }
+  }
+
+  protected paragraph(text: string): void {
+    const sheet = this.sheet
+    if (sheet === undefined) return
+    if (this.inNote) this.cell?.note?.push(text)
+    else if (this.drawDepth > 0) {
+      const trimmed = text.trim()
+      if (trimmed === "") return
+      this.budget.take(sheet.name, trimmed.length)
+      sheet.shapes.push({ loc: this.cell === undefined ? "shape" : `${refOf(this.row, this.cell.col)} shape`, text: trimmed })
+    } else this.cell?.paragraphs.push(text)
+  }
+
+  private endCell(): void {
+    const cell = this.cell
+    this.cell = undefined
+    if (cell === undefined) return
+    this.col = cell.col + cell.repeat
+    if (cell.col >= maxColumn) return
+    if (cell.note !== undefined && this.row < maxRow) this.notes.push({ row: this.row, col: cell.col, text: cell.note.join("\n") })
+    if (cell.covered) return
+    const shown = cell.paragraphs.length > 0 ? cell.paragraphs.join("\n") : openDocumentValueText(cell.type, cell.value)
+    if (shown.trim() === "") return
+    this.rowCells.push({ col: cell.col, repeat: Math.min(cell.repeat, maxColumn - cell.col), text: shown, forms: openDocumentForms(cell.type, cell.value, shown) })
+  }
+
+  private endRow(): void {
+    const repeat = Math.min(this.rowRepeat, Math.max(0, maxRow - this.row))
+    const sheet = this.sheet
+    if (sheet !== undefined) {
+      for (let r = 0; r < repeat && this.rowCells.length > 0; r++) {
+        for (const c of this.rowCells) {
+          for (let k = 0; k < c.repeat; k++) {
+            this.budget.take(sheet.name, c.text.length + c.forms.length)
+            const loc = refOf(this.row + r, c.col + k)
+            this.pending.push(c.forms === "" ? { loc, text: c.text } : { loc, text: c.text, forms: c.forms })
+          }
+        }
+        if (this.pending.length >= 8192) this.flushLines()
+      }
+    }
+    this.row += this.rowRepeat
+    this.rowCells = []
+  }
+
+  private flushLines(): void {
+    if (this.pending.length === 0) return
+    this.events.push({ _tag: "lines", lines: this.pending })
+    this.pending = []
+  }
+
+  private endSheet(): void {
+    const sheet = this.sheet
+    if (sheet === undefined) return
+    this.flushLines()
+    sheet.extras.comments(this.notes)
+    this.notes.length = 0
+    const extra = [...sheet.extras.lines, ...sheet.shapes]
+    if (extra.length > 0) this.events.push({ _tag: "lines", lines: extra })
+    this.events.push({ _tag: "end" })
+    this.sheet = undefined
+  }
+}
+
+/** The value attribute of a cell for its `office:value-type`. */
+function cellValueOf(tag: XmlTag): string {
+  switch (attribute(tag, "value-type", odf.office)) {
+    case "date":
+      return attribute(tag, "date-value", odf.office) ?? ""
+    case "time":
+      return attribute(tag, "time-value", odf.office) ?? ""
+    case "boolean":
+      return attribute(tag, "boolean-value", odf.office) ?? ""
+    case "string":
+      return attribute(tag, "string-value", odf.office) ?? ""
+    default:
+      return attribute(tag, "value", odf.office) ?? ""
+  }
+}
+
+/**
+ * Reads a text document's `content.xml` (the body, its notes and comments)
+ * or `styles.xml` (the master pages' headers and footers) into lines.
+ */
+class DocumentReader extends ParagraphReader {
+  readonly body: Array<{ number: number; text: string }> = []
+  readonly footnotes: Array<BodyLine> = []
+  readonly endnotes: Array<BodyLine> = []
+  readonly comments: Array<BodyLine> = []
+  readonly headers: Array<BodyLine> = []
+  readonly footers: Array<BodyLine> = []
+  /** The notes and comments being read, innermost last: their lines' `loc` and the depth of their element. */
+  private readonly places: Array<{ readonly loc: string; readonly depth: number }> = []
+  private depth = 0
+  private inBody = false
+  private masterPart: "header" | "footer" | undefined
+  private readonly counts = { footnote: 0, endnote: 0, comment: -1 }
+  private readonly budget: LineBudget
+  private readonly partName: string
+
+  constructor(budget: LineBudget, partName: string) {
+    super({ tab: " ", lineBreak: " " })
+    this.budget = budget
+    this.partName = partName
+  }
+
+  protected enter(tag: XmlTag): "skip" | undefined {
+    this.depth++
+    if (is(tag, odf.office, "text")) this.inBody = true
+    else if (odf.style.has(tag.uri) && /^(header|footer)(-left|-first)?$/.test(tag.local)) {
+      if (attribute(tag, "display", odf.style) === "false") {
+        this.depth--
+        return "skip"
+      }
+      this.masterPart = tag.local.startsWith("header") ? "header" : "footer"
+    } else if (is(tag, odf.text, "note")) {
+      const kind = attribute(tag, "note-class", odf.text) === "endnote" ? "endnote" : "footnote"
+      this.places.push({ loc: `${kind}:${++this.counts[kind]}`, depth: this.depth })
+    } else if (is(tag, odf.office, "annotation")) {
+      this.places.push({ loc: `comment:${++this.counts.comment}`, depth: this.depth })
+    } else if (this.places.length > 0 && (odf.dc.has(tag.uri) || odf.meta.has(tag.uri))) {
+      this.depth--
+      return "skip"
+    }
+    return undefined
+  }
+
+  protected leave(tag: XmlTag): void {
+    if (this.places.at(-1)?.depth === this.depth) this.places.pop()
+    if (is(tag, odf.office, "text")) this.inBody = false
+    else if (odf.style.has(tag.uri) && /^(header|footer)(-left|-first)?$/.test(tag.local)) this.masterPart = undefined
+    this.depth--
+  }
+
+  protected paragraph(text: string, number: number): void {
+    const trimmed = text.trim()
+    const place = this.places.at(-1)
+    if (place !== undefined) {
+      if (trimmed === "") return
+      this.budget.take(this.partName, trimmed.length)
+      const line = { loc: place.loc, text: trimmed }
+      if (place.loc.startsWith("comment:")) this.comments.push(line)
+      else if (place.loc.startsWith("endnote:")) this.endnotes.push(line)
+      else this.footnotes.push(line)
+      return
+    }
+    if (this.masterPart !== undefined) {
+      if (trimmed === "") return
+      const into = this.masterPart === "header" ? this.headers : this.footers
+      // Master pages repeat one header for several page styles: each text once.
+      if (into.some((l) => l.text === trimmed)) return
+      this.budget.take(this.partName, trimmed.length)
+      into.push({ loc: this.masterPart, text: trimmed })
+      return
+    }
+    if (!this.inBody || trimmed === "") return
+    this.budget.take(this.partName, trimmed.length)
+    this.body.push({ number, text: trimmed })
+  }
+
+  /** Notes and comments take no number among the body's paragraphs. */
+  override open(tag: XmlTag): void {
+    const before = this.started
+    super.open(tag)
+    if (this.started > before && this.places.length > 0) this.started = before
+  }
+}
+
+/**
+ * Reads a presentation's `content.xml`: each `draw:page` a slide, its
+ * `presentation:notes` the slide's notes, frames of class `title` its title.
+ */
+class PresentationReader extends ParagraphReader {
+  readonly shown: Array<BodyLine> = []
+  readonly hidden: Array<BodyLine> = []
+  readonly titles: Array<BodyLine> = []
+  private readonly styles = new HiddenStyles()
+  private slide: { n: string; lines: Array<BodyLine>; hidden: boolean; title: Array<string> } | undefined
+  private slides = 0
+  private notesDepth = 0
+  private titleDepth = 0
+  private readonly budget: LineBudget
+
+  constructor(budget: LineBudget) {
+    super({ tab: " ", lineBreak: " " })
+    this.budget = budget
+  }
+
+  protected enter(tag: XmlTag): "skip" | undefined {
+    if (this.slide === undefined) {
+      if (this.styles.enter(tag)) return undefined
+      if (is(tag, odf.draw, "page")) {
+        this.slide = { n: String(++this.slides), lines: [], hidden: this.styles.stateOf(attribute(tag, "style-name", odf.draw)) === "hidden", title: [] }
+      }
+      return undefined
+    }
+    if (is(tag, odf.presentation, "notes")) this.notesDepth++
+    else if (this.titleDepth > 0) this.titleDepth++
+    else if (this.notesDepth === 0 && odf.draw.has(tag.uri) && attribute(tag, "class", odf.presentation) === "title") this.titleDepth = 1
+    return undefined
+  }
+
+  protected leave(tag: XmlTag): void {
+    const slide = this.slide
+    if (slide === undefined) return
+    if (is(tag, odf.presentation, "notes")) this.notesDepth--
+    else if (this.titleDepth > 0) this.titleDepth--
+    else if (is(tag, odf.draw, "page")) {
+      if (slide.title.length > 0) this.titles.push({ loc: `slide ${slide.n}`, text: slide.title.join(" ") })
+      for (const line of slide.lines) (slide.hidden ? this.hidden : this.shown).push(line)
+      this.slide = undefined
+    }
+  }
+
+  protected paragraph(text: string): void {
+    const slide = this.slide
+    const trimmed = text.trim()
+    if (slide === undefined || trimmed === "") return
+    this.budget.take("content.xml", trimmed.length)
+    slide.lines.push({ loc: this.notesDepth > 0 ? `${slide.n} notes` : slide.n, text: trimmed })
+    if (this.titleDepth > 0) slide.title.push(trimmed)
+  }
+}
+
+/** `meta.xml`'s properties, by their `loc` in the properties part, in the OOXML order. */
+const metaNames: ReadonlyArray<readonly [vocabulary: Namespace, element: string, loc: string]> = [
+  [odf.dc, "title", "title"],
+  [odf.dc, "subject", "subject"],
+  [odf.meta, "initial-creator", "author"],
+  [odf.meta, "keyword", "keywords"],
+  [odf.dc, "description", "description"],
+  [odf.dc, "creator", "lastModifiedBy"]
+]
+
+/** Reads `office:meta`'s children named in {@link metaNames}; keywords, which may repeat, are joined by a space. */
+class MetaReader implements XmlVisitor {
+  readonly values = new Map<string, string>()
+  private current: string | undefined
+  private text_ = ""
+
+  open(tag: XmlTag): void {
+    this.current = metaNames.find(([v, local]) => is(tag, v, local))?.[2]
+    this.text_ = ""
+  }
+
+  close(): void {
+    if (this.current === undefined) return
+    const value = this.text_.replace(/\s+/g, " ").trim()
+    const known = this.values.get(this.current)
+    if (value !== "") this.values.set(this.current, known === undefined ? value : this.current === "keywords" ? `${known} ${value}` : known)
+    this.current = undefined
+  }
+
+  text(text: string): void {
+    if (this.current !== undefined) this.text_ += text
+  }
+}
+
+const metaProperties = (pkg: OpcPackage): Effect.Effect<Array<BodyLine>> => {
+  if (!pkg.has("meta.xml")) return Effect.succeed([])
+  const reader = new MetaReader()
+  return pkg.readXml("meta.xml", reader).pipe(
+    Effect.map(() => metaNames.flatMap(([, , loc]) => {
+      const text = reader.values.get(loc)
+      return text === undefined ? [] : [{ loc, text }]
+    })),
+    // Properties are a help, never a reason to fail (S4).
+    Effect.orElseSucceed(() => [])
+  )
+}
+
+/** True when `META-INF/manifest.xml` says some entry is encrypted (a password-protected file). */
+const isEncrypted = (pkg: OpcPackage): Effect.Effect<boolean, ExtractError> => {
+  if (!pkg.has("META-INF/manifest.xml")) return Effect.succeed(false)
+  let found = false
+  const reader: XmlVisitor = {
+    open: (tag) => {
+      if (is(tag, odf.manifest, "encryption-data")) found = true
+    },
+    close() {},
+    text() {}
+  }
+  return Effect.map(pkg.readXml("META-INF/manifest.xml", reader), () => found)
+}
+
+/**
+ * Extracts the OpenDocument package `pkg`, whose `mimetype` entry reads
+ * `mimetype`, into `sink` (see the module doc). Fails `encrypted` for a
+ * password-protected file, `needs-office` for a kind read only by Office,
+ * `corrupt` for a missing or malformed `content.xml`, `too-large` past the
+ * budget, or with the sink's error.
+ */
+export const extractOpenDocument = <E>(
+  pkg: OpcPackage,
+  mimetype: string,
+  sink: ExtractionSink<E>,
+  budget: LineBudget
+): Effect.Effect<void, ExtractError | E> =>
+  Effect.gen(function* () {
+    if (yield* isEncrypted(pkg)) {
+      return yield* Effect.fail(new ExtractError({ reason: "encrypted", detail: "OpenDocument file with encryption data in its manifest" }))
+    }
+    const kind = openDocumentKindOf(mimetype.trim())
+    if (kind === undefined) {
+      return yield* Effect.fail(new ExtractError({ reason: "needs-office", detail: `OpenDocument file (${mimetype.trim()})`, openDocument: true }))
+    }
+    if (!pkg.has("content.xml")) return yield* Effect.fail(new ExtractError({ reason: "corrupt", detail: "an OpenDocument package without content.xml" }))
+    let titles: Array<BodyLine> = []
+    if (kind === "spreadsheet") {
+      const reader = new SpreadsheetReader(budget)
+      const drain = Effect.suspend(() => {
+        const events = reader.events.splice(0)
+        return Effect.forEach(events, (e) => (e._tag === "begin" ? sink.beginPart({ name: e.name, locator: "cell", state: e.state }) : e._tag === "end" ? sink.endPart : emitLines(sink, budget, e.lines)), { discard: true })
+      })
+      yield* pkg.readXml("content.xml", reader, drain)
+      yield* drain
+    } else {
+      budget.startPart()
+      const parts: Array<BodyPart> = []
+      if (kind === "document") {
+        const content = new DocumentReader(budget, "content.xml")
+        yield* pkg.readXml("content.xml", content)
+        const styles = new DocumentReader(budget, "styles.xml")
+        if (pkg.has("styles.xml")) yield* pkg.readXml("styles.xml", styles)
+        // A frame's paragraphs end before the paragraph holding them: in order of their start, as Word's.
+        const lines: Array<BodyLine> = content.body.sort((a, b) => a.number - b.number).map((p) => ({ loc: String(p.number), text: p.text }))
+        for (const more of [styles.headers, styles.footers, content.footnotes, content.endnotes, content.comments]) for (const line of more) lines.push(line)
+        parts.push({ name: "document", locator: "paragraph", state: "visible", lines })
+      } else {
+        const content = new PresentationReader(budget)
+        yield* pkg.readXml("content.xml", content)
+        parts.push({ name: "slides", locator: "slide", state: "visible", lines: content.shown })
+        if (content.hidden.length > 0) parts.push({ name: "hidden slides", locator: "slide", state: "hidden", lines: content.hidden })
+        titles = content.titles
+      }
+      yield* emitParts(sink, budget, parts)
+    }
+    yield* emitProperties(sink, budget, [...(yield* metaProperties(pkg)), ...titles])
+  }).pipe(Effect.withSpan("Extract.openDocument"))
