@@ -15,7 +15,7 @@ describe("fileFormatOf() (R13: the file's application)", () => {
     ["議事録.docx", "document", "plain"],
     ["legacy.DOC", "document", "plain"],
     ["template.dot", "document", "plain"],
-    ["memo.rtf", "document", "office"],
+    ["memo.rtf", "document", "plain"],
     ["writer.odt", "document", "plain"],
     ["flat.fodt", "document", "office"],
     ["deck.pptx", "presentation", "plain"],

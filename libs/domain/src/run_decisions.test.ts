@@ -43,7 +43,7 @@ describe("selectIndexes() (R5)", () => {
 describe("workerKindOf() and pickNextDispatch() (R13)", () => {
   it.each([
     ["a/見積.xlsx", "plain"], ["old.xls", "plain"], ["b.xlsb", "plain"], ["calc.ods", "plain"], ["calc.fods", "spreadsheet"], ["x.docx", "plain"], ["y.DOC", "plain"],
-    ["z.ppt", "plain"], ["w.rtf", "document"], ["v.odp", "plain"], ["v.fodp", "presentation"]
+    ["z.ppt", "plain"], ["w.rtf", "plain"], ["w.fodt", "document"], ["v.odp", "plain"], ["v.fodp", "presentation"]
   ])("%s goes to %s", (path, kind) => {
     expect(workerKindOf(path)).toBe(kind)
   })

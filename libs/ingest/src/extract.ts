@@ -5,7 +5,7 @@
  * .xlsb, become an {@link Extraction} — one body part per sheet, or one for
  * a document or a presentation. Anything else fails with an
  * {@link ExtractError} whose reason says why: what only Office reads
- * (OpenDocument, RTF, BIFF2–4, Word 6/95, PowerPoint 95, a legacy workbook
+ * (flat OpenDocument XML, BIFF2–4, Word 6/95, PowerPoint 95, a legacy workbook
  * the reader finds damaged) is `needs-office`, rerouted to the Office owner
  * (W3, R14); password-protected files are `encrypted`, and so on.
  *
@@ -28,6 +28,7 @@ import { openSnapshot, readSnapshot } from "./extract/_read_file.ts"
 import { extractOle2 } from "./extract/_legacy.ts"
 import { OpcPackage } from "./extract/_opc.ts"
 import { extractOpenDocument } from "./extract/_open_document.ts"
+import { extractRtf } from "./extract/_rtf.ts"
 import { extractPresentation } from "./extract/_presentation.ts"
 import { collectingSink, emitParts, type ExtractionSink } from "./extract/_sink.ts"
 import { emitProperties, packageProperties } from "./extract/_properties.ts"
@@ -177,6 +178,11 @@ const extractContainer = <E>(
         const limits = limitsOf(options)
         const budget = new LineBudget(limits.maxLines, limits.maxTextChars, sink.keepsLines ? limits.maxLines : Infinity)
         return extractOle2(source, sink, budget, streamingOf(options), { maxStreamBytes: limits.maxFileBytes })
+      }
+      case "rtf": {
+        const limits = limitsOf(options)
+        const budget = new LineBudget(limits.maxLines, limits.maxTextChars, sink.keepsLines ? limits.maxLines : Infinity)
+        return extractRtf(source, sink, budget, { maxFileBytes: limits.maxFileBytes })
       }
       case "legacy":
         return Effect.fail(new ExtractError({ reason: "needs-office", detail: container.detail, app: container.app }))

@@ -22,7 +22,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import { makeChannel } from "./channel.ts"
-import { haveSoffice } from "./office/_test_support.ts"
+import { flatText, haveSoffice } from "./office/_test_support.ts"
 import { standardWorkersLayer } from "./run_workers.ts"
 import { stagingCompleteMark } from "./ingest_one.ts"
 import type { IngestFile } from "./ingest_request.ts"
@@ -258,9 +258,9 @@ describe("runIndexer(): faults found by the chaos campaign", { timeout: 600_000 
         fs.rmSync(base, { recursive: true, force: true })
       }))
       const source = path.join(base, "src")
-      // RTF: only LibreOffice reads it, whatever the plain readers learn.
-      write(source, "メモ1.rtf", "{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Arial;}}\\f0 Sagasu disk memo one \\u35211?\\u31309?\\par}")
-      write(source, "メモ2.rtf", "{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Arial;}}\\f0 Sagasu disk memo two\\par}")
+      // Flat OpenDocument text: only LibreOffice reads it (RTF is read without it since issue 20).
+      write(source, "メモ1.fodt", flatText("Sagasu disk memo one 見積"))
+      write(source, "メモ2.fodt", flatText("Sagasu disk memo two"))
       write(source, "表.xlsx", "not really a workbook")
       const paths = yield* initWorkFolder(path.join(mnt, "work"), formatSettings(defaultSettings))
       yield* writeSettings(paths, { ...defaultSettings, ingestThreads: 1, targetFolders: [{ name: "A", path: source, enabled: true }] })
@@ -270,13 +270,13 @@ describe("runIndexer(): faults found by the chaos campaign", { timeout: 600_000 
       expect(full.code, full.echoed.slice(-5).join("\n")).toBe(1)
       expect(Option.getOrThrow(full.error)).toMatch(/^作業フォルダのディスクがいっぱいです。空きを作ってから、もう一度インデックス作成を始めると続きから取り込みます。/)
       const rows = Object.fromEntries(full.rows.map((r) => [r.path, `${r.status} ${r.failure === undefined ? "" : formatFailureText(r.failure)}`.trim()]))
-      expect(rows["メモ1.rtf"]).toBe("pending")
-      expect(rows["メモ2.rtf"]).toBe("pending")
+      expect(rows["メモ1.fodt"]).toBe("pending")
+      expect(rows["メモ2.fodt"]).toBe("pending")
       // Space again: the next run ingests them, without --retry-failed.
       fs.rmSync(filler)
       const again = yield* run(f, [], {}, "real workers")
       expect(again.code, again.echoed.slice(-5).join("\n")).toBe(0)
-      expect(statuses(again.rows)).toMatchObject({ "メモ1.rtf": "done", "メモ2.rtf": "done" })
+      expect(statuses(again.rows)).toMatchObject({ "メモ1.fodt": "done", "メモ2.fodt": "done" })
     })), 120_000)
 
   it.scoped("a file that failed for the environment (unreadable) is retried by the next run without retryFailed; the file's failure is not (issue 15)", () =>

@@ -36,8 +36,14 @@ const labels: ReadonlyMap<number, string> = new Map([
   [1200, "utf-16le"]
 ])
 
-/** The upper halves (bytes 0x80–0xFF) of single-byte code pages that TextDecoder lacks. */
+/**
+ * The upper halves (bytes 0x80–0xFF) of single-byte code pages that TextDecoder lacks, and of
+ * windows-1252, which Node 20's TextDecoder decodes as ISO-8859-1 (0x93 as U+0093, not “; 0x80 as
+ * U+0080, not €): the WHATWG table, the five undefined bytes as their C1 controls.
+ */
 const tables: ReadonlyMap<number, string> = new Map([
+  // Windows Western, generated from Python's cp1252 codec
+  [1252, "\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178\u00a0\u00a1\u00a2\u00a3\u00a4\u00a5\u00a6\u00a7\u00a8\u00a9\u00aa\u00ab\u00ac\u00ad\u00ae\u00af\u00b0\u00b1\u00b2\u00b3\u00b4\u00b5\u00b6\u00b7\u00b8\u00b9\u00ba\u00bb\u00bc\u00bd\u00be\u00bf\u00c0\u00c1\u00c2\u00c3\u00c4\u00c5\u00c6\u00c7\u00c8\u00c9\u00ca\u00cb\u00cc\u00cd\u00ce\u00cf\u00d0\u00d1\u00d2\u00d3\u00d4\u00d5\u00d6\u00d7\u00d8\u00d9\u00da\u00db\u00dc\u00dd\u00de\u00df\u00e0\u00e1\u00e2\u00e3\u00e4\u00e5\u00e6\u00e7\u00e8\u00e9\u00ea\u00eb\u00ec\u00ed\u00ee\u00ef\u00f0\u00f1\u00f2\u00f3\u00f4\u00f5\u00f6\u00f7\u00f8\u00f9\u00fa\u00fb\u00fc\u00fd\u00fe\u00ff"],
   // Mac Central European, generated from Python's mac_latin2 codec
   [10029, "\u00c4\u0100\u0101\u00c9\u0104\u00d6\u00dc\u00e1\u0105\u010c\u00e4\u010d\u0106\u0107\u00e9\u0179\u017a\u010e\u00ed\u010f\u0112\u0113\u0116\u00f3\u0117\u00f4\u00f6\u00f5\u00fa\u011a\u011b\u00fc\u2020\u00b0\u0118\u00a3\u00a7\u2022\u00b6\u00df\u00ae\u00a9\u2122\u0119\u00a8\u2260\u0123\u012e\u012f\u012a\u2264\u2265\u012b\u0136\u2202\u2211\u0142\u013b\u013c\u013d\u013e\u0139\u013a\u0145\u0146\u0143\u00ac\u221a\u0144\u0147\u2206\u00ab\u00bb\u2026\u00a0\u0148\u0150\u00d5\u0151\u014c\u2013\u2014\u201c\u201d\u2018\u2019\u00f7\u25ca\u014d\u0154\u0155\u0158\u2039\u203a\u0159\u0156\u0157\u0160\u201a\u201e\u0161\u015a\u015b\u00c1\u0164\u0165\u00cd\u017d\u017e\u016a\u00d3\u00d4\u016b\u016e\u00da\u016f\u0170\u0171\u0172\u0173\u00dd\u00fd\u0137\u017b\u0141\u017c\u0122\u02c7"],
   // DOS US, generated from Python's cp437 codec
@@ -69,12 +75,14 @@ const latin1 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.by
  * a file without a CODEPAGE record.
  */
 export function byteDecoder(codePage: number): ByteDecoder {
-  const table = tables.get(codePage)
+  const known = tables.has(codePage) || labels.has(codePage) || codePage === 367
+  const table = tables.get(codePage) ?? (codePage === 367 || !known ? tables.get(1252) : undefined)
   if (table !== undefined) {
     return {
       codePage,
-      known: true,
+      known,
       decode: (bytes) => {
+        if (isAscii(bytes)) return latin1(bytes)
         let out = ""
         for (let i = 0; i < bytes.length; i++) {
           const b = bytes[i] ?? 0
@@ -84,11 +92,11 @@ export function byteDecoder(codePage: number): ByteDecoder {
       }
     }
   }
-  const label = codePage === 367 ? "windows-1252" : labels.get(codePage)
-  const decoder = new TextDecoder(label ?? "windows-1252")
+  // Known here: an unknown page took windows-1252's table above.
+  const decoder = new TextDecoder(labels.get(codePage) ?? "utf-8")
   return {
     codePage,
-    known: label !== undefined || codePage === 367,
+    known: true,
     // ASCII, the common case, needs no decoder (UTF-16 is never ASCII bytes of one a character).
     decode: (bytes) => (codePage !== 1200 && isAscii(bytes) ? latin1(bytes) : decoder.decode(bytes))
   }

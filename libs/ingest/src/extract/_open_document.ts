@@ -431,29 +431,28 @@ class DocumentReader extends ParagraphReader {
   }
 
   protected paragraph(text: string, number: number): void {
-    const trimmed = text.trim()
+    // Kept as written, as the docx path keeps a paragraph: only one of nothing but spaces is dropped.
+    if (text.trim() === "") return
     const place = this.places.at(-1)
     if (place !== undefined) {
-      if (trimmed === "") return
-      this.budget.take(this.partName, trimmed.length)
-      const line = { loc: place.loc, text: trimmed }
+      this.budget.take(this.partName, text.length)
+      const line = { loc: place.loc, text }
       if (place.loc.startsWith("comment:")) this.comments.push(line)
       else if (place.loc.startsWith("endnote:")) this.endnotes.push(line)
       else this.footnotes.push(line)
       return
     }
     if (this.masterPart !== undefined) {
-      if (trimmed === "") return
       const into = this.masterPart === "header" ? this.headers : this.footers
       // Master pages repeat one header for several page styles: each text once.
-      if (into.some((l) => l.text === trimmed)) return
-      this.budget.take(this.partName, trimmed.length)
-      into.push({ loc: this.masterPart, text: trimmed })
+      if (into.some((l) => l.text === text)) return
+      this.budget.take(this.partName, text.length)
+      into.push({ loc: this.masterPart, text })
       return
     }
-    if (!this.inBody || trimmed === "") return
-    this.budget.take(this.partName, trimmed.length)
-    this.body.push({ number, text: trimmed })
+    if (!this.inBody) return
+    this.budget.take(this.partName, text.length)
+    this.body.push({ number, text })
   }
 
   /** Notes and comments take no number among the body's paragraphs. */
@@ -512,11 +511,10 @@ class PresentationReader extends ParagraphReader {
 
   protected paragraph(text: string): void {
     const slide = this.slide
-    const trimmed = text.trim()
-    if (slide === undefined || trimmed === "") return
-    this.budget.take("content.xml", trimmed.length)
-    slide.lines.push({ loc: this.notesDepth > 0 ? `${slide.n} notes` : slide.n, text: trimmed })
-    if (this.titleDepth > 0) slide.title.push(trimmed)
+    if (slide === undefined || text.trim() === "") return
+    this.budget.take("content.xml", text.length)
+    slide.lines.push({ loc: this.notesDepth > 0 ? `${slide.n} notes` : slide.n, text })
+    if (this.titleDepth > 0) slide.title.push(text)
   }
 }
 

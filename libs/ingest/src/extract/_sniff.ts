@@ -12,6 +12,8 @@ export type Container =
   | { readonly _tag: "empty" }
   | { readonly _tag: "zip" }
   | { readonly _tag: "ole2" }
+  /** An RTF document (`{\rtf`), read by `_rtf.ts` (W3, issue 20). */
+  | { readonly _tag: "rtf" }
   /** A legacy Office format outside OLE2 that only Office reads; `app` the application of the format found. */
   | { readonly _tag: "legacy"; readonly detail: string; readonly app: AppKind }
   | { readonly _tag: "other"; readonly detail: string }
@@ -44,7 +46,7 @@ export function sniffContainer(bytes: Uint8Array): Container {
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return { _tag: "ole2" }
   if (isBareBiff(bytes)) return { _tag: "legacy", detail: "BIFF workbook stream without an OLE2 container (Excel 2–5)", app: "spreadsheet" }
   if (startsWith(bytes, [0xdb, 0xa5])) return { _tag: "legacy", detail: "Word 2 document", app: "document" }
-  if (startsWith(bytes, [0x7b, 0x5c, 0x72, 0x74, 0x66])) return { _tag: "legacy", detail: "RTF document", app: "document" }
+  if (startsWith(bytes, [0x7b, 0x5c, 0x72, 0x74, 0x66])) return { _tag: "rtf" }
   const progid = office2003Xml(bytes)
   if (progid !== undefined) return { _tag: "legacy", detail: `Office 2003 XML (${progid})`, app: progidApps[progid] }
   const hex = [...bytes.subarray(0, 8)].map((b) => b.toString(16).padStart(2, "0")).join(" ")

@@ -45,15 +45,22 @@ export function pgrep(pattern: string): ReadonlyArray<number> {
     .filter((pid) => pid !== process.pid && isAlive(pid))
 }
 
+/** A flat OpenDocument text (`.fodt`: one XML file, no zip) of one paragraph: a format only LibreOffice reads. */
+export const flatText = (paragraph: string): string =>
+  '<?xml version="1.0" encoding="UTF-8"?><office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" ' +
+  'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2" office:mimetype="application/vnd.oasis.opendocument.text">' +
+  `<office:body><office:text><text:p>${paragraph}</text:p></office:text></office:body></office:document>`
+
 /**
  * Fixtures the tests write themselves (no binary files in the repository):
- * an RTF memo and an HTML table saved as `.xls` (formats LibreOffice reads),
+ * a flat OpenDocument text memo and an HTML table saved as `.xls` (formats
+ * only LibreOffice reads: the plain readers read RTF since issue 20),
  * a binary file named `.doc`, an empty `.xls`, and an OpenDocument text whose
  * manifest declares encryption.
  */
 export async function writeFixtures(dir: string) {
   const file = (name: string) => path.join(dir, name)
-  fs.writeFileSync(file("memo.rtf"), "{\\rtf1\\ansi\\deff0{\\fonttbl{\\f0 Arial;}}\\f0 Sagasu RTF memo \\u35211?\\u31309?\\par}")
+  fs.writeFileSync(file("memo.fodt"), flatText("Sagasu flat memo 見積"))
   fs.writeFileSync(
     file("table.xls"),
     '<html><head><meta charset="utf-8"></head><body><table><tr><td>HTML売上表</td><td>42</td></tr></table></body></html>'
@@ -77,7 +84,7 @@ export async function writeFixtures(dir: string) {
     ])
   )
   return {
-    rtf: file("memo.rtf"),
+    flatText: file("memo.fodt"),
     htmlXls: file("table.xls"),
     binaryDoc: file("random.doc"),
     emptyXls: file("empty.xls"),

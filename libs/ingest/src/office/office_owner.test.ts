@@ -312,7 +312,7 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
       withOwner("document", { timeout: Duration.millis(1) }, (owner) =>
         Effect.gen(function* () {
           // LibreOffice takes a second or more to start: a 1 ms limit runs out first on any machine.
-          const failure = failureOf(yield* Effect.exit(owner.ingest(fixtures.rtf)))
+          const failure = failureOf(yield* Effect.exit(owner.ingest(fixtures.flatText)))
           expect(failure.reason).toBe("timeout")
           expect(failure.detail).toBe("no result after 1ms; LibreOffice was stopped")
           expect(Option.isNone((yield* owner.status).pgid)).toBe(true)
@@ -420,13 +420,13 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
   )
 
   it.live(
-    "reads formats only LibreOffice reads (RTF, HTML saved as .xls) and fails binary or empty non-Office files without it",
+    "reads formats only LibreOffice reads (flat OpenDocument text, HTML saved as .xls) and fails binary or empty non-Office files without it",
     () =>
       Effect.gen(function* () {
         yield* withOwner("document", {}, (owner) =>
           Effect.gen(function* () {
-            const memo = yield* owner.ingest(fixtures.rtf)
-            expect(textOf(memo.extraction)).toContain("Sagasu RTF memo 見積")
+            const memo = yield* owner.ingest(fixtures.flatText)
+            expect(textOf(memo.extraction)).toContain("Sagasu flat memo 見積")
             expect(memo.extraction.parts[0]?.locator).toBe("paragraph")
             expect(failureOf(yield* Effect.exit(owner.ingest(fixtures.binaryDoc))).reason).toBe("not-office")
           })
@@ -467,7 +467,7 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
     () =>
       withOwner("document", { command: path.join(root, "no-libreoffice", "soffice") }, (owner) =>
         Effect.gen(function* () {
-          expect(failureOf(yield* Effect.exit(owner.ingest(fixtures.rtf))).reason).toBe("office-missing")
+          expect(failureOf(yield* Effect.exit(owner.ingest(fixtures.flatText))).reason).toBe("office-missing")
         })
       ),
     120_000
