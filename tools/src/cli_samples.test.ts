@@ -67,13 +67,23 @@ describe("sagasu CLI on the sample documents", () => {
       // Issue 14: several words and an excluded one, paging, one line per file.
       ["山田", "決定事項", "-テンプレート"], ["見積", "--limit", "1", "--offset", "1"], ["見積", "--files"],
       // Issue 16: the context of the hits, read from the body index by both paths.
-      ["LCD", "山田", "--context"], ["120000", "--json", "--context"]
+      ["LCD", "山田", "--context"], ["120000", "--json", "--context"],
+      // A repeated --type (either type), and nothing found inside the options that narrowed the search.
+      ["山田", "--type", "docx", "--type", "pptx"], ["見積", "--folder", "nope", "--since", "2030-01-01"]
     ]) {
       const cold = sagasu(work, "search", ...args)
       expect(cold, args.join(" ")).toEqual(full("search", ...args))
       expect(cold.code).toBe(0)
       await breathe()
     }
+    const filesOf = (...args: Array<string>) => sagasu(work, "search", "山田", "--files", ...args).out.split("\n").filter((l) => l !== "")
+    const docx = filesOf("--type", "docx")
+    const pptx = filesOf("--type", "pptx")
+    expect(docx.length * pptx.length, "the samples hold 山田 in both types").toBeGreaterThan(0)
+    expect(new Set(filesOf("--type", "docx", "--type", "pptx"))).toEqual(new Set([...docx, ...pptx]))
+    expect(sagasu(work, "search", "見積", "--folder", "nope", "--since", "2030-01-01").out).toBe(
+      "「見積」は見つかりませんでした。\n絞り込み（--folder nope --since 2030-01-01）の中を探しました。外すと、すべてのファイルから探します。\n"
+    )
     // A wrong option: the cold path hands it over, so the message and the exit code are the full command's.
     for (const args of [["見積", "--type", "foo"], ["見積", "--index", "nope"]]) {
       const cold = sagasu(work, "search", ...args)
@@ -88,8 +98,9 @@ describe("sagasu CLI on the sample documents", () => {
     const text = fs.readFileSync(path.join(cache, bundle ?? ""), "utf8")
     expect(text).not.toMatch(/node_modules\/effect\//)
     // Its code stays small; esbuild's `// path` line before each module names the checkout's folder
-    // (longer in one clone than another), so those lines are not counted.
-    expect(text.replace(/^\/\/ .*\n/gm, "").length).toBeLessThan(200_000)
+    // (longer in one clone than another), so those lines are not counted. 202 kB at 2026-12-03, of which
+    // the message catalogue (both languages) is 61 kB; an Effect module alone would be more than the margin.
+    expect(text.replace(/^\/\/ .*\n/gm, "").length).toBeLessThan(210_000)
     // Issue 13: it runs compiled from V8's code cache beside it, written by the first search that answered.
     const caches = () => fs.readdirSync(cache).filter((n) => n.startsWith(`${(bundle ?? "").replace(/\.cjs$/, "")}-`) && n.endsWith(".v8cache"))
     expect(caches()).toEqual([`${(bundle ?? "").replace(/\.cjs$/, "")}-${fs.statSync(path.join(cache, bundle ?? "")).size}-${Math.trunc(fs.statSync(path.join(cache, bundle ?? "")).mtimeMs)}-v8-${process.versions.v8}-${process.arch}.v8cache`])

@@ -22,6 +22,7 @@ import {
   globalOptionsAfterCommand,
   indexOptionMissingValue,
   searchArgsInOrder,
+  nonDigitSearchInteger,
   searchOptionMissingValue,
   unknownSearchOption
 } from "./search_options.ts"
@@ -168,7 +169,7 @@ const search = Command.make(
     limit: Options.integer("limit").pipe(Options.withDefault(defaultSearchLimit), Options.withDescription(help.search.limit)),
     offset: Options.integer("offset").pipe(Options.withDefault(0), Options.withDescription(help.search.offset)),
     index: Options.text("index").pipe(Options.repeated, Options.withDefault([]), Options.withDescription(help.search.index)),
-    type: Options.text("type").pipe(Options.optional, Options.withDescription(help.search.type)),
+    type: Options.text("type").pipe(Options.repeated, Options.withDefault([]), Options.withDescription(help.search.type)),
     sort: Options.text("sort").pipe(Options.optional, Options.withDescription(help.search.sort)),
     folder: Options.text("folder").pipe(Options.optional, Options.withDescription(help.search.folder)),
     since: Options.text("since").pipe(Options.optional, Options.withDescription(help.search.since)),
@@ -340,8 +341,14 @@ const valueless =
   commandLine[0] === "search" ? searchOptionMissingValue(commandLine.slice(1))
   : commandLine[0] === "index" ? indexOptionMissingValue(commandLine.slice(1))
   : undefined
-if (unknown !== undefined || valueless !== undefined) {
-  process.stderr.write((unknown !== undefined ? searchUsageErrors.unknownOption(unknown) : searchUsageErrors.missingValue(valueless ?? "")) + "\n")
+// `--limit 0x10`, `1e2`, `" 3"`: @effect/cli reads them as numbers; a page size is written in digits.
+const nonDigit = commandLine[0] === "search" && unknown === undefined && valueless === undefined ? nonDigitSearchInteger(commandLine.slice(1)) : undefined
+if (unknown !== undefined || valueless !== undefined || nonDigit !== undefined) {
+  const message = unknown !== undefined ? searchUsageErrors.unknownOption(unknown)
+    : valueless !== undefined ? searchUsageErrors.missingValue(valueless)
+    : nonDigit?.[0] === "--limit" ? searchUsageErrors.badLimit(nonDigit[1])
+    : searchUsageErrors.badOffset(nonDigit?.[1] ?? "")
+  process.stderr.write(message + "\n")
   process.exit(searchUsageExitCode)
 }
 

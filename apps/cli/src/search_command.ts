@@ -1,5 +1,5 @@
 /**
- * `sagasu search WORD… [--index NAME]… [--type TYPE] [--limit N] [--offset N] [--files] [--json] [--context]`
+ * `sagasu search WORD… [--index NAME]… [--type TYPE]… [--limit N] [--offset N] [--files] [--json] [--context]`
  * (SPEC §6, S3, S5; issue 14): the words (one or several arguments, joined
  * by a space: search_query.ts syntax) must all occur in the same file; each
  * file once — `index  path  (hits · date · size)`, then its best locations
@@ -15,7 +15,7 @@ import { hitContexts, WorkStore } from "@sagasu/store"
 import { describeTeamError, searchTeamFiles } from "@sagasu/team"
 import { Console, Effect, Option } from "effect"
 import { cliCountBudgetMs, cliSearchBudgetMs } from "./search_fast.ts"
-import { checkSearchArgs } from "./search_options.ts"
+import { checkSearchArgs, narrowingOptionsText } from "./search_options.ts"
 import { formatSearchOutput, searchUsageExitCode, showsTotals } from "./search_output.ts"
 
 /** Options of {@link searchCommand}, as main.ts parses them. */
@@ -32,8 +32,8 @@ export interface SearchCommandOptions {
   readonly offset: number
   /** Only these indexes (none: all). */
   readonly index: ReadonlyArray<string>
-  /** Only this file type: an extension or a group (`excel`, `word`, `powerpoint`, `legacy`). */
-  readonly type: Option.Option<string>
+  /** Only these file types (none: all), each an extension or a group (`excel`, `word`, `powerpoint`, `legacy`); `--type` repeated. */
+  readonly type: ReadonlyArray<string>
   /** `relevance` or `modified`. */
   readonly sort?: Option.Option<string>
   /** Only files inside this folder of their index. */
@@ -69,17 +69,18 @@ export const searchCommand = (work: string, query: string, options: SearchComman
     )
     const onServer = searchesTeamServer(options.server === true, settings)
     if (options.server === true && !onServer) return yield* fail(messages(settings.language).teamNotConfigured, 1)
+    const args = {
+      limit: options.limit,
+      offset: options.offset,
+      type: options.type,
+      index: options.index,
+      sort: options.sort === undefined ? undefined : Option.getOrUndefined(options.sort),
+      folder: options.folder === undefined ? undefined : Option.getOrUndefined(options.folder),
+      since: options.since === undefined ? undefined : Option.getOrUndefined(options.since),
+      until: options.until === undefined ? undefined : Option.getOrUndefined(options.until)
+    }
     const checked = checkSearchArgs(
-      {
-        limit: options.limit,
-        offset: options.offset,
-        type: Option.getOrUndefined(options.type),
-        index: options.index,
-        sort: options.sort === undefined ? undefined : Option.getOrUndefined(options.sort),
-        folder: options.folder === undefined ? undefined : Option.getOrUndefined(options.folder),
-        since: options.since === undefined ? undefined : Option.getOrUndefined(options.since),
-        until: options.until === undefined ? undefined : Option.getOrUndefined(options.until)
-      },
+      args,
       // The server's indexes are its own (a member registers none): any name is asked for.
       onServer ? options.index : settings.targetFolders.map((t) => t.name)
     )
@@ -97,7 +98,7 @@ export const searchCommand = (work: string, query: string, options: SearchComman
     const contexts = options.context && !options.files && !onServer ? yield* Effect.sync(() => hitContexts(paths, result.files)) : undefined
     const out = formatSearchOutput(
       { ...result, ...(contexts !== undefined ? { contexts } : {}) },
-      { query, json: options.json, files: options.files, color, language: settings.language, folders: settings.targetFolders }
+      { query, json: options.json, files: options.files, color, language: settings.language, folders: settings.targetFolders, narrowedBy: narrowingOptionsText(args) }
     )
     if (out.stderr !== "") yield* Effect.sync(() => process.stderr.write(out.stderr))
     yield* Effect.sync(() => process.stdout.write(out.stdout))

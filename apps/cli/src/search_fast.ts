@@ -16,7 +16,7 @@ import { GramSearcher, currentLayoutVersion, hitContexts, workPaths } from "@sag
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import { parseArgs } from "node:util"
-import { checkSearchArgs, defaultSearchLimit, globalOptionsAfterCommand, searchArgsInOrder } from "./search_options.ts"
+import { checkSearchArgs, defaultSearchLimit, globalOptionsAfterCommand, narrowingOptionsText, searchArgsInOrder } from "./search_options.ts"
 import { formatSearchOutput, showsTotals } from "./search_output.ts"
 import { defaultWorkDir } from "./work_dir.ts"
 
@@ -94,8 +94,9 @@ export async function fastSearch(args: ReadonlyArray<string>): Promise<boolean> 
     return false
   }
   // A wrong option is the full command's to tell (its message, exit 1): nothing printed here.
+  const searchArgs = { limit, offset, type: values.type ?? [], index: values.index ?? [], sort: values.sort, folder: values.folder, since: values.since, until: values.until }
   const checked = checkSearchArgs(
-    { limit, offset, type: values.type, index: values.index ?? [], sort: values.sort, folder: values.folder, since: values.since, until: values.until },
+    searchArgs,
     indexNames
   )
   if (checked._tag === "Usage") return false
@@ -121,7 +122,7 @@ export async function fastSearch(args: ReadonlyArray<string>): Promise<boolean> 
   const terminal = isTerminal(1)
   const out = formatSearchOutput(
     { ...outcome, engine: "gram", problem: "", ...(contexts !== undefined ? { contexts } : {}) },
-    { query, json: values.json === true, files: values.files === true, color: terminal && process.env.NO_COLOR === undefined, language, folders }
+    { query, json: values.json === true, files: values.files === true, color: terminal && process.env.NO_COLOR === undefined, language, folders, narrowedBy: narrowingOptionsText(searchArgs) }
   )
   if (out.stderr !== "") process.stderr.write(out.stderr)
   // A Windows console takes text through process.stdout (the bytes of fd 1 would be read in its code page).
@@ -190,7 +191,7 @@ const parse = (args: ReadonlyArray<string>) =>
       limit: { type: "string" },
       offset: { type: "string" },
       index: { type: "string", multiple: true },
-      type: { type: "string" },
+      type: { type: "string", multiple: true },
       sort: { type: "string" },
       folder: { type: "string" },
       since: { type: "string" },

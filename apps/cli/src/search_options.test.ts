@@ -1,19 +1,19 @@
 import { describe, expect, it } from "vitest"
-import { checkSearchArgs, dayStartMs, indexOptionMissingValue, searchArgsInOrder, searchOptionMissingValue, unknownSearchOption } from "./search_options.ts"
+import { checkSearchArgs, dayStartMs, indexOptionMissingValue, narrowingOptionsText, nonDigitSearchInteger, searchArgsInOrder, searchOptionMissingValue, unknownSearchOption } from "./search_options.ts"
 
 // Issue 14: a wrong --type or --index is a mistake (exit 1, the valid choices named), not "nothing found".
 describe("checkSearchArgs() (issue 14: filters that tell mistakes apart)", () => {
-  const base = { limit: 20, offset: 0, type: undefined, index: [] }
+  const base = { limit: 20, offset: 0, type: [] as ReadonlyArray<string>, index: [] }
 
   it("takes the groups, the legacy kinds and any case or leading dot; a repeated --index once", () => {
-    expect(checkSearchArgs({ ...base, type: "xls" }, [])).toEqual({ _tag: "Ok", options: { limit: 20, offset: 0, type: ["xls"] } })
-    expect(checkSearchArgs({ ...base, type: ".DOC" }, [])).toMatchObject({ _tag: "Ok", options: { type: ["doc"] } })
-    expect(checkSearchArgs({ ...base, type: "legacy" }, [])).toMatchObject({ _tag: "Ok", options: { type: ["xls", "xlt", "xlsb", "doc", "dot", "ppt", "pps", "pot"] } })
+    expect(checkSearchArgs({ ...base, type: ["xls"] }, [])).toEqual({ _tag: "Ok", options: { limit: 20, offset: 0, type: ["xls"] } })
+    expect(checkSearchArgs({ ...base, type: [".DOC"] }, [])).toMatchObject({ _tag: "Ok", options: { type: ["doc"] } })
+    expect(checkSearchArgs({ ...base, type: ["legacy"] }, [])).toMatchObject({ _tag: "Ok", options: { type: ["xls", "xlt", "xlsb", "doc", "dot", "ppt", "pps", "pot"] } })
     expect(checkSearchArgs({ ...base, index: ["共有", "ｻﾝﾌﾟﾙ", "共有"] }, ["共有", "サンプル"])).toMatchObject({ _tag: "Ok", options: { index: ["共有", "ｻﾝﾌﾟﾙ"] } })
   })
 
   it("names the valid choices of a wrong --type or --index, Japanese first, English second", () => {
-    const type = checkSearchArgs({ ...base, type: "foo" }, [])
+    const type = checkSearchArgs({ ...base, type: ["foo"] }, [])
     expect(type._tag).toBe("Usage")
     const [ja, en] = type._tag === "Usage" ? type.message.split("\n") : []
     expect(ja).toMatch(/^--type "foo" という種類はありません。使えるのは excel、word、powerpoint、legacy か、拡張子 doc、.*xlsb.*です。$/)
@@ -23,6 +23,28 @@ describe("checkSearchArgs() (issue 14: filters that tell mistakes apart)", () =>
       message: "インデックス「nope」はありません。登録されているのは「共有」「経理」です。\nNo index \"nope\": the registered indexes are \"共有\", \"経理\"."
     })
     expect(checkSearchArgs({ ...base, index: ["x"] }, [])).toMatchObject({ _tag: "Usage", message: expect.stringContaining("sagasu add NAME PATH") })
+  })
+
+  it("a repeated --type passes a file of any of them; a wrong one among them is the mistake", () => {
+    expect(checkSearchArgs({ ...base, type: ["xlsx", "docx", "XLSX"] }, [])).toMatchObject({ _tag: "Ok", options: { type: ["xlsx", "docx"] } })
+    expect(checkSearchArgs({ ...base, type: ["word", "doc"] }, [])).toMatchObject({ _tag: "Ok", options: { type: ["docx", "docm", "dotx", "dotm", "doc", "dot", "odt", "fodt", "rtf"] } })
+    const wrong = checkSearchArgs({ ...base, type: ["xlsx", "foo"] }, [])
+    expect(wrong._tag === "Usage" ? wrong.message : "").toContain('--type "foo"')
+  })
+
+  it("names the options that narrowed a search, as given, for the nothing-found message", () => {
+    expect(narrowingOptionsText(base)).toBe("")
+    expect(narrowingOptionsText({ ...base, type: ["xlsx", "word"], index: ["共有"], folder: "見積/2024", since: "2030-01-01", sort: "modified" })).toBe(
+      "--type xlsx --type word --index 共有 --folder 見積/2024 --since 2030-01-01"
+    )
+  })
+
+  it("a --limit or --offset not written in digits is found before @effect/cli reads it as a number", () => {
+    expect(nonDigitSearchInteger(["見積", "--limit", "0x10"])).toEqual(["--limit", "0x10"])
+    expect(nonDigitSearchInteger(["--offset=1e2", "見積"])).toEqual(["--offset", "1e2"])
+    expect(nonDigitSearchInteger(["--limit", " 3", "見積"])).toEqual(["--limit", " 3"])
+    expect(nonDigitSearchInteger(["--limit", "30", "--offset=0", "見積"])).toBeUndefined()
+    expect(nonDigitSearchInteger(["見積", "--", "--limit", "x"])).toBeUndefined()
   })
 
   it("refuses a --limit below 1 and an --offset below 0", () => {
@@ -87,9 +109,11 @@ describe("searchArgsInOrder() (S3: a first word that starts with - and options a
     // The new-user report: the exclusion first swallowed --json and --work as words.
     [["-hello", "world", "--json", "--work", "W"], ["--json", "--work", "W", "--", "-hello", "world"]],
     [["見積", "-テンプレート", "--limit", "5", "--index=共有"], ["--limit", "5", "--index", "共有", "--", "見積", "-テンプレート"]],
-    // An option given twice counts once, its last value (as on the cold path); --index keeps each value.
+    // An option given twice counts once, its last value (as on the cold path); --index and --type keep each value.
     [["見積", "--limit", "2", "--json", "--limit=5", "--json"], ["--limit", "5", "--json", "--", "見積"]],
     [["--work", "A", "見積", "--work", "B", "--index", "共有", "--index=経理"], ["--work", "B", "--index", "共有", "--index", "経理", "--", "見積"]],
+    // --type likewise keeps each: a file of any of them passes.
+    [["見積", "--type", "xlsx", "--type=docx"], ["--type", "xlsx", "--type", "docx", "--", "見積"]],
     // Help and version first, where they are answered (`見積 --json --help` printed the help before).
     [["見積", "--json", "--help"], ["--help", "--json", "--", "見積"]],
     // After a bare --, everything is a word, as the README says.

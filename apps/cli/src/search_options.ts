@@ -20,7 +20,8 @@ export const defaultSearchLimit = 20
 export interface SearchArgs {
   readonly limit: number
   readonly offset: number
-  readonly type: string | undefined
+  /** Types given with `--type`, each an extension or a group; a file of any of them passes (none given: every type). */
+  readonly type: ReadonlyArray<string>
   readonly index: ReadonlyArray<string>
   /** `relevance` (default) or `modified` (newest first). */
   readonly sort?: string | undefined
@@ -67,9 +68,10 @@ export function checkSearchArgs(args: SearchArgs, indexNames: ReadonlyArray<stri
   if (!Number.isInteger(args.limit) || args.limit < 1) return usage(searchUsageErrors.badLimit(String(args.limit)))
   if (!Number.isInteger(args.offset) || args.offset < 0) return usage(searchUsageErrors.badOffset(String(args.offset)))
   let type: ReadonlyArray<string> | undefined
-  if (args.type !== undefined) {
-    type = resolveFileType(args.type)
-    if (type === undefined) return usage(searchUsageErrors.badType(args.type, Object.keys(fileTypeGroups), knownFileTypes))
+  for (const given of args.type) {
+    const resolved = resolveFileType(given)
+    if (resolved === undefined) return usage(searchUsageErrors.badType(given, Object.keys(fileTypeGroups), knownFileTypes))
+    type = [...new Set([...(type ?? []), ...resolved])]
   }
   // Compared as the search compares them (normalised: full-width and half-width, case).
   const known = new Set(indexNames.map((n) => normalizeForSearch(n)))
@@ -97,6 +99,39 @@ export function checkSearchArgs(args: SearchArgs, indexNames: ReadonlyArray<stri
       ...(to !== undefined ? { modifiedTo: to } : {})
     }
   }
+}
+
+/**
+ * The options that narrowed a search, as given (`--type xlsx --folder 見積
+ * --since 2024-04-01`), for the "nothing found" message to name them; `""`
+ * when none did.
+ */
+export function narrowingOptionsText(args: SearchArgs): string {
+  const given: Array<string> = []
+  for (const t of args.type) given.push(`--type ${t}`)
+  for (const i of args.index) given.push(`--index ${i}`)
+  for (const [name, value] of [["--folder", args.folder], ["--since", args.since], ["--until", args.until]] as const) {
+    if (value !== undefined) given.push(`${name} ${value}`)
+  }
+  return given.join(" ")
+}
+
+/**
+ * The first `--limit` or `--offset` of `args` (the arguments after
+ * `search`) whose value is not written as plain digits (`0x10`, `1e2`,
+ * `" 3"`, which @effect/cli would read as numbers): `[option, value]`, or
+ * `undefined`. Words after a bare `--` are the query's.
+ */
+export function nonDigitSearchInteger(args: ReadonlyArray<string>): readonly ["--limit" | "--offset", string] | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? ""
+    if (arg === "--") return undefined
+    for (const option of ["--limit", "--offset"] as const) {
+      const value = arg === option ? args[i + 1] : arg.startsWith(`${option}=`) ? arg.slice(option.length + 1) : undefined
+      if (value !== undefined && !/^\d+$/.test(value)) return [option, value]
+    }
+  }
+  return undefined
 }
 
 /** The options of `sagasu search` (main.ts declares them; @effect/cli adds help, version, wizard, completions and log-level). */
@@ -196,9 +231,9 @@ export function searchArgsInOrder(args: ReadonlyArray<string>): ReadonlyArray<st
     const takes = valueOptionNames.includes(name)
     const next = given[i + 1]
     const option = takes && value !== undefined ? [`--${name}`, value] : takes && next !== undefined && !next.startsWith("--") ? [arg, given[++i]!] : [arg]
-    // Given again: the last one counts (the cold path's parser does so); --index keeps each.
+    // Given again: the last one counts (the cold path's parser does so); --index and --type keep each.
     const at = options.findIndex((o) => o[0] === option[0])
-    if (at >= 0 && name !== "index") options.splice(at, 1)
+    if (at >= 0 && name !== "index" && name !== "type") options.splice(at, 1)
     // Answered instead of a search: first, where @effect/cli looks for them.
     if (arg === "-h" || name === "help" || name === "version") options.unshift(option)
     else options.push(option)

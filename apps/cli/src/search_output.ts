@@ -46,6 +46,12 @@ export interface SearchOutputOptions {
   readonly language: Language
   /** The registered indexes' folders (settings `targetFolders`): `--json` joins a file's path to its index's folder. */
   readonly folders: ReadonlyArray<{ readonly name: string; readonly path: string }>
+  /**
+   * The options that narrowed the search as given (`--type xlsx --folder
+   * 見積`), `""` or absent for none: "nothing found" then names them, so that
+   * a filter that matched nothing is told apart from a word that is nowhere.
+   */
+  readonly narrowedBy?: string
 }
 
 /**
@@ -184,13 +190,14 @@ export function formatSearchOutput(result: SearchOutputInput, options: SearchOut
     const files = result.files.map((f, i) => jsonOfFile(f, folderOf.get(f.index), contexts === undefined ? undefined : (contexts[i] ?? [])))
     return { stdout: JSON.stringify(files, null, 2) + "\n", stderr }
   }
+  const none = t.searchNone(options.query) + (options.narrowedBy === undefined || options.narrowedBy === "" ? "" : `\n${t.searchNoneFiltered(options.narrowedBy)}`)
   // --files with nothing found says so like the other modes (issue 16), on stderr: its stdout is file lines only, for a pipe.
-  if (options.files && result.files.length === 0 && result.totals.files === 0) return { stdout: "", stderr: stderr + t.searchNone(options.query) + "\n" }
+  if (options.files && result.files.length === 0 && result.totals.files === 0) return { stdout: "", stderr: stderr + none + "\n" }
   if (options.files) return { stdout: result.files.map((f) => `${f.index}  ${f.path}\n`).join(""), stderr }
   if (result.files.length === 0) {
     // Past the last page of a query that finds something: say how many there are.
-    const none = result.totals.files === 0 ? t.searchNone(options.query) : t.searchTotals(result.totals.hits, result.totals.files, result.totals.exact)
-    return { stdout: none + "\n", stderr }
+    const said = result.totals.files === 0 ? none : t.searchTotals(result.totals.hits, result.totals.files, result.totals.exact)
+    return { stdout: said + "\n", stderr }
   }
   const out: Array<string> = []
   result.files.forEach((f, i) => {
