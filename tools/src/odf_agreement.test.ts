@@ -21,11 +21,11 @@
  * paragraphs the odt has not (the empty paragraph of each cell a vertical
  * merge covers, deleted tracked changes) or the odt has paragraphs the docx
  * has not (the empty one of a text-less shape), and its footnotes count from
- * 2; sheet headers and footers, cell links, charts and the `Company`,
- * `Manager` and `Category` properties only the OOXML path reads; the
- * placeholder of a notes page's slide number (`<number>`) only the plain
- * reader reads; LibreOffice's xlsx export unhides a hidden first sheet and
- * drops tabs in cells.
+ * 2; sheet headers and footers and charts only the OOXML path reads (the
+ * plain reader reads cell links and the `Company`, `Manager` and `Category`
+ * user-defined properties LibreOffice keeps); a float cell shown through a
+ * date format gets a number's forms, not a date's; LibreOffice's xlsx
+ * export unhides a hidden first sheet and drops tabs in cells.
  */
 import { NodeContext } from "@effect/platform-node"
 import { type AppKind, type Extraction, normalizeForSearch } from "@sagasu/domain"
@@ -277,16 +277,18 @@ describe.skipIf(!haveSoffice || !haveCorpus)("OpenDocument files: the plain read
       // (i) Every expected string the LibreOffice path finds, the plain reader finds too.
       expect(results.flatMap((r) => (r.expected?.missed ?? []).map((s) => `${r.row.path}: ${s}`))).toEqual([])
       // (iii) Agreement floors, a file's worth or more below what this sample gave here (LibreOffice 7.4.7): lines
-      // identical, the mean of the files (ods 79.7%, odt 72.7%, odp 87.8%; pooled 54.3%, 25.6%, 94.0% — the padding
+      // identical, the mean of the files (ods 80.5%, odt 80.9%, odp 96.8%; pooled 54.3%, 25.9%, 98.9% — the padding
       // spaces of one large workbook and one long document's shifted paragraph numbers outweigh the rest there), and
-      // paragraph numbers and spacing aside, pooled (ods 99.8%, odt 98.1%, odp 94.0%); over all 40 files 80.0% and 99.6%.
-      const floors = { ods: [0.7, 0.97], odt: [0.62, 0.93], odp: [0.78, 0.85] } as const
+      // paragraph numbers and spacing aside, pooled (ods 99.8%, odt 98.4%, odp 98.9%); over all 40 files 85.5% and 99.7%.
+      // (Before the reader read cell links, user-defined properties and left soft hyphens and the notes page's
+      // number out: mean of the files 79.7%, 72.7%, 87.8%, all 80.0%.)
+      const floors = { ods: [0.74, 0.97], odt: [0.74, 0.95], odp: [0.9, 0.93] } as const
       for (const kind of kinds) {
         const rs = results.filter((r) => r.kind === kind)
         expect(perFile(rs), `${kind.odf}, lines identical, mean of the files`).toBeGreaterThan(floors[kind.odf][0])
         expect(pooled(rs, "lenient"), `${kind.odf}, numbers and spacing aside`).toBeGreaterThan(floors[kind.odf][1])
       }
-      expect(perFile(results), "all, lines identical, mean of the files").toBeGreaterThan(0.74)
+      expect(perFile(results), "all, lines identical, mean of the files").toBeGreaterThan(0.8)
       expect(pooled(results, "lenient"), "all, numbers and spacing aside").toBeGreaterThan(0.97)
     } finally {
       fs.rmSync(home, { recursive: true, force: true })

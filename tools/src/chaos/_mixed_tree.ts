@@ -45,14 +45,14 @@ export interface MixedTree {
 
 /**
  * Legacy files of the corpus that LibreOffice reads (small, one per application, plus an encrypted one
- * that fails). BIFF5/8 xls are read by the plain workers since W3: the spreadsheets here are an Excel 4
- * workbook (the plain worker reroutes it, R14) and an OpenDocument one.
+ * that fails). BIFF5/8 xls and OpenDocument are read by the plain workers since W3 (issue 20): the
+ * spreadsheets here are an Excel 4 and an Excel 3 workbook (the plain worker reroutes them, R14).
  */
 const legacyFromCorpus = [
   "files/poi/testEXCEL_4.xls",
   "files/poi/Word6.doc",
   "files/poi/bug46441.ppt",
-  "files/sheetjs/1900.ods",
+  "files/poi/testEXCEL_3.xls",
   "files/poi/Password_Protected-hello.ppt",
   "files/poi/word2.doc"
 ]

@@ -20,7 +20,8 @@ const ns = [
   `xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0"`,
   `xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"`,
   `xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0"`,
-  `xmlns:dc="http://purl.org/dc/elements/1.1/"`
+  `xmlns:dc="http://purl.org/dc/elements/1.1/"`,
+  `xmlns:xlink="http://www.w3.org/1999/xlink"`
 ].join(" ")
 
 const mime = {
@@ -63,7 +64,9 @@ describe("OpenDocument spreadsheets (ods)", () => {
         `<table:table-row>${cell(`office:value-type="float" office:value="0" table:number-columns-repeated="3"`, p("0"))}` +
         `<table:table-cell table:number-columns-repeated="2"/>` +
         `${cell(`office:value-type="string"`, `<office:annotation><dc:creator>山田</dc:creator><dc:date>2024-01-01T00:00:00</dc:date>${p("確認してください")}${p("二行目")}</office:annotation>${p("上")}${p("下")}`)}` +
-        `${cell(`table:number-columns-spanned="2" office:value-type="string"`, p("結合"))}<table:covered-table-cell>${p("隠れた")}</table:covered-table-cell></table:table-row>` +
+        `${cell(`table:number-columns-spanned="2" office:value-type="string"`, p("結合"))}<table:covered-table-cell>${p("隠れた")}</table:covered-table-cell>` +
+        // A link whose cell does not show its target, one that does, a cell of spaces (kept, as xlsx keeps it).
+        `${cell(`office:value-type="string"`, p(`<text:a xlink:href="https://example.jp/見積">見積一覧</text:a>`))}${cell(`office:value-type="string"`, p(`<text:a xlink:href="https://example.jp/">https://example.jp/</text:a>`))}${cell(`office:value-type="string"`, p("<text:s text:c=\"3\"/>"))}</table:table-row>` +
         // Two rows repeated with a value, then the empty rest of the sheet as LibreOffice writes it.
         `<table:table-row table:number-rows-repeated="2">${cell(`office:value-type="boolean" office:boolean-value="true"`, "")}<table:table-cell table:number-columns-repeated="16383"/></table:table-row>` +
         `<table:table-row table:number-rows-repeated="1048571"><table:table-cell table:number-columns-repeated="16384"/></table:table-row>` +
@@ -73,7 +76,10 @@ describe("OpenDocument spreadsheets (ods)", () => {
         `${cell(`office:value-type="string"`, `<draw:frame><draw:text-box>${p("図の文字")}</draw:text-box><svg:title>代替テキスト</svg:title></draw:frame>${p("ルビ<text:ruby><text:ruby-base>東京</text:ruby-base><text:ruby-text>とうきょう</text:ruby-text></text:ruby>")}`)}` +
         `</table:table-row><table:shapes><draw:custom-shape>${p("ページの図形")}</draw:custom-shape></table:shapes></table:table>`
       const styles = `<style:style style:name="ta1" style:family="table"><style:table-properties table:display="true"/></style:style><style:style style:name="ta2" style:family="table"><style:table-properties table:display="false"/></style:style>`
-      const meta = `<?xml version="1.0" encoding="UTF-8"?><office:document-meta ${ns}><office:meta><meta:initial-creator>佐藤</meta:initial-creator><dc:creator>鈴木</dc:creator><dc:title>見積書</dc:title><meta:keyword>見積</meta:keyword><meta:keyword>2024</meta:keyword></office:meta></office:document-meta>`
+      const meta =
+        `<?xml version="1.0" encoding="UTF-8"?><office:document-meta ${ns}><office:meta><meta:initial-creator>佐藤</meta:initial-creator><dc:creator>鈴木</dc:creator>` +
+        `<dc:title>見積書</dc:title><meta:keyword>見積</meta:keyword><meta:keyword>2024</meta:keyword><meta:user-defined meta:name="Company">株式会社サンプル</meta:user-defined>` +
+        `<meta:user-defined meta:name="Info 1">使わない</meta:user-defined></office:meta></office:document-meta>`
       const out = yield* extract(odf("ods", `<office:spreadsheet>${first}${second}</office:spreadsheet>`, { "meta.xml": meta }, styles), "a.ods")
       expect(out.parts.map((part) => [part.name, part.locator, part.state])).toEqual([
         ["見積", "cell", "visible"],
@@ -90,12 +96,16 @@ describe("OpenDocument spreadsheets (ods)", () => {
         "C2|0",
         "F2|上\n下",
         "G2|結合",
+        "I2|見積一覧",
+        "J2|https://example.jp/",
+        "K2|   ",
         "A3|TRUE",
         "A4|TRUE",
-        "F2 comment|確認してください\n二行目"
+        "F2 comment|確認してください\n二行目",
+        "I2 link|https://example.jp/見積"
       ])
       expect(rows(out.parts[1]?.lines ?? [])).toEqual(["A1|ルビ東京", "A1 shape|図の文字", "shape|ページの図形"])
-      expect(rows(out.parts[2]?.lines ?? [])).toEqual(["title|見積書", "author|佐藤", "keywords|見積 2024", "lastModifiedBy|鈴木"])
+      expect(rows(out.parts[2]?.lines ?? [])).toEqual(["title|見積書", "author|佐藤", "keywords|見積 2024", "lastModifiedBy|鈴木", "company|株式会社サンプル"])
     }))
 
   it.effect("a value repeated past the line limit is too-large, and an empty sheet of a million rows gives nothing", () =>
@@ -122,6 +132,7 @@ describe("OpenDocument text documents (odt)", () => {
         `<text:list><text:list-item>${p("箇条書き")}</text:list-item></text:list>` +
         `<text:p>変更<office:annotation><dc:creator>A</dc:creator>${p("コメント")}</office:annotation>後</text:p>` +
         `<text:tracked-changes><text:changed-region><text:deletion><office:change-info><dc:creator>A</dc:creator></office:change-info>${p("消した文")}</text:deletion></text:changed-region></text:tracked-changes>` +
+        `<text:p>Kommuni\u00adkation<text:text-input text:description="">入力&#x0d;</text:text-input></text:p>` +
         `<text:p>巻末<text:note text:note-class="endnote"><text:note-citation>i</text:note-citation><text:note-body>${p("後注")}</text:note-body></text:note></text:p>` +
         `</office:text>`
       const styles =
@@ -139,7 +150,8 @@ describe("OpenDocument text documents (odt)", () => {
         "6|枠の中",
         "7|箇条書き",
         "8|変更後",
-        "9|巻末",
+        "9|Kommunikation入力",
+        "10|巻末",
         "header|社外秘",
         "footer|1 ページ",
         "footnote:1|脚注です",
@@ -156,7 +168,8 @@ describe("OpenDocument presentations (odp)", () => {
         `<draw:page draw:name="page${n}" draw:style-name="${style}">` +
         `<draw:frame presentation:class="title"><draw:text-box>${p(title)}</draw:text-box></draw:frame>` +
         `<draw:frame presentation:class="outline"><draw:text-box><text:list><text:list-item>${p(text)}</text:list-item></text:list></draw:text-box></draw:frame>` +
-        `<presentation:notes><draw:page-thumbnail/><draw:frame presentation:class="notes"><draw:text-box>${p(notes)}</draw:text-box></draw:frame></presentation:notes>` +
+        `<presentation:notes><draw:page-thumbnail/><draw:frame presentation:class="notes"><draw:text-box>${p(notes)}</draw:text-box></draw:frame>` +
+        `<draw:frame presentation:class="page-number"><draw:text-box>${p("<text:page-number>&lt;number&gt;</text:page-number>")}</draw:text-box></draw:frame></presentation:notes>` +
         `</draw:page>`
       const styles = `<style:style style:name="dp2" style:family="drawing-page"><style:drawing-page-properties presentation:visibility="hidden"/></style:style>`
       const out = yield* extract(odf("odp", `<office:presentation>${page(1, "dp1", "表紙", "概要", "話すこと")}${page(2, "dp2", "予備", "隠した", "")}</office:presentation>`, {}, styles), "a.odp")

@@ -52,7 +52,8 @@ const odf = {
   svg: uri("urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0"),
   manifest: uri("urn:oasis:names:tc:opendocument:xmlns:manifest:1.0"),
   meta: uri("urn:oasis:names:tc:opendocument:xmlns:meta:1.0"),
-  dc: uri("http://purl.org/dc/elements/1.1/")
+  dc: uri("http://purl.org/dc/elements/1.1/"),
+  xlink: uri("http://www.w3.org/1999/xlink")
 } as const
 
 const is = (tag: XmlTag, vocabulary: Namespace, local: string): boolean => tag.local === local && vocabulary.has(tag.uri)
@@ -145,7 +146,9 @@ abstract class ParagraphReader implements XmlVisitor {
     }
     if (odf.text.has(tag.uri) && (tag.local === "p" || tag.local === "h")) {
       const done = this.reading.pop()
-      if (done !== undefined) this.paragraph(done.text, done.number)
+      // A soft hyphen (LibreOffice writes U+00AD itself) is no character of the text, as Word's w:softHyphen
+      // is none; a carriage return left in a field's value neither.
+      if (done !== undefined) this.paragraph(/[\u00ad\r]/.test(done.text) ? done.text.replace(/[\u00ad\r]/g, "") : done.text, done.number)
       return
     }
     this.leave(tag)
@@ -196,6 +199,8 @@ interface OdsCell {
   readonly value: string
   readonly paragraphs: Array<string>
   note: Array<string> | undefined
+  /** The targets of the cell's links (`text:a xlink:href`). */
+  readonly links: Array<string>
 }
 
 /**
@@ -216,6 +221,8 @@ class SpreadsheetReader extends ParagraphReader {
   private pending: Array<BodyLine> = []
   /** The sheet's notes, `{row, col}` 0-based, written after its cells. */
   private readonly notes: Array<{ row: number; col: number; text: string }> = []
+  /** The sheet's cell links, written after its notes as the xlsx path writes them (`A1 link`, when the cell does not show the target). */
+  private readonly links: Array<{ row: number; col: number; shown: string; href: string }> = []
   private readonly budget: LineBudget
 
   constructor(budget: LineBudget) {
@@ -252,7 +259,8 @@ class SpreadsheetReader extends ParagraphReader {
             type: attribute(tag, "value-type", odf.office) ?? "",
             value: cellValueOf(tag),
             paragraphs: [],
-            note: undefined
+            note: undefined,
+            links: []
           }
           return undefined
         case "table":
@@ -268,6 +276,10 @@ class SpreadsheetReader extends ParagraphReader {
       return undefined
     }
     if (this.inNote && (odf.dc.has(tag.uri) || odf.meta.has(tag.uri))) return "skip"
+    if (is(tag, odf.text, "a") && this.cell !== undefined && !this.inNote && this.drawDepth === 0) {
+      const href = attribute(tag, "href", odf.xlink)
+      if (href !== undefined && href !== "") this.cell.links.push(href)
+    }
     if (odf.draw.has(tag.uri)) this.drawDepth++
     return undefined
   }
@@ -318,7 +330,9 @@ class SpreadsheetReader extends ParagraphReader {
     if (cell.note !== undefined && this.row < maxRow) this.notes.push({ row: this.row, col: cell.col, text: cell.note.join("\n") })
     if (cell.covered) return
     const shown = cell.paragraphs.length > 0 ? cell.paragraphs.join("\n") : openDocumentValueText(cell.type, cell.value)
-    if (shown.trim() === "") return
+    if (this.row < maxRow) for (const href of cell.links) this.links.push({ row: this.row, col: cell.col, shown, href })
+    // A cell of spaces is kept, as the xlsx path keeps it.
+    if (shown === "") return
     this.rowCells.push({ col: cell.col, repeat: Math.min(cell.repeat, maxColumn - cell.col), text: shown, forms: openDocumentForms(cell.type, cell.value, shown) })
   }
 
@@ -353,6 +367,8 @@ class SpreadsheetReader extends ParagraphReader {
     this.flushLines()
     sheet.extras.comments(this.notes)
     this.notes.length = 0
+    for (const l of this.links) sheet.extras.link(refOf(l.row, l.col), l.shown, undefined, l.href)
+    this.links.length = 0
     const extra = [...sheet.extras.lines, ...sheet.shapes]
     if (extra.length > 0) this.events.push({ _tag: "lines", lines: extra })
     this.events.push({ _tag: "end" })
@@ -463,6 +479,9 @@ class DocumentReader extends ParagraphReader {
   }
 }
 
+/** Placeholders of a notes page that are not its notes. */
+const notesPlaceholders: ReadonlySet<string> = new Set(["page-number", "date-time", "header", "footer"])
+
 /**
  * Reads a presentation's `content.xml`: each `draw:page` a slide, its
  * `presentation:notes` the slide's notes, frames of class `title` its title.
@@ -492,6 +511,8 @@ class PresentationReader extends ParagraphReader {
       return undefined
     }
     if (is(tag, odf.presentation, "notes")) this.notesDepth++
+    // A notes page repeats the slide's number, date, header and footer: not what the speaker wrote (BUG-17).
+    else if (this.notesDepth > 0 && odf.draw.has(tag.uri) && notesPlaceholders.has(attribute(tag, "class", odf.presentation) ?? "")) return "skip"
     else if (this.titleDepth > 0) this.titleDepth++
     else if (this.notesDepth === 0 && odf.draw.has(tag.uri) && attribute(tag, "class", odf.presentation) === "title") this.titleDepth = 1
     return undefined
@@ -518,7 +539,7 @@ class PresentationReader extends ParagraphReader {
   }
 }
 
-/** `meta.xml`'s properties, by their `loc` in the properties part, in the OOXML order. */
+/** `meta.xml`'s properties, by their `loc` in the properties part. */
 const metaNames: ReadonlyArray<readonly [vocabulary: Namespace, element: string, loc: string]> = [
   [odf.dc, "title", "title"],
   [odf.dc, "subject", "subject"],
@@ -527,15 +548,26 @@ const metaNames: ReadonlyArray<readonly [vocabulary: Namespace, element: string,
   [odf.dc, "description", "description"],
   [odf.dc, "creator", "lastModifiedBy"]
 ]
+/** `meta:user-defined` properties by their `meta:name`: what LibreOffice keeps of an OOXML file's category, company and manager. */
+const userDefinedNames: ReadonlyMap<string, string> = new Map([
+  ["Category", "category"],
+  ["OOXMLCorePropertyCategory", "category"],
+  ["Company", "company"],
+  ["Manager", "manager"]
+])
+/** The properties part's order, the OOXML path's. */
+const propertyOrder = ["title", "subject", "author", "keywords", "description", "category", "lastModifiedBy", "company", "manager"]
 
-/** Reads `office:meta`'s children named in {@link metaNames}; keywords, which may repeat, are joined by a space. */
+/** Reads `office:meta`'s children named in {@link metaNames} and {@link userDefinedNames}; keywords, which may repeat, are joined by a space. */
 class MetaReader implements XmlVisitor {
   readonly values = new Map<string, string>()
   private current: string | undefined
   private text_ = ""
 
   open(tag: XmlTag): void {
-    this.current = metaNames.find(([v, local]) => is(tag, v, local))?.[2]
+    this.current = is(tag, odf.meta, "user-defined")
+      ? userDefinedNames.get(attribute(tag, "name", odf.meta) ?? "")
+      : metaNames.find(([v, local]) => is(tag, v, local))?.[2]
     this.text_ = ""
   }
 
@@ -556,7 +588,7 @@ const metaProperties = (pkg: OpcPackage): Effect.Effect<Array<BodyLine>> => {
   if (!pkg.has("meta.xml")) return Effect.succeed([])
   const reader = new MetaReader()
   return pkg.readXml("meta.xml", reader).pipe(
-    Effect.map(() => metaNames.flatMap(([, , loc]) => {
+    Effect.map(() => propertyOrder.flatMap((loc) => {
       const text = reader.values.get(loc)
       return text === undefined ? [] : [{ loc, text }]
     })),
