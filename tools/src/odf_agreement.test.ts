@@ -27,19 +27,15 @@
  * date format gets a number's forms, not a date's; LibreOffice's xlsx
  * export unhides a hidden first sheet and drops tabs in cells.
  */
-import { NodeContext } from "@effect/platform-node"
-import { type AppKind, type Extraction, normalizeForSearch } from "@sagasu/domain"
-import { extractFile, makeOfficeOwners } from "@sagasu/ingest"
-import { Cause, Effect, Exit } from "effect"
-import { spawn, spawnSync } from "node:child_process"
+import type { AppKind } from "@sagasu/domain"
+import { Effect } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { pathToFileURL } from "node:url"
 import { describe, expect, it } from "vitest"
 import { corpusDir, type ManifestRow, readManifest } from "./corpus.ts"
+import { agreementHeading, agreementRow, convertAll, differences, type FileResult, haveSoffice, perFile, pooled, readBoth, type RoundTrip } from "./office_roundtrip.ts"
 
-const haveSoffice = spawnSync("soffice", ["--version"], { encoding: "utf8" }).status === 0
 const haveCorpus = fs.existsSync(path.join(corpusDir, "MANIFEST.tsv"))
 
 /** Each OOXML kind, its OpenDocument kind and how many of its rows the sample takes. */
@@ -67,185 +63,19 @@ function sampleOf(rows: ReadonlyArray<ManifestRow>): Array<{ row: ManifestRow; k
   })
 }
 
-/**
- * One `soffice --convert-to` call for all `inputs` (one start for many
- * files), in the profile `profile`; resolves when LibreOffice exits, whatever
- * it could convert. Spawned in a process group of its own, which `signal`
- * (the test's end) kills.
- */
-function convertAll(inputs: ReadonlyArray<string>, to: string, outDir: string, profile: string, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("soffice", [`-env:UserInstallation=${pathToFileURL(profile).href}`, "--headless", "--norestore", "--convert-to", to, "--outdir", outDir, ...inputs], {
-      stdio: "ignore",
-      detached: true
-    })
-    const kill = () => {
-      try {
-        if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL")
-      } catch {
-        // the group is gone already
-      }
-    }
-    signal.addEventListener("abort", kill, { once: true })
-    child.on("error", reject)
-    child.on("exit", () => {
-      signal.removeEventListener("abort", kill)
-      resolve()
-    })
-  })
-}
-
-/** A line as compared: its part (with the part's state when not visible), loc, text and forms; `numbered` when its loc is a paragraph's number. */
-interface Line {
-  readonly part: string
-  readonly loc: string
-  readonly text: string
-  readonly forms: string | undefined
-  readonly numbered: boolean
-}
-
-const linesOf = (x: Extraction): Array<Line> =>
-  x.parts.flatMap((p) =>
-    p.lines.map((l) => ({
-      part: p.state === "visible" ? p.name : `${p.name} (${p.state})`,
-      loc: l.loc,
-      text: l.text,
-      forms: l.forms,
-      numbered: p.locator === "paragraph" && /^\d+$/.test(l.loc)
-    }))
-  )
-
-/** How two readings of one file compare, as sets of lines. */
-interface Agreement {
-  readonly identical: number
-  /** Lines in either reading (identical + only plain + only LibreOffice). */
-  readonly either: number
-  readonly onlyPlain: ReadonlyArray<Line>
-  readonly onlyOffice: ReadonlyArray<Line>
-}
-
-/** `key` of a line: what must be equal for two lines to count as identical (`undefined`: the line is left out). */
-function compare(plain: ReadonlyArray<Line>, office: ReadonlyArray<Line>, key: (l: Line) => string | undefined): Agreement {
-  const keyed = (ls: ReadonlyArray<Line>) =>
-    new Map(
-      ls.flatMap((l) => {
-        const k = key(l)
-        return k === undefined ? [] : [[k, l] as const]
-      })
-    )
-  const a = keyed(plain)
-  const b = keyed(office)
-  const onlyPlain = [...a].filter(([k]) => !b.has(k)).map(([, l]) => l)
-  const onlyOffice = [...b].filter(([k]) => !a.has(k)).map(([, l]) => l)
-  const identical = a.size - onlyPlain.length
-  return { identical, either: identical + onlyPlain.length + onlyOffice.length, onlyPlain, onlyOffice }
-}
-
-const exact = (l: Line) => JSON.stringify([l.part, l.loc, l.text, l.forms ?? ""])
-/**
- * Paragraph numbers and spacing aside (runs of white space as one space,
- * none at the ends, lines of only spaces left out): tells text that differs
- * from the same text numbered or padded differently, which a search does not see.
- */
-const lenient = (l: Line) => {
-  const text = l.text.replace(/\s+/g, " ").trim()
-  return text === "" ? undefined : JSON.stringify([l.part, l.numbered ? "¶" : l.loc, text, l.forms ?? ""])
-}
-
-/** Everything a search can match in a reading — each line's text and forms — normalised as the search normalises. */
-const searchable = (lines: ReadonlyArray<Line>) => normalizeForSearch(lines.map((l) => (l.forms === undefined ? l.text : `${l.text} ${l.forms}`)).join("\n"))
-
-/** One sampled file's readings. */
-interface FileResult {
-  readonly row: ManifestRow
+/** A sampled file: its kind, and the copy of the source LibreOffice converts. */
+interface Sampled extends RoundTrip {
   readonly kind: (typeof kinds)[number]
-  /** Why there is no comparison: LibreOffice wrote no OpenDocument file, or could not convert it back. */
-  readonly skipped?: string
-  /** The plain reader's failure (an ExtractError's reason and detail, or the defect). */
-  readonly plainFailure?: string
-  readonly exact?: Agreement
-  readonly lenient?: Agreement
-  /** The expected strings of the source's MANIFEST row the LibreOffice path finds, and those of them the plain reader does not. */
-  readonly expected?: { readonly foundByOffice: number; readonly missed: ReadonlyArray<string> }
+  readonly input: string
 }
-
-const failureText = (cause: Cause.Cause<unknown>): string => {
-  const e = Cause.failureOption(cause)
-  if (e._tag === "Some" && typeof e.value === "object" && e.value !== null && "reason" in e.value && "detail" in e.value) return `${String(e.value.reason)}: ${String(e.value.detail)}`
-  return Cause.pretty(cause).split("\n")[0] ?? "unknown"
-}
-
-/**
- * Reads every OpenDocument file both ways: the plain reader, and the run's
- * Office owners (one LibreOffice handed from kind to kind) converting it back.
- */
-const readBoth = (files: ReadonlyArray<{ row: ManifestRow; kind: (typeof kinds)[number]; odf: string }>, workArea: string) =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      const owners = yield* makeOfficeOwners({ workArea, convertReadable: true })
-      const results: Array<FileResult> = []
-      for (const { row, kind, odf } of files) {
-        if (!fs.existsSync(odf)) {
-          results.push({ row, kind, skipped: `LibreOffice wrote no ${kind.odf}` })
-          continue
-        }
-        const plain = yield* Effect.exit(extractFile(odf))
-        const office = yield* Effect.exit(owners[kind.app].ingest(odf))
-        if (Exit.isFailure(plain)) {
-          results.push({ row, kind, plainFailure: failureText(plain.cause) })
-          continue
-        }
-        if (Exit.isFailure(office)) {
-          results.push({ row, kind, skipped: `LibreOffice could not convert its ${kind.odf} back: ${failureText(office.cause)}` })
-          continue
-        }
-        const p = linesOf(plain.value)
-        const o = linesOf(office.value.extraction)
-        const [hp, ho] = [searchable(p), searchable(o)]
-        const foundByOffice = row.expected.filter((s) => ho.includes(normalizeForSearch(s)))
-        const missed = foundByOffice.filter((s) => !hp.includes(normalizeForSearch(s)))
-        results.push({ row, kind, exact: compare(p, o, exact), lenient: compare(p, o, lenient), expected: { foundByOffice: foundByOffice.length, missed } })
-      }
-      return results
-    })
-  ).pipe(Effect.provide(NodeContext.layer))
-
-const sumOf = (rs: ReadonlyArray<FileResult>, f: (a: Agreement) => number, which: "exact" | "lenient" = "exact") => rs.reduce((n, r) => n + (r[which] === undefined ? 0 : f(r[which])), 0)
-/** Lines identical over lines in either, the files' lines pooled. */
-const pooled = (rs: ReadonlyArray<FileResult>, which: "exact" | "lenient" = "exact") => sumOf(rs, (a) => a.identical, which) / Math.max(sumOf(rs, (a) => a.either, which), 1)
-/** The mean of the files' agreements: a large file weighs as much as a small one. */
-const perFile = (rs: ReadonlyArray<FileResult>, which: "exact" | "lenient" = "exact") => {
-  const each = rs.flatMap((r) => {
-    const a = r[which]
-    return a === undefined ? [] : [a.either === 0 ? 1 : a.identical / a.either]
-  })
-  return each.reduce((n, x) => n + x, 0) / Math.max(each.length, 1)
-}
-const percent = (x: number) => `${(100 * x).toFixed(1)}%`
-const shown = (l: Line) => `${l.part}!${l.loc} ${JSON.stringify(l.text.length > 80 ? `${l.text.slice(0, 80)}…` : l.text)}${l.forms === undefined ? "" : ` [${l.forms}]`}`
 
 /** The report: per kind the files and lines, then per file that differs its first differences of each side. */
-function report(results: ReadonlyArray<FileResult>, seconds: { convert: number; read: number }): string {
+function report(results: ReadonlyArray<FileResult<Sampled>>, seconds: { convert: number; read: number }): string {
   const out = [`OpenDocument: the plain reader against LibreOffice's round trip, ${results.length} files sampled (conversion to OpenDocument ${seconds.convert.toFixed(1)} s, both readings ${seconds.read.toFixed(1)} s)`]
-  out.push("kind | files | lines identical / in either | only plain | only LibreOffice | mean of the files | numbers and spacing aside: pooled, mean of the files")
-  for (const kind of [...kinds, undefined]) {
-    const rs = results.filter((r) => (kind === undefined || r.kind === kind) && r.exact !== undefined)
-    out.push(
-      `${kind?.odf ?? "all"} | ${rs.length} | ${sumOf(rs, (a) => a.identical)} / ${sumOf(rs, (a) => a.either)} (${percent(pooled(rs))}) | ` +
-        `${sumOf(rs, (a) => a.onlyPlain.length)} | ${sumOf(rs, (a) => a.onlyOffice.length)} | ${percent(perFile(rs))} | ${percent(pooled(rs, "lenient"))}, ${percent(perFile(rs, "lenient"))}`
-    )
-  }
-  const expected = results.reduce((n, r) => n + (r.expected?.foundByOffice ?? 0), 0)
-  const missed = results.reduce((n, r) => n + (r.expected?.missed.length ?? 0), 0)
-  out.push(`MANIFEST expected strings the LibreOffice path finds: ${expected}, of them the plain reader misses ${missed}`)
-  for (const r of results.filter((x) => x.skipped !== undefined || x.plainFailure !== undefined)) out.push(`not compared: ${r.row.path}: ${r.skipped ?? `the plain reader failed: ${r.plainFailure}`}`)
-  for (const r of results) {
-    const a = r.exact
-    if (a === undefined || a.identical === a.either) continue
-    out.push(`${r.row.path}: ${a.identical} / ${a.either}`)
-    for (const l of a.onlyPlain.slice(0, 3)) out.push(`    plain       ${shown(l)}`)
-    for (const l of a.onlyOffice.slice(0, 3)) out.push(`    LibreOffice ${shown(l)}`)
-  }
+  out.push(agreementHeading)
+  for (const kind of kinds) out.push(agreementRow(kind.odf, results.filter((r) => r.kind === kind)))
+  out.push(agreementRow("all", results))
+  out.push(...differences(results))
   return out.join("\n")
 }
 
@@ -260,7 +90,7 @@ describe.skipIf(!haveSoffice || !haveCorpus)("OpenDocument files: the plain read
         const input = path.join(home, "in", kind.ooxml, `${n}.${kind.ooxml}`)
         fs.mkdirSync(path.dirname(input), { recursive: true })
         fs.copyFileSync(path.join(corpusDir, row.path), input)
-        return { row, kind, input, odf: path.join(home, "odf", `${n}.${kind.odf}`) }
+        return { row, kind, input, app: kind.app, format: kind.odf, file: path.join(home, "odf", `${n}.${kind.odf}`) } satisfies Sampled
       })
       for (const kind of kinds) {
         const mine = inputs.filter((f) => f.kind === kind).map((f) => f.input)

@@ -69,6 +69,41 @@ describe("RTF documents", () => {
       expect(rows(out.parts[1]?.lines ?? [])).toEqual(["title|見積書", "author|Yamada", "description|memo", "lastModifiedBy|Sato"])
     }))
 
+  it.effect("decodes a run in the font of the character class named last, as Word marks Japanese runs (found by the agreement test)", () =>
+    Effect.gen(function* () {
+      const head = String.raw`{\rtf1\ansi\ansicpg932\deff0{\fonttbl{\f0\froman\fcharset0 Times New Roman;}{\f11\fmodern\fcharset128 MS Mincho;}}`
+      const cases: ReadonlyArray<readonly [string, string]> = [
+        // こん in Shift_JIS after Word's class fonts: the complex-script \af0 after \rtlch is not the double-byte font.
+        [String.raw`\loch\af0\hich\af0\dbch\f11 \'82\'b1\'82\'f1\par`, "こん"],
+        [String.raw`\dbch\f11 {\rtlch\fcs1 \af0 \ltrch\fcs0 \'82\'b1\'82\'f1}\par`, "こん"],
+        [String.raw`\loch\f0\hich\f0\dbch\af11\loch\f0 abc\dbch\'82\'b1\par`, "abcこ"],
+        // Back to the low class: a Western byte in the Western font.
+        [String.raw`\dbch\f11 \'82\'b1\loch\f0 \'e9\par`, "こé"]
+      ]
+      for (const [body, text] of cases) {
+        const out = yield* extract(`${head}${body}}`)
+        expect(rows(out.parts[0]?.lines ?? []), body).toEqual([`1|${text}`])
+      }
+      // The properties in the document's code page, whatever font the body set; a starred company read.
+      const info = yield* extract(String.raw`${head}{\info{\title \'8c\'e4}{\*\company ACME}}\f0 x\par}`)
+      expect(rows(info.parts[1]?.lines ?? [])).toEqual(["title|御", "company|ACME"])
+    }))
+
+  it.effect("reads starred notes, leaves deletions and control characters out, shows a ruby field's base, keeps a shape's text where it stands", () =>
+    Effect.gen(function* () {
+      const out = yield* extract(
+        String.raw`{\rtf1\ansi{\*\pgdsctbl{\pgdsc0{\header\pard {\shp{\*\shpinst{\sp{\sn shapeType}{\sv 202}}{\shptxt \pard page 2\par \pard}}}Header\par}}}` +
+          String.raw`\pard first{\*\footnote \chftn snoska}\par ` +
+          String.raw`\pard {\shp{\*\shpinst{\sp{\sn shapeType}{\sv 202}}{\shptxt \pard box text\par }}}second\par ` +
+          String.raw`kept{\deleted gone}{\deleted0  again}\par ` +
+          String.raw`{\field{\*\fldinst HYPERLINK "x"}{\fldrslt left out.\u13\'0d}}\par ` +
+          String.raw`{\field{\*\fldinst EQ \\o\\ad(\\s\\up 11(\u12383?\u12435?),\u25285?\u24403?)}{\fldrslt {}}}\u27663?\par ` +
+          // As LibreOffice writes ruby: switches before \o.
+          String.raw`{\field{\*\fldinst { EQ \\* jc2 \\* "Font:x" \\* hps10 \\o\\ad(\\s\\up 11(\uc1 \u12405?),\uc1 \u25285?\u24403?\u32773?)}}{\fldrslt {}}}\par}`
+      )
+      expect(rows(out.parts[0]?.lines ?? [])).toEqual(["1|first", "2|box text", "2|second", "3|kept again", "4|left out.", "5|担当氏", "6|担当者", "footnote:1|snoska"])
+    }))
+
   it("reads the same cut into pieces at every position", () => {
     const whole = bytesOf(japanese)
     const read = (cut: number) => {

@@ -39,6 +39,8 @@ type Destination =
   | "fonttbl"
   | "info"
   | "property"
+  | "fldinst"
+  | "shape"
   | "skip"
 
 interface Group {
@@ -47,8 +49,23 @@ interface Group {
   uc: number
   /** `\fN`, the current font. */
   font: number
-  /** `\afN` under `\dbch`: the font of double-byte runs. */
-  doubleByteFont: number | undefined
+  /**
+   * The fonts of the three character classes (`\loch`, `\hich`, `\dbch`
+   * followed by `\af` or `\f`), as Word writes `\loch\af0\hich\af0\dbch\f11`
+   * before a run of Japanese; a run's bytes decode in the font of the class
+   * named last, else in {@link font}.
+   */
+  classFonts: { loch?: number; hich?: number; dbch?: number }
+  /** The class named last. */
+  charClass: "loch" | "hich" | "dbch" | undefined
+  /** Between `\rtlch` and `\ltrch`: an `\af` there is the complex-script font, not a class's. */
+  rtl: boolean
+  /** `\deleted`: a tracked deletion, not the text (BUG-15, as the docx path). */
+  deleted: boolean
+  /** Set on the group of a `\shpinst`, whose properties are skipped but whose `\shptxt` is read. */
+  shape: boolean
+  /** The field a `\field` group opened: its instruction's text and whether its result gave any. */
+  field: { instruction: string; result: boolean } | undefined
   /** The property an `\info` subgroup holds (`title`, …). */
   property: string | undefined
   /** The loc of a note or comment's lines. */
@@ -69,7 +86,7 @@ const charsetPages: ReadonlyMap<number, number> = new Map([
 
 /** Destinations whose text is not the reader's (see the module doc); a group naming one is skipped whole. */
 const skippedDestinations = new Set([
-  "colortbl", "stylesheet", "listtable", "listoverridetable", "revtbl", "rsidtbl", "generator", "pict", "nonshppict", "fldinst",
+  "colortbl", "stylesheet", "listtable", "listoverridetable", "revtbl", "rsidtbl", "generator", "pict", "nonshppict",
   "datafield", "formfield", "bkmkstart", "bkmkend", "pntext", "pntxta", "pntxtb", "listtext", "xe", "tc", "themedata",
   "colorschememapping", "latentstyles", "datastore", "xmlnstbl", "ftnsep", "ftnsepc", "aftnsep", "aftnsepc", "atnid",
   "atnauthor", "atndate", "atnref", "atrfstart", "atrfend", "objdata", "objclass", "objname", "template", "userprops",
@@ -133,12 +150,24 @@ export class RtfReader {
   /** The control word read first in the current group (a destination names itself there). */
   private groupStart = false
   private readonly groups: Array<Group> = []
-  private group: Group = { destination: "body", uc: 1, font: -1, doubleByteFont: undefined, property: undefined, noteLoc: undefined, saved: undefined }
+  private group: Group = {
+    destination: "body",
+    uc: 1,
+    font: -1,
+    classFonts: {},
+    charClass: undefined,
+    rtl: false,
+    deleted: false,
+    shape: false,
+    field: undefined,
+    property: undefined,
+    noteLoc: undefined,
+    saved: undefined
+  }
   private defaultPage = 1252
   private defaultFont = -1
   private readonly fontPages = new Map<number, number>()
   private fontBeingDefined = -1
-  private doubleByte = false
   /** Fallback characters of the last `\uN` still to skip. */
   private skipping = 0
   /** Bytes of the current run, decoded when the run ends. */
@@ -289,7 +318,10 @@ export class RtfReader {
   }
 
   private pageNow(): number {
-    const font = this.doubleByte && this.group.doubleByteFont !== undefined ? this.group.doubleByteFont : this.group.font
+    const g = this.group
+    // The document's properties are in the document's code page, whatever font the body left set.
+    if (g.destination === "property") return this.defaultPage
+    const font = (g.charClass === undefined ? undefined : g.classFonts[g.charClass]) ?? g.font
     return this.fontPages.get(font) ?? this.fontPages.get(this.defaultFont) ?? this.defaultPage
   }
 
@@ -307,9 +339,10 @@ export class RtfReader {
   }
 
   private addText(text: string): void {
-    const d = this.group.destination
-    if (d === "skip" || d === "info") return
-    if (d === "fonttbl") return
+    const g = this.group
+    const d = g.destination
+    if (d === "skip" || d === "info" || d === "fonttbl" || g.deleted) return
+    if (g.field !== undefined && d !== "fldinst") g.field.result ||= text.trim() !== ""
     this.paragraph += text
     this.budget.hold("rtf", text.length)
   }
@@ -319,7 +352,7 @@ export class RtfReader {
     this.skipping = 0
     if (this.groups.length >= maxGroupDepth) throw new ExtractError({ reason: "too-large", detail: `RTF groups nested deeper than ${maxGroupDepth} levels` })
     this.groups.push(this.group)
-    this.group = { ...this.group, saved: undefined }
+    this.group = { ...this.group, classFonts: { ...this.group.classFonts }, saved: undefined }
     this.groupStart = true
     this.starred = false
   }
@@ -331,7 +364,11 @@ export class RtfReader {
     const outer = this.groups.pop()
     if (outer === undefined) return // a stray brace
     if (inner.saved !== undefined) {
-      if (inner.destination === "property") {
+      if (inner.destination === "fldinst") {
+        if (inner.field !== undefined) inner.field.instruction += this.paragraph
+        this.budget.release(this.paragraph.length)
+        this.paragraph = ""
+      } else if (inner.destination === "property") {
         const value = this.paragraph.replace(/\s+/g, " ").trim()
         this.budget.release(this.paragraph.length)
         this.paragraph = ""
@@ -339,6 +376,15 @@ export class RtfReader {
       } else this.endParagraph(inner) // a header, note or comment ends with its group
       // The paragraph around it goes on.
       this.paragraph = inner.saved
+    }
+    // A field whose result is empty shows its instruction's base text where Word draws it from
+    // the instruction (ruby: EQ \o\ad(\s\up 11(ふり),担当者) shows 担当者 with its reading above).
+    if (inner.field !== undefined && outer.field !== inner.field && !inner.field.result) {
+      const base = rubyBase(inner.field.instruction)
+      if (base !== undefined) {
+        this.group = outer
+        this.addText(base)
+      }
     }
     if (inner.destination === "fonttbl" && outer.destination === "fonttbl") this.fontBeingDefined = -1
     this.group = outer
@@ -355,6 +401,7 @@ export class RtfReader {
   }
 
   private endParagraph(group: Group): void {
+    if (group.destination === "fldinst") return
     // Kept as written, as the docx path keeps a paragraph: only one of nothing but spaces is dropped.
     const text = this.paragraph.trim() === "" ? "" : this.paragraph
     this.budget.release(this.paragraph.length)
@@ -362,9 +409,10 @@ export class RtfReader {
     const d = group.destination
     if (d === "body") this.paragraphs++
     if (text !== "") {
-      const into = d === "body" ? this.body : d === "header" ? this.headers : d === "footer" ? this.footers : d === "footnote" ? this.footnotes : d === "endnote" ? this.endnotes : d === "comment" ? this.comments : undefined
+      const into = d === "body" || d === "shape" ? this.body : d === "header" ? this.headers : d === "footer" ? this.footers : d === "footnote" ? this.footnotes : d === "endnote" ? this.endnotes : d === "comment" ? this.comments : undefined
       if (into !== undefined) {
-        const loc = d === "body" ? String(this.paragraphs) : d === "header" || d === "footer" ? d : (group.noteLoc ?? d)
+        // A shape's text stands at the paragraph that holds the shape, whose number it does not move.
+        const loc = d === "body" ? String(this.paragraphs) : d === "shape" ? String(this.paragraphs + 1) : d === "header" || d === "footer" ? d : (group.noteLoc ?? d)
         this.budget.take("rtf", text.length)
         into.push({ loc, text })
       }
@@ -396,15 +444,19 @@ export class RtfReader {
     const g = this.group
     if (g.destination === "skip") {
       if (word === "bin" && param !== undefined && param > 0) this.binary(param)
-      // A shape's text inside its skipped properties is read (\shptxt).
-      if (word === "shptxt" && first) this.destination(this.groups.at(-1)?.destination === "skip" ? this.outerTextDestination() : "body")
+      // A shape's text inside its skipped properties is read (\shptxt), where the shape stands.
+      if (word === "shptxt" && first && g.shape) {
+        const around = this.outerTextDestination()
+        this.destination(around === "body" ? "shape" : around, this.outerNoteLoc())
+      }
       return
     }
     if (first && skippedDestinations.has(word)) {
       this.group.destination = "skip"
       return
     }
-    if (first && starred && word !== "annotation" && word !== "shpinst" && word !== "shptxt") {
+    // `\*` marks a destination an older reader may skip: those read here are read (LibreOffice writes `{\*\footnote`).
+    if (first && starred && !starredRead.has(word) && !(g.destination === "info" && infoLoc.has(word))) {
       this.group.destination = "skip"
       return
     }
@@ -418,25 +470,54 @@ export class RtfReader {
       case "uc":
         if (param !== undefined && param >= 0) g.uc = Math.min(param, 8)
         return
-      case "u":
+      case "u": {
         if (param === undefined) return
         this.flushBytes()
-        this.addText(String.fromCharCode(param < 0 ? param + 65536 : param & 0xffff))
+        const code = param < 0 ? param + 65536 : param & 0xffff
+        // A control character (\u13 for a field's carriage return) is no text; a tab is a space, as \tab.
+        this.addText(code === 9 ? " " : code < 0x20 ? "" : String.fromCharCode(code))
         this.skipping = g.uc
         return
+      }
       case "f":
         if (param === undefined) return
         if (g.destination === "fonttbl") this.fontBeingDefined = param
         else {
           this.flushBytes()
           g.font = param
+          if (g.charClass !== undefined) g.classFonts[g.charClass] = param
         }
         return
       case "af":
-        if (param !== undefined && g.destination !== "fonttbl") {
+        if (param !== undefined && g.destination !== "fonttbl" && !g.rtl && g.charClass !== undefined) {
           this.flushBytes()
-          g.doubleByteFont = param
+          g.classFonts[g.charClass] = param
         }
+        return
+      case "rtlch":
+        g.rtl = true
+        return
+      case "ltrch":
+        g.rtl = false
+        return
+      case "plain":
+        this.flushBytes()
+        g.font = this.defaultFont
+        g.classFonts = {}
+        g.charClass = undefined
+        g.rtl = false
+        g.deleted = false
+        return
+      case "deleted":
+        this.flushBytes()
+        g.deleted = param !== 0
+        return
+      case "field":
+        if (first) g.field = { instruction: "", result: false }
+        return
+      case "fldinst":
+        if (g.field !== undefined) this.destination("fldinst")
+        else g.destination = "skip"
         return
       case "fcharset":
         if (g.destination === "fonttbl" && param !== undefined && this.fontBeingDefined >= 0) {
@@ -448,13 +529,10 @@ export class RtfReader {
         if (g.destination === "fonttbl" && param !== undefined && param > 0 && this.fontBeingDefined >= 0) this.fontPages.set(this.fontBeingDefined, param)
         return
       case "dbch":
-        this.flushBytes()
-        this.doubleByte = true
-        return
       case "loch":
       case "hich":
         this.flushBytes()
-        this.doubleByte = false
+        g.charClass = word
         return
       case "bin":
         if (param !== undefined && param > 0) this.binary(param)
@@ -493,6 +571,7 @@ export class RtfReader {
         return
       case "shpinst":
         g.destination = "skip"
+        g.shape = true
         return
       case "par":
       case "cell":
@@ -517,6 +596,14 @@ export class RtfReader {
     }
   }
 
+  private outerNoteLoc(): string | undefined {
+    for (let i = this.groups.length - 1; i >= 0; i--) {
+      const g = this.groups[i]
+      if (g !== undefined && g.destination !== "skip") return g.noteLoc
+    }
+    return undefined
+  }
+
   private outerTextDestination(): Destination {
     for (let i = this.groups.length - 1; i >= 0; i--) {
       const d = this.groups[i]?.destination
@@ -529,6 +616,16 @@ export class RtfReader {
     this.binaryLeft = length
     this.state = State.Binary
   }
+}
+
+/** Destinations marked `\*` that are read: comments, shapes' text, notes, a field's instruction (kept aside, see `rubyBase`). */
+const starredRead: ReadonlySet<string> = new Set(["annotation", "shpinst", "shptxt", "footnote", "fldinst"])
+
+/** The base text of a ruby field's instruction (`EQ \o\ad(\s\up 11(ふり),担当者)` → `担当者`), if it is one. */
+function rubyBase(instruction: string): string | undefined {
+  // Switches may come first (LibreOffice writes EQ \* jc2 \* "Font:…" \* hps10 \o\ad(…)).
+  const m = /^\s*EQ\b.*?\\o\\a[a-z]*\(\\s\\up\s*-?\d+\([^()]*\),\s*([^()]*)\)/is.exec(instruction)
+  return m?.[1]
 }
 
 const hexValue = (b: number): number => (b >= 0x30 && b <= 0x39 ? b - 0x30 : b >= 0x61 && b <= 0x66 ? b - 0x57 : b >= 0x41 && b <= 0x46 ? b - 0x37 : -1)
