@@ -3,6 +3,7 @@
  * index, search (text and JSON), and clear errors for wrong use.
  */
 import { NodeContext } from "@effect/platform-node"
+import { messages } from "@sagasu/domain"
 import { workPaths } from "@sagasu/store"
 import { scanBodyIndex } from "@sagasu/store/testing"
 import { Effect } from "effect"
@@ -283,6 +284,10 @@ describe("sagasu CLI on the sample documents", () => {
     expect(none.err).toMatch(/^<WORD> を指定してください/)
     for (const blank of ["", " ", "\u3000"]) expect(sagasu(work, "search", blank), JSON.stringify(blank)).toEqual(none)
     expect(spawnSync(process.execPath, [bin, "--work", work, "search", " ", "--json"], { encoding: "utf8" }).status).toBe(1)
+    // `--work=` names no folder: said as for the other commands, not the current folder searched instead.
+    const emptyWork = spawnSync(process.execPath, [bin, "search", "見積", "--work="], { encoding: "utf8", cwd: samples })
+    expect([emptyWork.status, emptyWork.stderr]).toEqual([1, `${messages("ja").cliWorkValue}\n${messages("en").cliWorkValue}\n`])
+    expect(spawnSync(process.execPath, [bin, "list", "--work="], { encoding: "utf8", cwd: samples }).stderr).toBe(emptyWork.stderr)
   }, 600_000)
 
   it("ends quietly when the reader of its output goes away (search | head)", () => {

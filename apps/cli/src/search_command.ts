@@ -57,6 +57,8 @@ export const searchCommand = (work: string, query: string, options: SearchComman
   Effect.gen(function* () {
     // Words that are only spaces (`search ""`, `search "　"`) are no words: the same mistake as none at all.
     if (query.trim() === "") return yield* fail(inBothLanguages((t) => t.cliMissingArgument("<WORD>", "sagasu search")), 1)
+    // `--work=` names no folder (not the current one), as the other commands say.
+    if (work === "") return yield* fail(inBothLanguages((t) => t.cliWorkValue), 1)
     const paths = yield* WorkStore.checkWorkFolder(work)
     // A broken settings file does not stop a search (the index answers as it is), but is said on stderr.
     const settings = yield* WorkStore.readSettings(paths).pipe(

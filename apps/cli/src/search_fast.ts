@@ -61,8 +61,8 @@ export async function fastSearch(args: ReadonlyArray<string>): Promise<boolean> 
   // The words, one or several arguments (S3): joined as the full command joins them.
   if (positionals.length === 0 || values.help === true || values.version === true) return false
   const query = positionals.join(" ")
-  // Only spaces: the full command says what is missing.
-  if (query.trim() === "") return false
+  // Only spaces, or `--work=` without its folder: the full command says what is missing.
+  if (query.trim() === "" || values.work === "") return false
   const limit = values.limit === undefined ? defaultSearchLimit : Number(values.limit)
   const offset = values.offset === undefined ? 0 : Number(values.offset)
   // A value @effect/cli would not take as an integer gets its message from the full command.
