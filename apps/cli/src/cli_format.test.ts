@@ -113,3 +113,29 @@ describe("search --files (issue 16)", () => {
     expect(formatSearchOutput({ ...none, offset: 20, totals: { hits: 3, files: 3, exact: true } }, { ...options, language: "ja" })).toEqual({ stdout: "", stderr: "" })
   })
 })
+
+describe("search output on a terminal: what a document holds is shown, never obeyed (hostile-file trial)", () => {
+  const evil = "請求\x1b]0;pwned\x07書\x1b[31m赤\x00\x9b"
+  const file = {
+    index: "共有",
+    path: `悪い\x1b[2J.rtf`,
+    hits: 1,
+    modifiedMs: Date.UTC(2024, 2, 1),
+    size: 2048,
+    nameTerms: 0,
+    near: false,
+    locations: [{ index: "共有", path: "悪い.rtf", part: `シ\x1bート`, locator: "cell" as const, loc: "B3", location: "x", text: evil, snippet: `【請求】${evil}\tタブ` }]
+  }
+  const result = { files: [file], offset: 0, totals: { hits: 1, files: 1, exact: true }, more: false, engine: "gram" as const, problem: "", partial: false }
+  const options = { query: "請求", json: false, files: false, language: "ja" as const, folders: [] }
+
+  it.each([false, true])("drops control characters but tab and line feed from paths, places and snippets (colour %s)", (color) => {
+    const out = formatSearchOutput(result, { ...options, color }).stdout
+    // Only the output's own colour codes remain (SGR sequences it writes itself, when colour is on).
+    const own = out.replace(/\x1b\[(?:1;33|1|2|0)m/g, "")
+    expect(own).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+    expect(own).toContain("請求]0;pwned書[31m赤\tタブ")
+    expect(own).toContain("悪い[2J.rtf")
+    expect(formatSearchOutput(result, { ...options, color, files: true }).stdout).toBe("共有  悪い[2J.rtf\n")
+  })
+})

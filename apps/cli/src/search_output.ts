@@ -168,6 +168,17 @@ export function contextLines(context: HitContext | undefined, language: Language
 }
 
 /**
+ * `text` without the control characters a terminal acts on (ESC, BEL, BS,
+ * C1 controls, …; tab and line feed kept): what a document holds is shown,
+ * never obeyed — an escape sequence in a cell must not set the terminal's
+ * title or colours (found by the hostile-file trial). `--json` escapes them
+ * as JSON does.
+ */
+export function terminalSafe(text: string): string {
+  return /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(text) ? text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "") : text
+}
+
+/**
  * The text for standard output and for standard error: with `--json` an
  * array of files ({@link jsonOfFile}); with `--files` one line per file
  * (`index  path`); else one block per file — `index  path  (N 件 · date ·
@@ -177,7 +188,7 @@ export function contextLines(context: HitContext | undefined, language: Language
 export function formatSearchOutput(result: SearchOutputInput, options: SearchOutputOptions): { readonly stdout: string; readonly stderr: string } {
   const t = messages(options.language)
   const c = options.color
-  const hl = (s: string) => (c ? s.replace(/【([^】]*)】/g, "\x1b[1;33m$1\x1b[0m") : s)
+  const hl = (s: string) => (c ? terminalSafe(s).replace(/【([^】]*)】/g, "\x1b[1;33m$1\x1b[0m") : terminalSafe(s))
   const dim = (s: string) => (c ? `\x1b[2m${s}\x1b[0m` : s)
   const bold = (s: string) => (c ? `\x1b[1m${s}\x1b[0m` : s)
   const notes: Array<string> = []
@@ -193,7 +204,7 @@ export function formatSearchOutput(result: SearchOutputInput, options: SearchOut
   const none = t.searchNone(options.query) + (options.narrowedBy === undefined || options.narrowedBy === "" ? "" : `\n${t.searchNoneFiltered(options.narrowedBy)}`)
   // --files with nothing found says so like the other modes (issue 16), on stderr: its stdout is file lines only, for a pipe.
   if (options.files && result.files.length === 0 && result.totals.files === 0) return { stdout: "", stderr: stderr + none + "\n" }
-  if (options.files) return { stdout: result.files.map((f) => `${f.index}  ${f.path}\n`).join(""), stderr }
+  if (options.files) return { stdout: result.files.map((f) => terminalSafe(`${f.index}  ${f.path}`) + "\n").join(""), stderr }
   if (result.files.length === 0) {
     // Past the last page of a query that finds something: say how many there are.
     const said = result.totals.files === 0 ? none : t.searchTotals(result.totals.hits, result.totals.files, result.totals.exact)
@@ -202,19 +213,19 @@ export function formatSearchOutput(result: SearchOutputInput, options: SearchOut
   const out: Array<string> = []
   result.files.forEach((f, i) => {
     const meta = [t.searchFileHits(f.hits), dateOf(f.modifiedMs), sizeOf(f.size)].filter((x) => x !== undefined).join(" · ")
-    out.push(`${f.index}  ${bold(f.path)}  ${dim(`(${meta})`)}`)
+    out.push(`${terminalSafe(f.index)}  ${bold(terminalSafe(f.path))}  ${dim(`(${meta})`)}`)
     f.locations.forEach((h, j) => {
       // Where it stands in the settings' language (issue 16); --json keeps `location` as it is.
-      const where = t.searchLocation(h.locator, h.part, h.loc)
+      const where = terminalSafe(t.searchLocation(h.locator, h.part, h.loc))
       if (contexts === undefined) {
         out.push(`  ${where}\n    ${hl(h.snippet)}`)
         return
       }
       const ctx = contextLines(contexts[i]?.[j], options.language)
-      out.push(`  ${where}${ctx.after === "" ? "" : `  ${dim(ctx.after)}`}`)
-      if (ctx.before !== undefined) out.push(`    ${dim(ctx.before)}`)
+      out.push(`  ${where}${ctx.after === "" ? "" : `  ${dim(terminalSafe(ctx.after))}`}`)
+      if (ctx.before !== undefined) out.push(`    ${dim(terminalSafe(ctx.before))}`)
       out.push(`    ${hl(h.snippet)}`)
-      if (ctx.below !== undefined) out.push(`    ${dim(ctx.below)}`)
+      if (ctx.below !== undefined) out.push(`    ${dim(terminalSafe(ctx.below))}`)
     })
   })
   const from = result.offset + 1

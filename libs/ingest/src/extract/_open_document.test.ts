@@ -196,6 +196,16 @@ describe("OpenDocument failures", () => {
       expect([malformed?.reason, malformed?.detail.startsWith("content.xml")]).toEqual(["corrupt", true])
     }))
 
+  it.effect("text:s elements stand for at most 65,536 spaces in a paragraph, then one each; tables without a name are Sheet1, Sheet2 (hostile-file trial)", () =>
+    Effect.gen(function* () {
+      const spaces = Array.from({ length: 100 }, () => `<text:s text:c="1024"/>`).join("")
+      const out = yield* extract(odf("odt", `<office:text><text:p>a${spaces}b</text:p></office:text>`), "a.odt")
+      expect(out.parts[0]?.lines[0]?.text).toBe(`a${" ".repeat(64 * 1024 + 36)}b`)
+      const unnamed = (n: number) => `<table:table><table:table-row>${cell(`office:value-type="string"`, p(`表${n}`))}</table:table-row></table:table>`
+      const sheets = yield* extract(odf("ods", `<office:spreadsheet>${unnamed(1)}${unnamed(2)}</office:spreadsheet>`), "a.ods")
+      expect(sheets.parts.map((part) => [part.name, rows(part.lines)])).toEqual([["Sheet1", ["A1|表1"]], ["Sheet2", ["A1|表2"]]])
+    }))
+
   it.effect("a space count of a billion stands for a bounded run of spaces", () =>
     Effect.gen(function* () {
       const out = yield* extract(odf("odt", `<office:text><text:p>a<text:s text:c="1000000000"/>b</text:p></office:text>`), "a.odt")

@@ -82,8 +82,18 @@ export function openDocumentKindOf(mimetype: string): AppKind | undefined {
 const skippedText = new Set(["tracked-changes", "ruby-text", "note-citation", "sequence-decls", "variable-decls", "user-field-decls", "dde-connection-decls", "alphabetical-index-source", "table-of-content-source", "illustration-index-source", "table-index-source", "object-index-source", "user-index-source", "bibliography-source"])
 const skippedOffice = new Set(["forms", "scripts", "event-listeners", "font-face-decls", "settings"])
 
+/** Characters of a paragraph that are no text: control characters but tab and line feed, and the soft hyphen. */
+const notText = /[\u0000-\u0008\u000b-\u001f\u007f\u00ad]/
+const notTextAll = new RegExp(notText.source, "g")
+
 /** The most spaces one `text:s` stands for (a hostile count must not build a huge string). */
 const maxSpaces = 1024
+/**
+ * The most spaces the `text:s` elements of one paragraph stand for in all;
+ * past it each stands for one. A 22-byte element standing for 1,024 spaces
+ * made a 137 KB file 123 M characters (found by the hostile-file trial).
+ */
+const maxParagraphSpaces = 65_536
 
 /**
  * The paragraphs of an OpenDocument part: `text:p` and `text:h` with their
@@ -94,15 +104,19 @@ const maxSpaces = 1024
  */
 abstract class ParagraphReader implements XmlVisitor {
   private skipDepth = 0
-  private readonly reading: Array<{ text: string; number: number }> = []
+  private readonly reading: Array<{ text: string; number: number; spaces: number }> = []
   /** Paragraphs started so far (the next one's number is this plus one). */
   protected started = 0
   private readonly tab: string
   private readonly lineBreak: string
+  protected readonly budget: LineBudget
+  protected readonly partName: string
 
-  constructor(separators: { readonly tab: string; readonly lineBreak: string }) {
+  constructor(separators: { readonly tab: string; readonly lineBreak: string }, budget: LineBudget, partName: string) {
     this.tab = separators.tab
     this.lineBreak = separators.lineBreak
+    this.budget = budget
+    this.partName = partName
   }
 
   protected abstract enter(tag: XmlTag): "skip" | undefined
@@ -118,7 +132,7 @@ abstract class ParagraphReader implements XmlVisitor {
     const top = this.reading.at(-1)
     if (odf.text.has(tag.uri)) {
       if (tag.local === "p" || tag.local === "h") {
-        this.reading.push({ text: "", number: ++this.started })
+        this.reading.push({ text: "", number: ++this.started, spaces: 0 })
         return
       }
       if (skippedText.has(tag.local)) {
@@ -128,9 +142,11 @@ abstract class ParagraphReader implements XmlVisitor {
       if (top !== undefined) {
         if (tag.local === "s") {
           const c = Number(attribute(tag, "c", odf.text) ?? "1")
-          top.text += " ".repeat(Number.isInteger(c) && c > 0 ? Math.min(c, maxSpaces) : 1)
-        } else if (tag.local === "tab") top.text += this.tab
-        else if (tag.local === "line-break") top.text += this.lineBreak
+          const n = top.spaces >= maxParagraphSpaces ? 1 : Number.isInteger(c) && c > 0 ? Math.min(c, maxSpaces) : 1
+          top.spaces += n
+          this.append(top, " ".repeat(n))
+        } else if (tag.local === "tab") this.append(top, this.tab)
+        else if (tag.local === "line-break") this.append(top, this.lineBreak)
       }
     } else if ((odf.office.has(tag.uri) && skippedOffice.has(tag.local)) || (odf.svg.has(tag.uri) && (tag.local === "title" || tag.local === "desc"))) {
       this.skipDepth = 1
@@ -146,9 +162,11 @@ abstract class ParagraphReader implements XmlVisitor {
     }
     if (odf.text.has(tag.uri) && (tag.local === "p" || tag.local === "h")) {
       const done = this.reading.pop()
+      if (done !== undefined) this.budget.release(done.text.length)
       // A soft hyphen (LibreOffice writes U+00AD itself) is no character of the text, as Word's w:softHyphen
-      // is none; a carriage return left in a field's value neither.
-      if (done !== undefined) this.paragraph(/[\u00ad\r]/.test(done.text) ? done.text.replace(/[\u00ad\r]/g, "") : done.text, done.number)
+      // is none; a carriage return left in a field's value neither, nor a control character an XML 1.1 part
+      // may hold (an escape sequence must not reach a terminal).
+      if (done !== undefined) this.paragraph(notText.test(done.text) ? done.text.replace(notTextAll, "") : done.text, done.number)
       return
     }
     this.leave(tag)
@@ -157,7 +175,13 @@ abstract class ParagraphReader implements XmlVisitor {
   text(text: string): void {
     if (this.skipDepth > 0) return
     const top = this.reading.at(-1)
-    if (top !== undefined) top.text += text
+    if (top !== undefined) this.append(top, text)
+  }
+
+  /** Adds to a paragraph being read, its characters held against the file's text budget until it ends (`too-large` past it). */
+  private append(paragraph: { text: string }, text: string): void {
+    this.budget.hold(this.partName, text.length)
+    paragraph.text += text
   }
 }
 
@@ -201,6 +225,8 @@ interface OdsCell {
   note: Array<string> | undefined
   /** The targets of the cell's links (`text:a xlink:href`). */
   readonly links: Array<string>
+  /** Characters of its paragraphs and note held against the budget until the cell's lines take them. */
+  held: number
 }
 
 /**
@@ -221,20 +247,21 @@ class SpreadsheetReader extends ParagraphReader {
   private pending: Array<BodyLine> = []
   /** The sheet's notes, `{row, col}` 0-based, written after its cells. */
   private readonly notes: Array<{ row: number; col: number; text: string }> = []
+  private notesHeld = 0
+  /** Tables begun so far (a table without a name is `Sheet<n>`). */
+  private tables = 0
   /** The sheet's cell links, written after its notes as the xlsx path writes them (`A1 link`, when the cell does not show the target). */
   private readonly links: Array<{ row: number; col: number; shown: string; href: string }> = []
-  private readonly budget: LineBudget
-
   constructor(budget: LineBudget) {
-    super({ tab: "\t", lineBreak: "\n" })
-    this.budget = budget
+    super({ tab: "\t", lineBreak: "\n" }, budget, "content.xml")
   }
 
   protected enter(tag: XmlTag): "skip" | undefined {
     if (this.sheet === undefined) {
       if (this.styles.enter(tag)) return undefined
       if (is(tag, odf.table, "table")) {
-        const name = attribute(tag, "name", odf.table) ?? `Sheet${this.events.filter((e) => e._tag === "begin").length + 1}`
+        this.tables++
+        const name = attribute(tag, "name", odf.table) ?? `Sheet${this.tables}`
         this.budget.startPart()
         this.events.push({ _tag: "begin", name, state: this.styles.stateOf(attribute(tag, "style-name", odf.table)) })
         this.sheet = { extras: new ExtraLines(this.budget, name), shapes: [], name }
@@ -260,7 +287,8 @@ class SpreadsheetReader extends ParagraphReader {
             value: cellValueOf(tag),
             paragraphs: [],
             note: undefined,
-            links: []
+            links: [],
+            held: 0
           }
           return undefined
         case "table":
@@ -312,6 +340,12 @@ class SpreadsheetReader extends ParagraphReader {
   protected paragraph(text: string): void {
     const sheet = this.sheet
     if (sheet === undefined) return
+    if (this.inNote || this.drawDepth === 0) {
+      // Held until the cell's lines (or its note's) take them: a cell of many paragraphs is counted as it grows.
+      this.budget.hold(sheet.name, text.length)
+      if (this.cell !== undefined) this.cell.held += text.length
+      else this.budget.release(text.length)
+    }
     if (this.inNote) this.cell?.note?.push(text)
     else if (this.drawDepth > 0) {
       const trimmed = text.trim()
@@ -325,9 +359,16 @@ class SpreadsheetReader extends ParagraphReader {
     const cell = this.cell
     this.cell = undefined
     if (cell === undefined) return
+    this.budget.release(cell.held)
     this.col = cell.col + cell.repeat
     if (cell.col >= maxColumn) return
-    if (cell.note !== undefined && this.row < maxRow) this.notes.push({ row: this.row, col: cell.col, text: cell.note.join("\n") })
+    if (cell.note !== undefined && this.row < maxRow) {
+      const text = cell.note.join("\n")
+      // Held until the sheet's end writes the notes.
+      this.budget.hold(this.partName, text.length)
+      this.notesHeld += text.length
+      this.notes.push({ row: this.row, col: cell.col, text })
+    }
     if (cell.covered) return
     const shown = cell.paragraphs.length > 0 ? cell.paragraphs.join("\n") : openDocumentValueText(cell.type, cell.value)
     if (this.row < maxRow) for (const href of cell.links) this.links.push({ row: this.row, col: cell.col, shown, href })
@@ -365,6 +406,8 @@ class SpreadsheetReader extends ParagraphReader {
     const sheet = this.sheet
     if (sheet === undefined) return
     this.flushLines()
+    this.budget.release(this.notesHeld)
+    this.notesHeld = 0
     sheet.extras.comments(this.notes)
     this.notes.length = 0
     for (const l of this.links) sheet.extras.link(refOf(l.row, l.col), l.shown, undefined, l.href)
@@ -408,14 +451,10 @@ class DocumentReader extends ParagraphReader {
   private depth = 0
   private inBody = false
   private masterPart: "header" | "footer" | undefined
+  private readonly masterTexts = new Set<string>()
   private readonly counts = { footnote: 0, endnote: 0, comment: -1 }
-  private readonly budget: LineBudget
-  private readonly partName: string
-
   constructor(budget: LineBudget, partName: string) {
-    super({ tab: " ", lineBreak: " " })
-    this.budget = budget
-    this.partName = partName
+    super({ tab: " ", lineBreak: " " }, budget, partName)
   }
 
   protected enter(tag: XmlTag): "skip" | undefined {
@@ -461,7 +500,9 @@ class DocumentReader extends ParagraphReader {
     if (this.masterPart !== undefined) {
       const into = this.masterPart === "header" ? this.headers : this.footers
       // Master pages repeat one header for several page styles: each text once.
-      if (into.some((l) => l.text === text)) return
+      const key = `${this.masterPart}\t${text}`
+      if (this.masterTexts.has(key)) return
+      this.masterTexts.add(key)
       this.budget.take(this.partName, text.length)
       into.push({ loc: this.masterPart, text })
       return
@@ -495,11 +536,8 @@ class PresentationReader extends ParagraphReader {
   private slides = 0
   private notesDepth = 0
   private titleDepth = 0
-  private readonly budget: LineBudget
-
   constructor(budget: LineBudget) {
-    super({ tab: " ", lineBreak: " " })
-    this.budget = budget
+    super({ tab: " ", lineBreak: " " }, budget, "content.xml")
   }
 
   protected enter(tag: XmlTag): "skip" | undefined {

@@ -21,7 +21,7 @@ import type { LineBudget } from "./_limits.ts"
 import type { OpcPackage } from "./_opc.ts"
 import { emitLines, type ExtractionSink } from "./_sink.ts"
 import type { XmlTag, XmlVisitor } from "./_xml.ts"
-import type { ExtractError } from "./extract_error.ts"
+import { ExtractError } from "./extract_error.ts"
 
 /** The properties read, by their `loc` in the part, in this order. */
 const coreNames: ReadonlyArray<readonly [element: string, loc: string]> = [
@@ -177,7 +177,13 @@ export const emitProperties = <E>(sink: ExtractionSink<E>, budget: LineBudget, l
     ? Effect.void
     : Effect.gen(function* () {
       budget.startPart()
-      for (const l of lines) budget.take(propertiesPartName, l.text.length)
+      // A limit is a failure of the file (too-large), not a defect: taken inside Effect.try.
+      yield* Effect.try({
+        try: () => {
+          for (const l of lines) budget.take(propertiesPartName, l.text.length)
+        },
+        catch: (e) => (e instanceof ExtractError ? e : new ExtractError({ reason: "corrupt", detail: `properties: ${String(e)}` }))
+      })
       yield* sink.beginPart({ name: propertiesPartName, locator: "property", state: "visible" })
       yield* emitLines(sink, budget, lines)
       yield* sink.endPart

@@ -119,10 +119,20 @@ describe("RTF documents", () => {
     expect(differing).toEqual([])
   })
 
-  it.effect("a file cut short keeps what it holds; stray braces are passed over", () =>
+  it.effect("a file cut short keeps what it holds; what follows the document's own group is not the document", () =>
     Effect.gen(function* () {
-      const out = yield* extract(String.raw`{\rtf1\ansi }} one\par {two`)
-      expect(rows(out.parts[0]?.lines ?? [])).toEqual(["1| one", "2|two"])
+      const out = yield* extract(String.raw`{\rtf1\ansi one\par {two`)
+      expect(rows(out.parts[0]?.lines ?? [])).toEqual(["1|one", "2|two"])
+      const after = yield* extract(String.raw`{\rtf1\ansi one}} junk\par two`)
+      expect(rows(after.parts[0]?.lines ?? [])).toEqual(["1|one"])
+    }))
+
+  it.effect("control characters are no text, \\par in a font table or \\info ends no paragraph, \\bin data starts right after its number, \\upr's Unicode title wins", () =>
+    Effect.gen(function* () {
+      const out = yield* extract(`{\\rtf1\\ansi a\x00b\x1b[31mc\x07d\\'1be\tf {\\info\\par}g{\\fonttbl\\par}h\\par x{\\*\\blipuid y}\\bin3abcQ\\par}`)
+      expect(rows(out.parts[0]?.lines ?? [])).toEqual(["1|ab[31mcde f gh", "2|xQ"])
+      const title = yield* extract(String.raw`{\rtf1\ansi{\info{\upr{\title ???}{\*\ud{\title \u26376?\u22577?}}}}x\par}`)
+      expect(rows(title.parts[1]?.lines ?? [])).toEqual(["title|月報"])
     }))
 
   it.effect("groups nested past the limit are too-large, and a long \\bin is passed over without being read as text", () =>

@@ -64,6 +64,8 @@ interface Group {
   deleted: boolean
   /** Set on the group of a `\shpinst`, whose properties are skipped but whose `\shptxt` is read. */
   shape: boolean
+  /** Inside `\*\ud` of `\upr`: the properties' Unicode form, which replaces the ANSI one read before. */
+  unicodeProperties: boolean
   /** The field a `\field` group opened: its instruction's text and whether its result gave any. */
   field: { instruction: string; result: boolean } | undefined
   /** The property an `\info` subgroup holds (`title`, …). */
@@ -159,6 +161,7 @@ export class RtfReader {
     rtl: false,
     deleted: false,
     shape: false,
+    unicodeProperties: false,
     field: undefined,
     property: undefined,
     noteLoc: undefined,
@@ -174,6 +177,8 @@ export class RtfReader {
   private bytes: Array<number> = []
   private bytesPage = 1252
   private needTrail = false
+  /** The document's outermost group has closed. */
+  private ended = false
   private paragraph = ""
   private paragraphs = 0
   private readonly counts = { footnote: 0, endnote: 0, comment: -1 }
@@ -266,7 +271,11 @@ export class RtfReader {
     const param = this.param === "" ? undefined : (this.negative ? -1 : 1) * Number(this.param)
     this.state = State.Text
     this.controlWord(this.word, param)
-    if (this.state !== State.Text) return // \bin moved to Binary
+    if ((this.state as State) === State.Binary) {
+      // \binN's data begins right after its number (a space there is the delimiter, not data).
+      if (next >= 0 && next !== 0x20 && --this.binaryLeft <= 0) this.state = State.Text
+      return
+    }
     // The space after a control word is its delimiter; anything else is read again.
     if (next >= 0 && next !== 0x20) this.textByte(next)
   }
@@ -290,13 +299,22 @@ export class RtfReader {
       this.skipping--
       return
     }
-    if (this.group.destination === "skip") return
-    if (b >= 0x80 || (this.needTrail && this.bytes.length > 0)) {
+    if (this.group.destination === "skip" || this.ended) return
+    if (this.needTrail && this.bytes.length > 0) {
       this.pushByte(b)
       return
     }
-    this.flushBytes()
-    this.addText(b === 0x09 ? " " : String.fromCharCode(b))
+    // Control characters (NUL, BEL, ESC, …) are no text: a document must not reach the searcher's terminal
+    // with them (found by the hostile-file trial); a tab is a space, as \tab.
+    if (b < 0x20) {
+      if (b === 0x09) {
+        this.flushBytes()
+        this.addText(" ")
+      }
+      return
+    }
+    // Plain bytes join the run decoded at its end (one string, not one per character).
+    this.pushByte(b)
   }
 
   private escapedByte(b: number): void {
@@ -304,7 +322,9 @@ export class RtfReader {
       this.skipping--
       return
     }
-    if (this.group.destination === "skip") return
+    if (this.group.destination === "skip" || this.ended) return
+    // \'hh of a control character is none either, unless it is a double-byte character's second byte.
+    if (b < 0x20 && !(this.needTrail && this.bytes.length > 0)) return
     this.pushByte(b)
   }
 
@@ -372,7 +392,7 @@ export class RtfReader {
         const value = this.paragraph.replace(/\s+/g, " ").trim()
         this.budget.release(this.paragraph.length)
         this.paragraph = ""
-        if (inner.property !== undefined && value !== "" && !this.properties.has(inner.property)) this.properties.set(inner.property, value)
+        if (inner.property !== undefined && value !== "" && (inner.unicodeProperties || !this.properties.has(inner.property))) this.properties.set(inner.property, value)
       } else this.endParagraph(inner) // a header, note or comment ends with its group
       // The paragraph around it goes on.
       this.paragraph = inner.saved
@@ -390,6 +410,12 @@ export class RtfReader {
     this.group = outer
     this.groupStart = false
     this.starred = false
+    // The document's own group closed: what follows it is not the document (LibreOffice reads nothing there).
+    if (this.groups.length === 0) {
+      this.flushBytes()
+      this.endParagraph(this.group)
+      this.ended = true
+    }
   }
 
   /** The group opens a place of its own; the paragraph around it is set aside until the group ends. */
@@ -401,7 +427,8 @@ export class RtfReader {
   }
 
   private endParagraph(group: Group): void {
-    if (group.destination === "fldinst") return
+    // A \par inside the font table, \info or a skipped group ends no paragraph of the text around it.
+    if (!textDestinations.has(group.destination)) return
     // Kept as written, as the docx path keeps a paragraph: only one of nothing but spaces is dropped.
     const text = this.paragraph.trim() === "" ? "" : this.paragraph
     this.budget.release(this.paragraph.length)
@@ -456,7 +483,7 @@ export class RtfReader {
       return
     }
     // `\*` marks a destination an older reader may skip: those read here are read (LibreOffice writes `{\*\footnote`).
-    if (first && starred && !starredRead.has(word) && !(g.destination === "info" && infoLoc.has(word))) {
+    if (first && starred && !starredRead.has(word) && !(g.destination === "info" && (infoLoc.has(word) || word === "ud"))) {
       this.group.destination = "skip"
       return
     }
@@ -581,6 +608,12 @@ export class RtfReader {
         return
     }
     if (g.destination === "info" && first) {
+      // {\upr{\title ANSI}{\*\ud{\title Unicode}}}: both read, the Unicode one wins.
+      if (word === "upr") return
+      if (word === "ud") {
+        g.unicodeProperties = true
+        return
+      }
       const loc = infoLoc.get(word)
       if (loc === undefined) g.destination = "skip"
       else {
@@ -617,6 +650,9 @@ export class RtfReader {
     this.state = State.Binary
   }
 }
+
+/** Destinations whose paragraphs are lines. */
+const textDestinations: ReadonlySet<Destination> = new Set(["body", "header", "footer", "footnote", "endnote", "comment", "shape"])
 
 /** Destinations marked `\*` that are read: comments, shapes' text, notes, a field's instruction (kept aside, see `rubyBase`). */
 const starredRead: ReadonlySet<string> = new Set(["annotation", "shpinst", "shptxt", "footnote", "fldinst"])

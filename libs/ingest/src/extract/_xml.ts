@@ -251,7 +251,7 @@ export const feed = <E = never>(
   })
 
 const refuseDoctype = (partName: string) => () => {
-  throw new ExtractError({ reason: "corrupt", detail: `${partName}: declares a DTD, which OOXML parts must not (entities are never expanded)` })
+  throw new ExtractError({ reason: "corrupt", detail: `${partName}: declares a DTD, which Office document parts must not (entities are never expanded)` })
 }
 
 /**
