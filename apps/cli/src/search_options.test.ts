@@ -27,7 +27,7 @@ describe("checkSearchArgs() (issue 14: filters that tell mistakes apart)", () =>
 
   it("a repeated --type passes a file of any of them; a wrong one among them is the mistake", () => {
     expect(checkSearchArgs({ ...base, type: ["xlsx", "docx", "XLSX"] }, [])).toMatchObject({ _tag: "Ok", options: { type: ["xlsx", "docx"] } })
-    expect(checkSearchArgs({ ...base, type: ["word", "doc"] }, [])).toMatchObject({ _tag: "Ok", options: { type: ["docx", "docm", "dotx", "dotm", "doc", "dot", "odt", "fodt", "rtf"] } })
+    expect(checkSearchArgs({ ...base, type: ["word", "doc"] }, [])).toMatchObject({ _tag: "Ok", options: { type: ["docx", "docm", "dotx", "dotm", "doc", "dot", "odt", "ott", "fodt", "rtf"] } })
     const wrong = checkSearchArgs({ ...base, type: ["xlsx", "foo"] }, [])
     expect(wrong._tag === "Usage" ? wrong.message : "").toContain('--type "foo"')
   })

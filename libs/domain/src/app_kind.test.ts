@@ -11,6 +11,10 @@ describe("fileFormatOf() (R13: the file's application)", () => {
     ["binary.xlsb", "spreadsheet", "plain"],
     // W3 (issue 20): OpenDocument packages too; flat OpenDocument XML stays with Office.
     ["calc.ods", "spreadsheet", "plain"],
+    // OpenDocument templates, read as their documents are (found by the hostile-file trial: not indexed at all).
+    ["見積.ots", "spreadsheet", "plain"],
+    ["議事録.OTT", "document", "plain"],
+    ["説明会.otp", "presentation", "plain"],
     ["flat.fods", "spreadsheet", "office"],
     ["議事録.docx", "document", "plain"],
     ["legacy.DOC", "document", "plain"],

@@ -31,11 +31,11 @@ export interface FileFormat {
 // PowerPoint 95, damaged workbooks, an encrypted OpenDocument file's kin) comes back as a reroute to the
 // owner (R14); RTF too. Flat OpenDocument XML (fods, fodt, fodp) stays with Office.
 const table: ReadonlyArray<readonly [AppKind, Reader, ReadonlyArray<string>]> = [
-  ["spreadsheet", "plain", ["xlsx", "xlsm", "xltx", "xltm", "xls", "xlt", "xlsb", "ods"]],
+  ["spreadsheet", "plain", ["xlsx", "xlsm", "xltx", "xltm", "xls", "xlt", "xlsb", "ods", "ots"]],
   ["spreadsheet", "office", ["fods"]],
-  ["document", "plain", ["docx", "docm", "dotx", "dotm", "doc", "dot", "odt", "rtf"]],
+  ["document", "plain", ["docx", "docm", "dotx", "dotm", "doc", "dot", "odt", "ott", "rtf"]],
   ["document", "office", ["fodt"]],
-  ["presentation", "plain", ["pptx", "pptm", "ppsx", "ppsm", "potx", "potm", "ppt", "pps", "pot", "odp"]],
+  ["presentation", "plain", ["pptx", "pptm", "ppsx", "ppsm", "potx", "potm", "ppt", "pps", "pot", "odp", "otp"]],
   ["presentation", "office", ["fodp"]]
 ]
 

@@ -19,7 +19,7 @@ describe("parseSearchQuery() (issue 6: AND, phrase, exclude, index:/type:/path:)
     ["type:XLSX,docx x", { terms: ["x"], exclude: [], filters: [{ key: "type", values: ["xlsx", "docx"], negate: false }] }],
     ["type:word x", {
       terms: ["x"], exclude: [],
-      filters: [{ key: "type", values: ["docx", "docm", "dotx", "dotm", "doc", "dot", "odt", "fodt", "rtf"], negate: false }]
+      filters: [{ key: "type", values: ["docx", "docm", "dotx", "dotm", "doc", "dot", "odt", "ott", "fodt", "rtf"], negate: false }]
     }],
     ["-path:old\\2023 x", { terms: ["x"], exclude: [], filters: [{ key: "path", values: ["old/2023"], negate: true }] }],
     ['"path:x"', { terms: ["path:x"], exclude: [], filters: [] }],
@@ -131,7 +131,7 @@ describe("resolveFileType() (issue 14: --type takes the legacy kinds and groups,
     [".DOC", ["doc"]],
     ["ppt", ["ppt"]],
     ["xlsb", ["xlsb"]],
-    ["Excel", ["xlsx", "xlsm", "xltx", "xltm", "xls", "xlt", "xlsb", "ods", "fods"]],
+    ["Excel", ["xlsx", "xlsm", "xltx", "xltm", "xls", "xlt", "xlsb", "ods", "ots", "fods"]],
     ["legacy", ["xls", "xlt", "xlsb", "doc", "dot", "ppt", "pps", "pot"]],
     ["foo", undefined],
     ["", undefined]

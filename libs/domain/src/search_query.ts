@@ -63,9 +63,9 @@ export const maxQueryTerms = 30
  * `--type` and `type:` accept besides the groups' names.
  */
 export const fileTypeGroups: Readonly<Record<string, ReadonlyArray<string>>> = {
-  excel: ["xlsx", "xlsm", "xltx", "xltm", "xls", "xlt", "xlsb", "ods", "fods"],
-  word: ["docx", "docm", "dotx", "dotm", "doc", "dot", "odt", "fodt", "rtf"],
-  powerpoint: ["pptx", "pptm", "ppsx", "ppsm", "potx", "potm", "ppt", "pps", "pot", "odp", "fodp"],
+  excel: ["xlsx", "xlsm", "xltx", "xltm", "xls", "xlt", "xlsb", "ods", "ots", "fods"],
+  word: ["docx", "docm", "dotx", "dotm", "doc", "dot", "odt", "ott", "fodt", "rtf"],
+  powerpoint: ["pptx", "pptm", "ppsx", "ppsm", "potx", "potm", "ppt", "pps", "pot", "odp", "otp", "fodp"],
   /** The binary formats of Office 97–2003 (and xlsb, Excel's binary workbook). */
   legacy: ["xls", "xlt", "xlsb", "doc", "dot", "ppt", "pps", "pot"]
 }

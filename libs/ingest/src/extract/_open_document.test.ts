@@ -206,6 +206,13 @@ describe("OpenDocument failures", () => {
       expect(sheets.parts.map((part) => [part.name, rows(part.lines)])).toEqual([["Sheet1", ["A1|表1"]], ["Sheet2", ["A1|表2"]]])
     }))
 
+  it.effect("a template is read as its document is (ots, ott, otp)", () =>
+    Effect.gen(function* () {
+      const template = { ...odf("ods", `<office:spreadsheet><table:table table:name="雛形"><table:table-row>${cell(`office:value-type="string"`, p("見積番号"))}</table:table-row></table:table></office:spreadsheet>`), mimetype: "application/vnd.oasis.opendocument.spreadsheet-template" }
+      const out = yield* extract(template, "見積.ots")
+      expect(out.parts.map((part) => [part.name, rows(part.lines)])).toEqual([["雛形", ["A1|見積番号"]]])
+    }))
+
   it.effect("a space count of a billion stands for a bounded run of spaces", () =>
     Effect.gen(function* () {
       const out = yield* extract(odf("odt", `<office:text><text:p>a<text:s text:c="1000000000"/>b</text:p></office:text>`), "a.odt")
