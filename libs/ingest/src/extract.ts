@@ -130,7 +130,7 @@ const extractPackage = <E>(
     const main = yield* findMainPart(pkg, fileName)
     // Lines held in memory are also counted over the file; lines that stream to disk are bounded by what the sink takes.
     const budget = new LineBudget(limits.maxLines, limits.maxTextChars, sink.keepsLines ? limits.maxLines : Infinity)
-    if (main.encoding === "opendocument") return yield* extractOpenDocument(pkg, main.mimetype ?? "", sink, budget)
+    if (main.encoding === "opendocument") return yield* extractOpenDocument(pkg, main.kind, sink, budget)
     if (main.encoding === "binary") {
       yield* extractXlsb(pkg, main.part, budget, sink, streamingOf(options))
       return yield* emitProperties(sink, budget, yield* packageProperties(pkg))

@@ -22,8 +22,6 @@ export interface MainPart {
    * `_open_document.ts`), `xml` otherwise.
    */
   readonly encoding: "xml" | "binary" | "opendocument"
-  /** The `mimetype` entry of an OpenDocument package. */
-  readonly mimetype?: string
 }
 
 /** Where a package without `_rels/.rels` customarily keeps its main part, per application. */
@@ -56,7 +54,7 @@ export const findMainPart = Effect.fn("Extract.findMainPart")(function* (pkg: Op
         // W3: a spreadsheet, text or presentation is read without Office; any other kind goes to it.
         const kind = openDocumentKindOf(mimetype)
         if (kind === undefined) return yield* Effect.fail(new ExtractError({ reason: "needs-office", detail: `OpenDocument file (${mimetype.trim()})`, openDocument: true }))
-        return { part: "content.xml", kind, encoding: "opendocument", mimetype: mimetype.trim() } satisfies MainPart
+        return { part: "content.xml", kind, encoding: "opendocument" } satisfies MainPart
       }
     }
     const claimed = fileFormatOf(fileName)?.app

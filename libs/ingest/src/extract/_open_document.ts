@@ -36,7 +36,7 @@ import type { OpcPackage } from "./_opc.ts"
 import { emitProperties } from "./_properties.ts"
 import { emitLines, emitParts, type ExtractionSink } from "./_sink.ts"
 import { ExtraLines, maxColumn, maxRow, refOf } from "./_worksheet.ts"
-import { attribute, type Namespace, type XmlTag, type XmlVisitor } from "./_xml.ts"
+import { attribute, isElement, type Namespace, type XmlTag, type XmlVisitor } from "./_xml.ts"
 import { ExtractError } from "./extract_error.ts"
 
 const uri = (...uris: ReadonlyArray<string>): Namespace => new Set(uris)
@@ -55,8 +55,6 @@ const odf = {
   dc: uri("http://purl.org/dc/elements/1.1/"),
   xlink: uri("http://www.w3.org/1999/xlink")
 } as const
-
-const is = (tag: XmlTag, vocabulary: Namespace, local: string): boolean => tag.local === local && vocabulary.has(tag.uri)
 
 /** The kind of document an OpenDocument `mimetype` names, or `undefined` for one read only by Office (a drawing, a formula, …). */
 export function openDocumentKindOf(mimetype: string): AppKind | undefined {
@@ -162,11 +160,12 @@ abstract class ParagraphReader implements XmlVisitor {
     }
     if (odf.text.has(tag.uri) && (tag.local === "p" || tag.local === "h")) {
       const done = this.reading.pop()
-      if (done !== undefined) this.budget.release(done.text.length)
+      if (done === undefined) return
+      this.budget.release(done.text.length)
       // A soft hyphen (LibreOffice writes U+00AD itself) is no character of the text, as Word's w:softHyphen
       // is none; a carriage return left in a field's value neither, nor a control character an XML 1.1 part
       // may hold (an escape sequence must not reach a terminal).
-      if (done !== undefined) this.paragraph(notText.test(done.text) ? done.text.replace(notTextAll, "") : done.text, done.number)
+      this.paragraph(notText.test(done.text) ? done.text.replace(notTextAll, "") : done.text, done.number)
       return
     }
     this.leave(tag)
@@ -259,7 +258,7 @@ class SpreadsheetReader extends ParagraphReader {
   protected enter(tag: XmlTag): "skip" | undefined {
     if (this.sheet === undefined) {
       if (this.styles.enter(tag)) return undefined
-      if (is(tag, odf.table, "table")) {
+      if (isElement(tag, odf.table, "table")) {
         this.tables++
         const name = attribute(tag, "name", odf.table) ?? `Sheet${this.tables}`
         this.budget.startPart()
@@ -291,20 +290,17 @@ class SpreadsheetReader extends ParagraphReader {
             held: 0
           }
           return undefined
-        case "table":
-          // A table nested in a cell's shape is read by the shape's paragraphs; a sheet holds no other.
-          return undefined
-        default:
-          return undefined
       }
+      // Any other table element (a table nested in a cell's shape is read by the shape's paragraphs).
+      return undefined
     }
-    if (is(tag, odf.office, "annotation") && this.cell !== undefined && this.drawDepth === 0) {
+    if (isElement(tag, odf.office, "annotation") && this.cell !== undefined && this.drawDepth === 0) {
       this.inNote = true
       this.cell.note = []
       return undefined
     }
     if (this.inNote && (odf.dc.has(tag.uri) || odf.meta.has(tag.uri))) return "skip"
-    if (is(tag, odf.text, "a") && this.cell !== undefined && !this.inNote && this.drawDepth === 0) {
+    if (isElement(tag, odf.text, "a") && this.cell !== undefined && !this.inNote && this.drawDepth === 0) {
       const href = attribute(tag, "href", odf.xlink)
       if (href !== undefined && href !== "") this.cell.links.push(href)
     }
@@ -318,7 +314,7 @@ class SpreadsheetReader extends ParagraphReader {
       if (this.drawDepth > 0) this.drawDepth--
       return
     }
-    if (is(tag, odf.office, "annotation") && this.inNote) {
+    if (isElement(tag, odf.office, "annotation") && this.inNote) {
       this.inNote = false
       return
     }
@@ -340,11 +336,10 @@ class SpreadsheetReader extends ParagraphReader {
   protected paragraph(text: string): void {
     const sheet = this.sheet
     if (sheet === undefined) return
-    if (this.inNote || this.drawDepth === 0) {
+    if ((this.inNote || this.drawDepth === 0) && this.cell !== undefined) {
       // Held until the cell's lines (or its note's) take them: a cell of many paragraphs is counted as it grows.
       this.budget.hold(sheet.name, text.length)
-      if (this.cell !== undefined) this.cell.held += text.length
-      else this.budget.release(text.length)
+      this.cell.held += text.length
     }
     if (this.inNote) this.cell?.note?.push(text)
     else if (this.drawDepth > 0) {
@@ -435,6 +430,9 @@ function cellValueOf(tag: XmlTag): string {
   }
 }
 
+/** A master page's header or footer (`style:header`, `style:footer-left`, `style:header-first`, …). */
+const masterRegion = /^(header|footer)(-left|-first)?$/
+
 /**
  * Reads a text document's `content.xml` (the body, its notes and comments)
  * or `styles.xml` (the master pages' headers and footers) into lines.
@@ -459,17 +457,17 @@ class DocumentReader extends ParagraphReader {
 
   protected enter(tag: XmlTag): "skip" | undefined {
     this.depth++
-    if (is(tag, odf.office, "text")) this.inBody = true
-    else if (odf.style.has(tag.uri) && /^(header|footer)(-left|-first)?$/.test(tag.local)) {
+    if (isElement(tag, odf.office, "text")) this.inBody = true
+    else if (odf.style.has(tag.uri) && masterRegion.test(tag.local)) {
       if (attribute(tag, "display", odf.style) === "false") {
         this.depth--
         return "skip"
       }
       this.masterPart = tag.local.startsWith("header") ? "header" : "footer"
-    } else if (is(tag, odf.text, "note")) {
+    } else if (isElement(tag, odf.text, "note")) {
       const kind = attribute(tag, "note-class", odf.text) === "endnote" ? "endnote" : "footnote"
       this.places.push({ loc: `${kind}:${++this.counts[kind]}`, depth: this.depth })
-    } else if (is(tag, odf.office, "annotation")) {
+    } else if (isElement(tag, odf.office, "annotation")) {
       this.places.push({ loc: `comment:${++this.counts.comment}`, depth: this.depth })
     } else if (this.places.length > 0 && (odf.dc.has(tag.uri) || odf.meta.has(tag.uri))) {
       this.depth--
@@ -480,8 +478,8 @@ class DocumentReader extends ParagraphReader {
 
   protected leave(tag: XmlTag): void {
     if (this.places.at(-1)?.depth === this.depth) this.places.pop()
-    if (is(tag, odf.office, "text")) this.inBody = false
-    else if (odf.style.has(tag.uri) && /^(header|footer)(-left|-first)?$/.test(tag.local)) this.masterPart = undefined
+    if (isElement(tag, odf.office, "text")) this.inBody = false
+    else if (odf.style.has(tag.uri) && masterRegion.test(tag.local)) this.masterPart = undefined
     this.depth--
   }
 
@@ -543,12 +541,12 @@ class PresentationReader extends ParagraphReader {
   protected enter(tag: XmlTag): "skip" | undefined {
     if (this.slide === undefined) {
       if (this.styles.enter(tag)) return undefined
-      if (is(tag, odf.draw, "page")) {
+      if (isElement(tag, odf.draw, "page")) {
         this.slide = { n: String(++this.slides), lines: [], hidden: this.styles.stateOf(attribute(tag, "style-name", odf.draw)) === "hidden", title: [] }
       }
       return undefined
     }
-    if (is(tag, odf.presentation, "notes")) this.notesDepth++
+    if (isElement(tag, odf.presentation, "notes")) this.notesDepth++
     // A notes page repeats the slide's number, date, header and footer: not what the speaker wrote (BUG-17).
     else if (this.notesDepth > 0 && odf.draw.has(tag.uri) && notesPlaceholders.has(attribute(tag, "class", odf.presentation) ?? "")) return "skip"
     else if (this.titleDepth > 0) this.titleDepth++
@@ -559,9 +557,9 @@ class PresentationReader extends ParagraphReader {
   protected leave(tag: XmlTag): void {
     const slide = this.slide
     if (slide === undefined) return
-    if (is(tag, odf.presentation, "notes")) this.notesDepth--
+    if (isElement(tag, odf.presentation, "notes")) this.notesDepth--
     else if (this.titleDepth > 0) this.titleDepth--
-    else if (is(tag, odf.draw, "page")) {
+    else if (isElement(tag, odf.draw, "page")) {
       if (slide.title.length > 0) this.titles.push({ loc: `slide ${slide.n}`, text: slide.title.join(" ") })
       for (const line of slide.lines) (slide.hidden ? this.hidden : this.shown).push(line)
       this.slide = undefined
@@ -603,9 +601,9 @@ class MetaReader implements XmlVisitor {
   private text_ = ""
 
   open(tag: XmlTag): void {
-    this.current = is(tag, odf.meta, "user-defined")
+    this.current = isElement(tag, odf.meta, "user-defined")
       ? userDefinedNames.get(attribute(tag, "name", odf.meta) ?? "")
-      : metaNames.find(([v, local]) => is(tag, v, local))?.[2]
+      : metaNames.find(([v, local]) => isElement(tag, v, local))?.[2]
     this.text_ = ""
   }
 
@@ -641,7 +639,7 @@ const isEncrypted = (pkg: OpcPackage): Effect.Effect<boolean, ExtractError> => {
   let found = false
   const reader: XmlVisitor = {
     open: (tag) => {
-      if (is(tag, odf.manifest, "encryption-data")) found = true
+      if (isElement(tag, odf.manifest, "encryption-data")) found = true
     },
     close() {},
     text() {}
@@ -650,25 +648,21 @@ const isEncrypted = (pkg: OpcPackage): Effect.Effect<boolean, ExtractError> => {
 }
 
 /**
- * Extracts the OpenDocument package `pkg`, whose `mimetype` entry reads
- * `mimetype`, into `sink` (see the module doc). Fails `encrypted` for a
- * password-protected file, `needs-office` for a kind read only by Office,
- * `corrupt` for a missing or malformed `content.xml`, `too-large` past the
- * budget, or with the sink's error.
+ * Extracts the OpenDocument package `pkg`, a `kind` its `mimetype` entry
+ * names ({@link openDocumentKindOf}), into `sink` (see the module doc). Fails
+ * `encrypted` for a password-protected file, `corrupt` for a missing or
+ * malformed `content.xml`, `too-large` past the budget, or with the sink's
+ * error.
  */
 export const extractOpenDocument = <E>(
   pkg: OpcPackage,
-  mimetype: string,
+  kind: AppKind,
   sink: ExtractionSink<E>,
   budget: LineBudget
 ): Effect.Effect<void, ExtractError | E> =>
   Effect.gen(function* () {
     if (yield* isEncrypted(pkg)) {
       return yield* Effect.fail(new ExtractError({ reason: "encrypted", detail: "OpenDocument file with encryption data in its manifest" }))
-    }
-    const kind = openDocumentKindOf(mimetype.trim())
-    if (kind === undefined) {
-      return yield* Effect.fail(new ExtractError({ reason: "needs-office", detail: `OpenDocument file (${mimetype.trim()})`, openDocument: true }))
     }
     if (!pkg.has("content.xml")) return yield* Effect.fail(new ExtractError({ reason: "corrupt", detail: "an OpenDocument package without content.xml" }))
     let titles: Array<BodyLine> = []

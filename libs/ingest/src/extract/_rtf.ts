@@ -259,12 +259,10 @@ export class RtfReader {
     }
   }
 
-  /** Ends the file: what an unclosed group or paragraph holds is kept. */
+  /** Ends the file: what an unclosed group or paragraph holds is kept (closing the document's group ends its last paragraph). */
   end(): void {
     if (this.state === State.Word || this.state === State.Param) this.endWord(-1)
     while (this.groups.length > 0) this.closeGroup()
-    this.flushBytes()
-    this.endParagraph(this.group)
   }
 
   private endWord(next: number): void {
@@ -435,15 +433,12 @@ export class RtfReader {
     this.paragraph = ""
     const d = group.destination
     if (d === "body") this.paragraphs++
-    if (text !== "") {
-      const into = d === "body" || d === "shape" ? this.body : d === "header" ? this.headers : d === "footer" ? this.footers : d === "footnote" ? this.footnotes : d === "endnote" ? this.endnotes : d === "comment" ? this.comments : undefined
-      if (into !== undefined) {
-        // A shape's text stands at the paragraph that holds the shape, whose number it does not move.
-        const loc = d === "body" ? String(this.paragraphs) : d === "shape" ? String(this.paragraphs + 1) : d === "header" || d === "footer" ? d : (group.noteLoc ?? d)
-        this.budget.take("rtf", text.length)
-        into.push({ loc, text })
-      }
-    }
+    if (text === "") return
+    const into = d === "body" || d === "shape" ? this.body : d === "header" ? this.headers : d === "footer" ? this.footers : d === "footnote" ? this.footnotes : d === "endnote" ? this.endnotes : this.comments
+    // A shape's text stands at the paragraph that holds the shape, whose number it does not move.
+    const loc = d === "body" ? String(this.paragraphs) : d === "shape" ? String(this.paragraphs + 1) : d === "header" || d === "footer" ? d : (group.noteLoc ?? d)
+    this.budget.take("rtf", text.length)
+    into.push({ loc, text })
   }
 
   private controlSymbol(symbol: string): void {
@@ -473,8 +468,10 @@ export class RtfReader {
       if (word === "bin" && param !== undefined && param > 0) this.binary(param)
       // A shape's text inside its skipped properties is read (\shptxt), where the shape stands.
       if (word === "shptxt" && first && g.shape) {
-        const around = this.outerTextDestination()
-        this.destination(around === "body" ? "shape" : around, this.outerNoteLoc())
+        // Where the shape stands: the nearest group around it that is not skipped (the body, a note, a header).
+        const around = this.groups.findLast((o) => o.destination !== "skip")
+        const d = around?.destination ?? "body"
+        this.destination(d === "body" ? "shape" : d, around?.noteLoc)
       }
       return
     }
@@ -627,22 +624,6 @@ export class RtfReader {
       this.flushBytes()
       this.addText(text)
     }
-  }
-
-  private outerNoteLoc(): string | undefined {
-    for (let i = this.groups.length - 1; i >= 0; i--) {
-      const g = this.groups[i]
-      if (g !== undefined && g.destination !== "skip") return g.noteLoc
-    }
-    return undefined
-  }
-
-  private outerTextDestination(): Destination {
-    for (let i = this.groups.length - 1; i >= 0; i--) {
-      const d = this.groups[i]?.destination
-      if (d !== undefined && d !== "skip") return d
-    }
-    return "body"
   }
 
   private binary(length: number): void {
