@@ -1,11 +1,12 @@
 /**
  * Text extraction of one Office file without Office (SPEC W2, W3):
  * workbooks, documents and presentations in OOXML form, and legacy files in
- * OLE2 containers (BIFF5/BIFF8 .xls, Word 97–2003, PowerPoint 97–2003) and
- * .xlsb, become an {@link Extraction} — one body part per sheet, or one for
- * a document or a presentation. Anything else fails with an
- * {@link ExtractError} whose reason says why: what only Office reads
- * (flat OpenDocument XML, BIFF2–4, Word 6/95, PowerPoint 95, a legacy workbook
+ * OLE2 containers (BIFF5/BIFF8 .xls, Word 97–2003, PowerPoint 97–2003),
+ * Excel 2–4 worksheets (BIFF2–4) and .xlsb, become an {@link Extraction} —
+ * one body part per sheet, or one for a document or a presentation. Anything
+ * else fails with an {@link ExtractError} whose reason says why: what only
+ * Office reads (flat OpenDocument XML, an Excel 4.0 workbook of bound sheets,
+ * Word 6/95, PowerPoint 95, a legacy workbook
  * the reader finds damaged) is `needs-office`, rerouted to the Office owner
  * (W3, R14); password-protected files are `encrypted`, and so on.
  *
@@ -18,7 +19,7 @@
  *
  * @module
  */
-import { basename } from "node:path"
+import { basename, extname } from "node:path"
 import { Cause, Effect, Exit, Option } from "effect"
 import type { Extraction } from "@sagasu/domain"
 import { extractDocument } from "./extract/_document.ts"
@@ -35,6 +36,8 @@ import { emitProperties, packageProperties } from "./extract/_properties.ts"
 import { sniffContainer } from "./extract/_sniff.ts"
 import { defaultSheetStreaming, extractWorkbook, type SheetStreaming } from "./extract/_workbook.ts"
 import type { SheetScanOutcome } from "./extract/_sheet_scan.ts"
+import { extractXls } from "./extract/_xls.ts"
+import { extractOldXls } from "./extract/_xls_old.ts"
 import { extractXlsb } from "./extract/_xlsb.ts"
 import { bytesSource, ZipArchive, type ZipSource } from "./extract/_zip.ts"
 import { ExtractError } from "./extract/extract_error.ts"
@@ -183,6 +186,14 @@ const extractContainer = <E>(
         const limits = limitsOf(options)
         const budget = new LineBudget(limits.maxLines, limits.maxTextChars, sink.keepsLines ? limits.maxLines : Infinity)
         return extractRtf(source, sink, budget, { maxFileBytes: limits.maxFileBytes })
+      }
+      case "bare-biff": {
+        // The whole file is the record stream (W3): Excel 2–4 through _xls_old.ts, a bare BIFF5/8 stream through _xls.ts.
+        const limits = limitsOf(options)
+        const budget = new LineBudget(limits.maxLines, limits.maxTextChars, sink.keepsLines ? limits.maxLines : Infinity)
+        if (container.version === 5) return extractXls(source, "workbook", budget, sink, streamingOf(options))
+        const stem = basename(fileName, extname(fileName)) || fileName
+        return extractOldXls(source, "workbook", budget, sink, streamingOf(options), { biff2SheetName: stem })
       }
       case "legacy":
         return Effect.fail(new ExtractError({ reason: "needs-office", detail: container.detail, app: container.app }))

@@ -14,6 +14,12 @@ export type Container =
   | { readonly _tag: "ole2" }
   /** An RTF document (`{\rtf`), read by `_rtf.ts` (W3, issue 20). */
   | { readonly _tag: "rtf" }
+  /**
+   * A workbook's BIFF record stream without an OLE2 container (trait
+   * `bare-biff-stream`): Excel 2.x–4.0 (`version` 2, 3, 4: `_xls_old.ts`),
+   * or a bare BIFF5/8 stream (`version` 5, read by `_xls.ts`).
+   */
+  | { readonly _tag: "bare-biff"; readonly version: 2 | 3 | 4 | 5 }
   /** A legacy Office format outside OLE2 that only Office reads; `app` the application of the format found. */
   | { readonly _tag: "legacy"; readonly detail: string; readonly app: AppKind }
   | { readonly _tag: "other"; readonly detail: string }
@@ -21,12 +27,24 @@ export type Container =
 const startsWith = (bytes: Uint8Array, prefix: ReadonlyArray<number>): boolean =>
   prefix.every((b, i) => bytes[i] === b)
 
-/** BIFF2–4 (and bare BIFF5) workbooks are a record stream without a container: a BOF record first (trait `bare-biff-stream`). */
-function isBareBiff(bytes: Uint8Array): boolean {
-  if (bytes.length < 8) return false
+/** BOF record types of a bare BIFF stream and the version each starts. */
+const bareBofs: ReadonlyMap<number, 2 | 3 | 4 | 5> = new Map([
+  [0x0009, 2],
+  [0x0209, 3],
+  [0x0409, 4],
+  [0x0809, 5]
+])
+
+/**
+ * BIFF2–4 (and bare BIFF5/8) workbooks are a record stream without a
+ * container: a BOF record first (trait `bare-biff-stream`); the BIFF version
+ * it starts, or `undefined`.
+ */
+function bareBiffVersion(bytes: Uint8Array): 2 | 3 | 4 | 5 | undefined {
+  if (bytes.length < 8) return undefined
   const type = (bytes[0] ?? 0) | ((bytes[1] ?? 0) << 8)
   const length = (bytes[2] ?? 0) | ((bytes[3] ?? 0) << 8)
-  return [0x0009, 0x0209, 0x0409, 0x0809].includes(type) && length >= 4 && length <= 20
+  return length >= 4 && length <= 20 ? bareBofs.get(type) : undefined
 }
 
 /** Office 2003 XML (SpreadsheetML, WordML) names its application in a processing instruction near the top. */
@@ -44,7 +62,8 @@ export function sniffContainer(bytes: Uint8Array): Container {
   // Local file header, or the end record of an empty archive.
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06])) return { _tag: "zip" }
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return { _tag: "ole2" }
-  if (isBareBiff(bytes)) return { _tag: "legacy", detail: "BIFF workbook stream without an OLE2 container (Excel 2–5)", app: "spreadsheet" }
+  const biff = bareBiffVersion(bytes)
+  if (biff !== undefined) return { _tag: "bare-biff", version: biff }
   if (startsWith(bytes, [0xdb, 0xa5])) return { _tag: "legacy", detail: "Word 2 document", app: "document" }
   if (startsWith(bytes, [0x7b, 0x5c, 0x72, 0x74, 0x66])) return { _tag: "rtf" }
   const progid = office2003Xml(bytes)

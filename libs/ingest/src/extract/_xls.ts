@@ -12,9 +12,10 @@
  * The stream is read record by record by positioned reads (`_biff.ts`), a
  * sheet twice: first its layout (merged areas, links, notes, whether its
  * cells are in order — all known only at its end), then its cells, handed to
- * the sink in batches (W1). What this reader does not take — BIFF2–4, a
- * workbook that is only a worksheet, damaged records — is `needs-office`,
- * so the file is rerouted to the spreadsheet owner (W3, R14).
+ * the sink in batches (W1). A BIFF2–4 stream (Excel 2–4) goes to
+ * `_xls_old.ts`. What this reader does not take — a workbook that is only a
+ * worksheet, damaged records — is `needs-office`, so the file is rerouted to
+ * the spreadsheet owner (W3, R14).
  *
  * @module
  */
@@ -28,6 +29,7 @@ import { builtInFormatCode } from "./_number_format.ts"
 import { SharedStringTable } from "./_shared_strings.ts"
 import { emitLines, type ExtractionSink } from "./_sink.ts"
 import type { SheetStreaming } from "./_workbook.ts"
+import { extractOldXls } from "./_xls_old.ts"
 import { ExtraLines, headerFooterText, lineOfCell, MergeFilter, refOf, type Area, type Cell } from "./_worksheet.ts"
 import { byteStringAt, ContinuedBytes, damaged, f64, readRichExtendedString, RecordCursor, rkNumber, rt, u16, u32, unicodeStringAt, type BiffRecord } from "./_biff.ts"
 import { ExtractError } from "./extract_error.ts"
@@ -67,7 +69,7 @@ const errorTexts: Record<number, string> = {
   0x2b: "#GETTING_DATA"
 }
 
-/** BOF record types of BIFF2, 3 and 4, which only Office reads. */
+/** BOF record types of BIFF2, 3 and 4, read by `_xls_old.ts`. */
 const oldBofs = new Set([0x0009, 0x0209, 0x0409])
 
 /**
@@ -90,7 +92,6 @@ function formatsOf(xfFormatIds: ReadonlyArray<number>, codes: ReadonlyMap<number
 function readGlobals(cursor: RecordCursor, budget: LineBudget): Globals {
   const bof = cursor.next()
   if (bof === undefined) throw damaged("an empty workbook stream")
-  if (oldBofs.has(bof.type)) throw new ExtractError({ reason: "needs-office", detail: "BIFF2–4 workbook in an OLE2 container (Excel 2–4)" })
   if (bof.type !== rt.bof) throw damaged(`the workbook stream starts with record 0x${bof.type.toString(16)}, not a BOF`)
   const version = u16(bof.data, 0)
   const biff = version === 0x0600 ? 8 : version === 0x0500 ? 5 : undefined
@@ -564,10 +565,11 @@ const sheetLines = <E>(
  * Extracts the workbook in `source` (the `Workbook` or `Book` stream of an
  * OLE2 container, read by positioned reads) into `sink`: one part per sheet
  * in tab order (a chart sheet gives a part without lines; Excel 5 VBA module
- * sheets are not sheets and give none). Fails with `encrypted` for a
- * FILEPASS record, `needs-office` for what only Office reads (BIFF2–4, a
- * stream that is not a workbook's, damaged records), `too-large` past the
- * budget; or with the sink's error.
+ * sheets are not sheets and give none); a BIFF2–4 stream is read by
+ * `_xls_old.ts`'s `extractOldXls`. Fails with `encrypted` for a FILEPASS
+ * record, `needs-office` for what only Office reads (a stream that is not a
+ * workbook's, damaged records), `too-large` past the budget; or with the
+ * sink's error.
  */
 export const extractXls = <E>(
   source: ZipSource,
@@ -578,6 +580,9 @@ export const extractXls = <E>(
 ): Effect.Effect<void, ExtractError | E> =>
   Effect.gen(function* () {
     const cursor = new RecordCursor(source, streamName)
+    // An Excel 2–4 worksheet (a BIFF2–4 stream in an OLE2 container): the old reader's.
+    const first = yield* Effect.try({ try: () => cursor.peekType(), catch: asExtractError })
+    if (first !== undefined && oldBofs.has(first)) return yield* extractOldXls(source, streamName, budget, sink, streaming)
     const globals = yield* Effect.try({ try: () => readGlobals(cursor, budget), catch: asExtractError })
     let sequential = globals.end
     for (const sheet of globals.sheets) {
