@@ -66,8 +66,8 @@ export type Extraction = typeof Extraction.Type
  * - `empty-file`: zero bytes;
  * - `encrypted`: password-protected (an OLE container with EncryptionInfo, or a
  *   legacy file with its encryption flag);
- * - `needs-office`: a format only the Office owner can read (doc, ppt, ods,
- *   Excel 2–4, a legacy workbook the plain reader finds damaged, …, or such
+ * - `needs-office`: a format only the Office owner can read (PowerPoint 95 and
+ *   4.0, flat OpenDocument XML, a legacy workbook the plain reader finds damaged, …, or such
  *   content behind an OOXML name): the plain worker reroutes it (R14);
  * - `not-office`: the content is not an Office file at all;
  * - `corrupt`: a damaged zip or XML part;

@@ -1,12 +1,12 @@
 /**
  * Text extraction of one Office file without Office (SPEC W2, W3):
  * workbooks, documents and presentations in OOXML form, and legacy files in
- * OLE2 containers (BIFF5/BIFF8 .xls, Word 97–2003, PowerPoint 97–2003),
- * Excel 2–4 worksheets (BIFF2–4) and .xlsb, become an {@link Extraction} —
+ * OLE2 containers (BIFF5/BIFF8 .xls, Word 97–2003 and 6.0/95, PowerPoint
+ * 97–2003), Excel 2–4 worksheets (BIFF2–4), Word 2.0 and .xlsb, become an {@link Extraction} —
  * one body part per sheet, or one for a document or a presentation. Anything
  * else fails with an {@link ExtractError} whose reason says why: what only
  * Office reads (flat OpenDocument XML, an Excel 4.0 workbook of bound sheets,
- * Word 6/95, PowerPoint 95, a legacy workbook
+ * PowerPoint 95 and 4.0, a legacy workbook
  * the reader finds damaged) is `needs-office`, rerouted to the Office owner
  * (W3, R14); password-protected files are `encrypted`, and so on.
  *
@@ -33,6 +33,7 @@ import { extractRtf } from "./extract/_rtf.ts"
 import { extractPresentation } from "./extract/_presentation.ts"
 import { collectingSink, emitParts, type ExtractionSink } from "./extract/_sink.ts"
 import { emitProperties, packageProperties } from "./extract/_properties.ts"
+import { extractWord2 } from "./extract/_legacy_text.ts"
 import { sniffContainer } from "./extract/_sniff.ts"
 import { defaultSheetStreaming, extractWorkbook, type SheetStreaming } from "./extract/_workbook.ts"
 import type { SheetScanOutcome } from "./extract/_sheet_scan.ts"
@@ -194,6 +195,11 @@ const extractContainer = <E>(
         if (container.version === 5) return extractXls(source, "workbook", budget, sink, streamingOf(options))
         const stem = basename(fileName, extname(fileName)) || fileName
         return extractOldXls(source, "workbook", budget, sink, streamingOf(options), { biff2SheetName: stem })
+      }
+      case "word2": {
+        const limits = limitsOf(options)
+        const budget = new LineBudget(limits.maxLines, limits.maxTextChars, sink.keepsLines ? limits.maxLines : Infinity)
+        return extractWord2(source, budget, sink)
       }
       case "legacy":
         return Effect.fail(new ExtractError({ reason: "needs-office", detail: container.detail, app: container.app }))

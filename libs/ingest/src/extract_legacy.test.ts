@@ -11,7 +11,8 @@ import { Effect, Either } from "effect"
 import { collectingSink, ExtractError, extractBuffer, extractBufferTo } from "./extract.ts"
 import { LineBudget } from "./extract/_limits.ts"
 import { readPowerPoint97 } from "./extract/_powerpoint97.ts"
-import { docStreams, pptStreams, writeDoc, writePpt } from "./extract/_test_legacy.ts"
+import { codePageOfLanguage } from "./extract/_codepage.ts"
+import { docStreams, oldWordDocument, pptStreams, writeDoc, writeOldDoc, writePpt } from "./extract/_test_legacy.ts"
 import { fieldWithoutResult, readWord97 } from "./extract/_word97.ts"
 import { bytesSource, type ZipSource } from "./extract/_zip.ts"
 import type { CompoundFile } from "./extract/_cfb.ts"
@@ -118,12 +119,12 @@ describe("Word 97–2003 (.doc) without Office (W3)", () => {
       expect(linesOf(yield* read(bytes, "x.doc"))).toEqual([["document", "1", "zero table"]])
     }))
 
-  it.effect("encrypted → encrypted; Word 6/95 → needs-office (rerouted to the document owner, R14)", () =>
+  it.effect("encrypted → encrypted; a Word 97 FIB with an nFib older than Word 97's → needs-office (rerouted to the document owner, R14)", () =>
     Effect.gen(function* () {
       expect(failure(yield* read(writeDoc({ text: "secret\r" }, { encrypted: true }), "x.doc"))?.reason).toBe("encrypted")
       const old = failure(yield* read(writeDoc({ text: "old\r" }, { nFib: 104 }), "x.doc"))
       expect(old?.reason).toBe("needs-office")
-      expect(old?.detail).toContain("Word 6/95")
+      expect(old?.detail).toBe("Word document (WordDocument stream): nFib 104, neither Word 6/95's (101–105) nor Word 97's (193)")
     }))
 
   it.effect("a .doc or .ppt file cut short goes to Office (needs-office: LibreOffice may still read part of it), as any cut OLE2 file", () =>
@@ -144,6 +145,94 @@ describe("Word 97–2003 (.doc) without Office (W3)", () => {
       expect(sink.extraction()).toEqual(whole)
       expect(whole.parts[0]?.lines.at(-1)).toEqual({ loc: "3000", text: "段落2999" })
     }))
+})
+
+/** Bytes as written (a code page's bytes, not text). */
+const bytes = (...parts: ReadonlyArray<string | ReadonlyArray<number>>): Uint8Array =>
+  new Uint8Array(Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "latin1") : Buffer.from(p)))))
+/** Shift_JIS (cp932) bytes, from Python's codec: 見積番号 A-1234 / 株式会社サガス / 見. */
+const sjis = {
+  quote: [0x8c, 0xa9, 0x90, 0xcf, 0x94, 0xd4, 0x8d, 0x86, 0x20, 0x41, 0x2d, 0x31, 0x32, 0x33, 0x34],
+  company: [0x8a, 0x94, 0x8e, 0xae, 0x89, 0xef, 0x8e, 0xd0, 0x83, 0x54, 0x83, 0x4b, 0x83, 0x58],
+  mi: [0x8c, 0xa9]
+} as const
+
+describe("Word 6.0/95 and Word 2.0 (.doc) without Office (W3, issue 20)", () => {
+  it.effect("Word 95: the text in the code page of the FIB's language (cp1252 for English, Shift_JIS for Japanese), paragraphs numbered as for docx", () =>
+    Effect.gen(function* () {
+      const western = writeOldDoc({ text: [bytes("The ", [0x93], "quote", [0x94], " ", [0x96], " ", [0x80], "5\r\rSecond\r")] }, { version: 6 })
+      expect(linesOf(yield* read(western, "x.doc"))).toEqual([
+        ["document", "1", "The “quote” – €5"],
+        ["document", "3", "Second"]
+      ])
+      const japanese = writeOldDoc({ text: [bytes(sjis.quote, "\r", sjis.company, "\r")] }, { version: 6, lid: 0x0411 })
+      expect(linesOf(yield* read(japanese, "見積.doc"))).toEqual([
+        ["document", "1", "見積番号 A-1234"],
+        ["document", "2", "株式会社サガス"]
+      ])
+      // A Macintosh file (chse 256): Mac Roman, where 0xD2 0xD3 are “ ” and 0x8E is é.
+      const mac = writeOldDoc({ text: [bytes([0xd2], "caf", [0x8e], [0xd3], "\r")] }, { version: 6, chse: 256 })
+      expect(linesOf(yield* read(mac, "x.doc"))).toEqual([["document", "1", "“café”"]])
+    }))
+
+  it.effect("a file saved in pieces follows its piece table (pieces stored out of order); footnotes and the header story as for Word 97", () =>
+    Effect.gen(function* () {
+      const file = writeOldDoc(
+        {
+          text: [bytes(sjis.quote.slice(0, 4)), bytes(sjis.quote.slice(4), "\r"), bytes(sjis.company, "\r")],
+          footnotes: [bytes("note one\r"), bytes("note two\r")],
+          headers: [bytes("page head\r"), bytes("page foot\r")]
+        },
+        { version: 6, lid: 0x0411 }
+      )
+      expect(linesOf(yield* read(file, "x.doc"))).toEqual([
+        ["document", "1", "見積番号 A-1234"],
+        ["document", "2", "株式会社サガス"],
+        // Word 6's header story is not split into headers and footers (its sections' flags are not read): all `header`.
+        ["document", "header", "page head"],
+        ["document", "header", "page foot"],
+        ["document", "footnote:1", "note one"],
+        ["document", "footnote:2", "note two"]
+      ])
+    }))
+
+  it.effect("a double-byte character across the reader's 64 Ki-byte slices stays whole", () =>
+    Effect.gen(function* () {
+      // Word 2's bare file: the test's OLE2 writer holds 64 KiB at most.
+      const file = writeOldDoc({ text: [bytes("a".repeat(65_535), sjis.mi, "\r")] }, { version: 2, lid: 0x0411 })
+      const [line] = linesOf(yield* read(file, "x.doc"))
+      expect(line?.[2].length).toBe(65_536)
+      expect(line?.[2].slice(-3)).toBe("aa見")
+    }))
+
+  it.effect("Word 2.0, a file without an OLE2 container, is read the same way; its 6-byte FIB pairs name footnotes and headers", () =>
+    Effect.gen(function* () {
+      const file = writeOldDoc({ text: [bytes("Word 2 ", [0x93], "text", [0x94], "\r")], footnotes: [bytes("a note\r")], headers: [bytes("a footer\r")] }, { version: 2 })
+      expect(Buffer.from(file.subarray(0, 2)).toString("hex"), "no OLE2 header: the FIB is first").toBe("dba5")
+      expect(linesOf(yield* read(file, "x.doc"))).toEqual([
+        ["document", "1", "Word 2 “text”"],
+        ["document", "header", "a footer"],
+        ["document", "footnote:1", "a note"]
+      ])
+    }))
+
+  it.effect("damage and encryption: a text past the stream is corrupt, the fEncrypted flag encrypted", () =>
+    Effect.gen(function* () {
+      const past = failure(yield* read(writeOldDoc({ text: [bytes("text\r")] }, { version: 6, textPastEnd: true }), "x.doc"))
+      expect([past?.reason, past?.detail]).toEqual(["corrupt", expect.stringMatching(/^Word document: the text \(bytes 512–\d+\) lies outside the WordDocument stream/)])
+      expect(failure(yield* read(writeOldDoc({ text: [bytes("secret\r")] }, { version: 6, encrypted: true }), "x.doc"))?.reason).toBe("encrypted")
+      const past2 = failure(yield* read(writeOldDoc({ text: [bytes("text\r")] }, { version: 2, textPastEnd: true }), "x.doc"))
+      expect(past2?.reason).toBe("corrupt")
+    }))
+
+  it("the code page of a FIB's language: a table of LCIDs", () => {
+    const table: ReadonlyArray<readonly [number, number]> = [
+      [0x0411, 932], [0x0404, 950], [0x0c04, 950], [0x0804, 936], [0x1004, 936], [0x0412, 949], [0x0419, 1251], [0x0422, 1251],
+      [0x0405, 1250], [0x0415, 1250], [0x041a, 1250], [0x081a, 1250], [0x0c1a, 1251], [0x0408, 1253], [0x041f, 1254], [0x040d, 1255],
+      [0x0401, 1256], [0x0425, 1257], [0x041e, 874], [0x042a, 1258], [0x0409, 1252], [0x040c, 1252], [0x0407, 1252], [0x0000, 1252]
+    ]
+    expect(table.map(([lid]) => [lid, codePageOfLanguage(lid)])).toEqual(table)
+  })
 })
 
 describe("PowerPoint 97–2003 (.ppt) without Office (W3)", () => {
@@ -223,6 +312,29 @@ describe("hostile .doc and .ppt: a specific reason, never a crash or a hang", ()
       }
     }
     expect(reasons).toContain("corrupt")
+  })
+
+  it("a Word 2 file or a Word 95 WordDocument stream truncated or overwritten at any byte fails corrupt or reads what is left, never anything else", () => {
+    const stories = { text: [bytes(sjis.quote.slice(0, 4)), bytes(sjis.quote.slice(4), "\r"), bytes("body\r")], footnotes: [bytes("note\r")], headers: [bytes("head\r")] }
+    const readAll = (stream: Uint8Array) => outcome(() => readWord97({ wordDocument: bytesSource(stream), table: () => undefined }, budget()))
+    for (const version of [2, 6] as const) {
+      const stream = oldWordDocument(stories, { version, lid: 0x0411 })
+      const reasons = new Set<string>()
+      const check = (result: ExtractError | "done", what: string) => {
+        const reason = result === "done" ? "done" : result.reason
+        reasons.add(reason)
+        expect(["corrupt", "encrypted", "needs-office", "done"], `Word ${version}, ${what}: ${result === "done" ? "" : result.detail}`).toContain(reason)
+      }
+      for (let at = 0; at < stream.length; at++) {
+        check(readAll(stream.subarray(0, at)), `cut at ${at}`)
+        // Each byte set to 0xFF in turn: huge counts, offsets and lengths in the FIB and the tables.
+        const bad = Buffer.from(stream)
+        bad[at] = 0xff
+        check(readAll(bad), `0xFF at ${at}`)
+      }
+      // An identifier or nFib overwritten is another format (needs-office); the flags byte, encryption.
+      expect([...reasons].sort(), `Word ${version}`).toEqual(["corrupt", "done", "encrypted", "needs-office"])
+    }
   })
 
   it("a piece table pointing outside the WordDocument stream, pieces that overlap, and CPs that run backwards fail corrupt", () => {

@@ -101,3 +101,41 @@ export function byteDecoder(codePage: number): ByteDecoder {
     decode: (bytes) => (codePage !== 1200 && isAscii(bytes) ? latin1(bytes) : decoder.decode(bytes))
   }
 }
+
+/**
+ * The Windows code page of a language identifier (LCID, e.g. a Word 6/95
+ * FIB's `lid`): 932 for Japanese (0x0411), 936 / 950 for Simplified /
+ * Traditional Chinese, 949 for Korean, the Cyrillic, Central European,
+ * Greek, Turkish, Hebrew, Arabic, Baltic, Thai and Vietnamese pages for
+ * their languages, 1252 for every other language (Western). Used where a
+ * format stores 8-bit text in the code page of the Windows that wrote it.
+ */
+export function codePageOfLanguage(lid: number): number {
+  const primary = lid & 0x3ff
+  if (primary === 0x04) return [0x0804, 0x1004].includes(lid) ? 936 : 950
+  // Croatian and Serbian in Latin letters; Serbian in Cyrillic (0x0C1A).
+  if (primary === 0x1a) return lid === 0x0c1a ? 1251 : 1250
+  return languageCodePages.get(primary) ?? 1252
+}
+
+/** Primary language ids (the low 10 bits of an LCID) whose Windows code page is not 1252. */
+const languageCodePages: ReadonlyMap<number, number> = new Map([
+  [0x11, 932], // Japanese
+  [0x12, 949], // Korean
+  [0x1e, 874], // Thai
+  [0x2a, 1258], // Vietnamese
+  [0x08, 1253], // Greek
+  [0x1f, 1254], // Turkish
+  [0x0d, 1255], // Hebrew
+  [0x01, 1256], [0x29, 1256], [0x20, 1256], // Arabic, Farsi, Urdu
+  [0x25, 1257], [0x26, 1257], [0x27, 1257], // Estonian, Latvian, Lithuanian
+  [0x19, 1251], [0x22, 1251], [0x23, 1251], [0x02, 1251], [0x2f, 1251], [0x3f, 1251], [0x40, 1251], [0x44, 1251], [0x50, 1251], // Russian, Ukrainian, Belarusian, Bulgarian, Macedonian, Kazakh, Kyrgyz, Tatar, Mongolian
+  [0x05, 1250], [0x15, 1250], [0x0e, 1250], [0x1b, 1250], [0x24, 1250], [0x18, 1250], [0x1c, 1250] // Czech, Polish, Hungarian, Slovak, Slovenian, Romanian, Albanian
+])
+
+/** Is `byte` the first of a double-byte character in code page `codePage` (932, 936, 949, 950)? False for every single-byte page. */
+export function isLeadByte(codePage: number, byte: number): boolean {
+  if (codePage === 932) return (byte >= 0x81 && byte <= 0x9f) || (byte >= 0xe0 && byte <= 0xfc)
+  if (codePage === 936 || codePage === 949 || codePage === 950) return byte >= 0x81 && byte <= 0xfe
+  return false
+}

@@ -110,20 +110,38 @@ const slidesPart: BodyPartHead = { name: "slides", locator: "slide", state: "vis
 const hiddenSlidesPart: BodyPartHead = { name: "hidden slides", locator: "slide", state: "hidden" }
 
 /**
- * Reads the Word 97–2003 document in `file` into `sink`: one part
- * `document` (see `_word97.ts`). Fails with an {@link ExtractError} or the
- * sink's error.
+ * Reads the Word document in `file` (Word 97–2003, Word 6.0 and Word 95)
+ * into `sink`: one part `document` (see `_word97.ts`). Fails with an
+ * {@link ExtractError} or the sink's error.
  */
 export const extractWord97 = <E>(file: CompoundFile, budget: LineBudget, sink: ExtractionSink<E>): Effect.Effect<void, ExtractError | E> =>
   Effect.gen(function* () {
     const lines = yield* readerOf(file, "WordDocument", "document", (wordDocument) =>
       readWord97({ wordDocument, table: (name) => wholeStream(file, name), data: file.streamSource("Data") }, budget)
     )
+    yield* emitDocument(lines, budget, sink)
+  }).pipe(Effect.withSpan("Extract.word97"))
+
+/**
+ * Reads a Word for Windows 2.0 document — a file without an OLE2
+ * container, its FIB at byte 0 (`_sniff.ts`) — into `sink` as one part
+ * `document`, as `_word97.ts` reads a Word 6/95 file (W3: no LibreOffice).
+ * Fails with an {@link ExtractError} or the sink's error.
+ */
+export const extractWord2 = <E>(source: ZipSource, budget: LineBudget, sink: ExtractionSink<E>): Effect.Effect<void, ExtractError | E> =>
+  Effect.gen(function* () {
+    const lines = yield* Effect.try({ try: () => readWord97({ wordDocument: source, table: () => undefined }, budget), catch: asExtractError })
+    yield* emitDocument(lines, budget, sink)
+  }).pipe(Effect.withSpan("Extract.word2"))
+
+/** The part `document` of `lines`, pulled in batches. */
+const emitDocument = <E>(lines: Iterator<BodyLine, void, undefined>, budget: LineBudget, sink: ExtractionSink<E>): Effect.Effect<void, ExtractError | E> =>
+  Effect.gen(function* () {
     budget.startPart()
     yield* sink.beginPart(documentPart)
     yield* drain(lines, sink, budget, (line) => line)
     yield* sink.endPart
-  }).pipe(Effect.withSpan("Extract.word97"))
+  })
 
 /**
  * Reads the PowerPoint 97–2003 presentation in `file` into `sink`: a part

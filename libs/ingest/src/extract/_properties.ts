@@ -152,14 +152,15 @@ export function propertySetStrings(stream: Uint8Array, ids: ReadonlyArray<readon
 /**
  * The document properties of a legacy OLE2 file (its `\u0005SummaryInformation`
  * and `\u0005DocumentSummaryInformation` streams), as lines; none when the
- * streams are missing, too large (64 KiB) or damaged.
+ * streams are missing, too large (4 MiB) or damaged.
  */
 export function ole2Properties(file: CompoundFile): Array<BodyLine> {
+  // A summary stream may hold a thumbnail picture (Word 95's Word95.doc: 95 KB); past this it is not read.
   const lines: Array<BodyLine> = []
   for (const [name, ids] of [["\u0005SummaryInformation", summaryIds], ["\u0005DocumentSummaryInformation", documentSummaryIds]] as const) {
     try {
       const entry = file.entries.find((e) => e.type === "stream" && e.path.toLowerCase() === name.toLowerCase())
-      if (entry === undefined || entry.size > 65_536) continue
+      if (entry === undefined || entry.size > maxPropertyStreamBytes) continue
       const stream = file.readStream(entry.path)
       if (stream === undefined) continue
       for (const [loc, text] of propertySetStrings(stream, ids)) lines.push({ loc, text })
@@ -170,6 +171,9 @@ export function ole2Properties(file: CompoundFile): Array<BodyLine> {
   const order = [...summaryIds, ...documentSummaryIds].map(([, loc]) => loc)
   return lines.sort((a, b) => order.indexOf(a.loc) - order.indexOf(b.loc))
 }
+
+/** The largest property stream read (read whole): a few kilobytes of strings, plus a thumbnail of up to a few hundred. */
+const maxPropertyStreamBytes = 4 * 1024 ** 2
 
 /** Hands `lines` to `sink` as the part {@link propertiesPartName} (locator `property`), when there are any. */
 export const emitProperties = <E>(sink: ExtractionSink<E>, budget: LineBudget, lines: ReadonlyArray<BodyLine>): Effect.Effect<void, E | ExtractError> =>

@@ -20,6 +20,8 @@ export type Container =
    * or a bare BIFF5/8 stream (`version` 5, read by `_xls.ts`).
    */
   | { readonly _tag: "bare-biff"; readonly version: 2 | 3 | 4 | 5 }
+  /** A Word for Windows 2.0 document: its FIB at byte 0, no container (read by `_word97.ts`, issue 20). */
+  | { readonly _tag: "word2" }
   /** A legacy Office format outside OLE2 that only Office reads; `app` the application of the format found. */
   | { readonly _tag: "legacy"; readonly detail: string; readonly app: AppKind }
   | { readonly _tag: "other"; readonly detail: string }
@@ -64,7 +66,7 @@ export function sniffContainer(bytes: Uint8Array): Container {
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return { _tag: "ole2" }
   const biff = bareBiffVersion(bytes)
   if (biff !== undefined) return { _tag: "bare-biff", version: biff }
-  if (startsWith(bytes, [0xdb, 0xa5])) return { _tag: "legacy", detail: "Word 2 document", app: "document" }
+  if (startsWith(bytes, [0xdb, 0xa5])) return { _tag: "word2" }
   if (startsWith(bytes, [0x7b, 0x5c, 0x72, 0x74, 0x66])) return { _tag: "rtf" }
   const progid = office2003Xml(bytes)
   if (progid !== undefined) return { _tag: "legacy", detail: `Office 2003 XML (${progid})`, app: progidApps[progid] }

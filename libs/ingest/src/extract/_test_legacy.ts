@@ -206,6 +206,110 @@ export function writeDoc(stories: DocStories, options?: DocOptions): Uint8Array 
   ])
 }
 
+/** The stories of a Word 6/95 or Word 2 test file, as bytes in its code page, each ending with its paragraph marks (0x0D). */
+export interface OldDocStories {
+  /** The main text, as pieces: one piece each, stored in the file in reverse order (a file saved in pieces); one piece and no piece table for a file saved whole. */
+  readonly text: ReadonlyArray<Uint8Array>
+  readonly footnotes?: ReadonlyArray<Uint8Array>
+  /** The header story's stories (headers and footers of each section). */
+  readonly headers?: ReadonlyArray<Uint8Array>
+}
+
+/** Options of {@link writeOldDoc}. */
+export interface OldDocOptions {
+  /** Word 6/95 (an OLE2 file with a WordDocument stream) or Word for Windows 2.0 (the FIB at byte 0 of the file). */
+  readonly version: 6 | 2
+  /** The FIB's `lid` (default 0x0409, English). */
+  readonly lid?: number
+  /** The FIB's `chse` (256: a Macintosh file). */
+  readonly chse?: number
+  readonly encrypted?: boolean
+  /** fcMac past the end of the stream. */
+  readonly textPastEnd?: boolean
+}
+
+/**
+ * A Word 6/95 (.doc in OLE2) or Word 2 (bare) file: the FIB as wvWare's
+ * `wvGetFIB6` / `wvGetFIB2` read it (8-byte pairs from 0x58 in Word 6, 6-byte
+ * in Word 2; the piece table is pair 33, footnotes 3, headers 11), the text
+ * from byte 0x200, then the PLCs and the CLX in the same stream.
+ */
+export function writeOldDoc(stories: OldDocStories, options: OldDocOptions): Uint8Array {
+  const stream = oldWordDocument(stories, options)
+  return options.version === 6 ? writeCfb([["WordDocument", stream]]) : stream
+}
+
+/** The WordDocument stream of {@link writeOldDoc} (for Word 2, the whole file). */
+export function oldWordDocument(stories: OldDocStories, options: OldDocOptions): Uint8Array {
+  const footnotes = stories.footnotes ?? []
+  const headers = stories.headers ?? []
+  const ftn = Buffer.concat(footnotes)
+  const hdd = Buffer.concat(headers)
+  const text = Buffer.concat(stories.text)
+  const others = Buffer.concat([ftn, hdd])
+  const all = Buffer.concat([text, others, others.length > 0 ? Buffer.from([0x0d]) : Buffer.alloc(0)])
+  const textAt = 0x200
+  const complex = stories.text.length > 1
+  // Complex: the main text's pieces stored last first, then the other stories as one more piece.
+  const pieces = complex ? [...stories.text, Buffer.concat([others, others.length > 0 ? Buffer.from([0x0d]) : Buffer.alloc(0)])].filter((p) => p.length > 0) : [all]
+  const stored = complex ? [...pieces].reverse() : pieces
+  const body = Buffer.concat(stored)
+  const fcOf = (i: number) => textAt + stored.slice(0, stored.indexOf(pieces[i] as Buffer)).reduce((n, p) => n + p.length, 0)
+  const tail: Array<Buffer> = []
+  let at = textAt + body.length
+  const put = (b: Buffer) => {
+    const fc = at
+    tail.push(b)
+    at += b.length
+    return [fc, b.length] as const
+  }
+  const plc = (parts: ReadonlyArray<Uint8Array>) => {
+    if (parts.length === 0) return [0, 0] as const
+    const cps: Array<number> = []
+    let cp = 0
+    for (const p of parts) {
+      cps.push(cp)
+      cp += p.length
+    }
+    cps.push(cp, cp + 1)
+    return put(Buffer.concat(cps.map(u32)))
+  }
+  const pairs = new Map<number, readonly [number, number]>()
+  pairs.set(3, plc(footnotes))
+  pairs.set(11, plc(headers))
+  if (complex) {
+    let cp = 0
+    const cps = pieces.map((p) => {
+      const start = cp
+      cp += p.length
+      return start
+    })
+    const plcd = Buffer.concat([...cps.map(u32), u32(cp), ...pieces.map((_, i) => Buffer.concat([u16(0), u32(fcOf(i)), u16(0)]))])
+    pairs.set(33, put(Buffer.concat([Buffer.from([0x02]), u32(plcd.length), plcd])))
+  }
+  const fib = Buffer.alloc(textAt)
+  fib.writeUInt16LE(options.version === 6 ? 0xa5dc : 0xa5db, 0)
+  fib.writeUInt16LE(options.version === 6 ? 104 : 45, 2)
+  fib.writeUInt16LE(options.lid ?? 0x0409, 0x06)
+  fib.writeUInt16LE((complex ? 0x0004 : 0) | (options.encrypted === true ? 0x0100 : 0), 0x0a)
+  fib.writeUInt16LE(options.chse ?? 0, 0x14)
+  fib.writeUInt32LE(textAt, 0x18)
+  fib.writeUInt32LE(textAt + all.length + (options.textPastEnd === true ? 1 << 20 : 0), 0x1c)
+  fib.writeInt32LE(text.length, 0x34)
+  fib.writeInt32LE(ftn.length, 0x38)
+  fib.writeInt32LE(hdd.length, 0x3c)
+  for (const [i, [fc, lcb]] of pairs) {
+    if (options.version === 6) {
+      fib.writeUInt32LE(fc, 0x58 + i * 8)
+      fib.writeUInt32LE(lcb, 0x58 + i * 8 + 4)
+    } else {
+      fib.writeUInt32LE(fc, 0x58 + i * 6)
+      fib.writeUInt16LE(lcb, 0x58 + i * 6 + 4)
+    }
+  }
+  return new Uint8Array(Buffer.concat([fib, body, ...tail]))
+}
+
 /** One slide of a test presentation. */
 export interface PptSlide {
   /** Placeholder texts kept in the slide list, each shown through an OutlineTextRefAtom of a shape. */

@@ -1,6 +1,7 @@
 /**
  * Text of a Word 97–2003 document (.doc, .dot; MS-DOC) from its streams,
- * without Office (SPEC W3: the plain workers read it first). The FIB at the
+ * without Office (SPEC W3: the plain workers read it first), and of Word
+ * 6.0/95 and Word for Windows 2.0 files (issue 20). The FIB at the
  * start of the `WordDocument` stream says where the piece table (CLX) sits
  * in the table stream (`0Table` or `1Table`) and how long each story is; the
  * pieces give the characters (8-bit "compressed" or UTF-16LE), and the
@@ -16,17 +17,30 @@
  * shows its base text. Paragraphs are numbered as the docx path numbers them:
  * a table row's end mark, a paragraph of its own in a .doc, is not counted.
  *
+ * Word 6/95 and Word 2 keep the same stories and piece table in an older
+ * FIB (wvWare's `wvGetFIB6` / `wvGetFIB2`): their tables lie in the
+ * WordDocument stream (Word 2 has no OLE2 container: the file is that
+ * stream), every piece is 8-bit text in the code page of the Windows
+ * language the FIB's `lid` names (Shift_JIS for Japanese, whose CPs count
+ * bytes), and a file saved whole has no piece table: its text is bytes
+ * `[fcMin, fcMac)`. Their header story is read as `header` throughout
+ * (which of its stories are footers the sections' flags say, not read) and
+ * their table rows are counted as paragraphs (their paragraph properties
+ * have another layout).
+ *
  * Files this reader does not read fail `needs-office` so that the file is
- * rerouted to the document owner (R14): Word 6/95 and older FIBs, a FIB
- * without a piece table. Damage that no reader gets past (a piece outside
- * its stream, pieces that overlap so the text outgrows the stream) fails
- * `corrupt`; encryption (`fEncrypted`) fails `encrypted`.
+ * rerouted to the document owner (R14): other FIBs (Word for DOS or the
+ * Mac, an unknown nFib), a Word 97 FIB without a piece table. Damage that
+ * no reader gets past (a piece outside its stream, pieces that overlap so
+ * the text outgrows the stream) fails `corrupt`; encryption (`fEncrypted`)
+ * fails `encrypted`.
  *
  * @module
  */
 import type { BodyLine } from "@sagasu/domain"
 import { ExtractError } from "./extract_error.ts"
 import type { LineBudget } from "./_limits.ts"
+import { byteDecoder, codePageOfLanguage, isLeadByte } from "./_codepage.ts"
 import type { ZipSource } from "./_zip.ts"
 
 /** The streams of a .doc the reader needs; `table` is asked for `0Table` or `1Table` as the FIB says. */
@@ -41,17 +55,37 @@ export interface Word97Streams {
 const corrupt = (detail: string) => new ExtractError({ reason: "corrupt", detail: `Word document: ${detail}` })
 const needsOffice = (detail: string) => new ExtractError({ reason: "needs-office", detail: `Word document (WordDocument stream): ${detail}`, app: "document" })
 
-/** The FIB's `wIdent` of Word 97 and later (Word 6/95 files seen here carry 0xA5DC). */
+/** The FIB's `wIdent` of Word 97 and later. */
 const wordIdent = 0xa5ec
+/** The FIB's `wIdent` of Word 6 and Word 95. */
+const word6Ident = 0xa5dc
+/** The FIB's `wIdent` of Word for Windows 2.0, a file without an OLE2 container. */
+export const word2Ident = 0xa5db
 /** Word 97's nFib; Word 6 (101) and Word 95 (104) have another FIB layout. */
 const word97nFib = 0xc1
 /** nFib values below Word 97's that some writers still put in Word 97 FIBs (betas and converters). */
 const lowestWord97nFib = 0xc0
+/** nFib of Word 6 (101) to Word 95 (104; 105 from some converters), with {@link word6Ident}: Word 6's FIB layout. */
+const word6nFibs = { lowest: 101, highest: 105 } as const
 /** Bytes of the WordDocument stream read for the FIB: Word 2007's is about 1,500. */
 const fibBytes = 4096
 
 /** Indices of the FibRgFcLcb97 pairs this reader uses (MS-DOC 2.5.6). */
 const fcLcb = { plcffndTxt: 3, plcfandTxt: 5, plcfHdd: 11, plcfBtePapx: 13, clx: 33, plcfendTxt: 47 } as const
+
+/** A pair of the FIB this reader uses. */
+type FibPair = keyof typeof fcLcb
+
+/**
+ * Where Word 6/95 and Word 2 keep the same pairs: their FIBs list the first
+ * 38 in Word 97's order from byte 0x58, 8 bytes a pair (Word 6) or 6 (Word 2:
+ * a 4-byte fc and a 2-byte lcb); Word 6's endnotes come later, after fields
+ * of other sizes (wvWare's `wvGetFIB6`). Word 2 has no endnotes.
+ */
+const oldPairs: Record<2 | 6, Partial<Record<FibPair, number>>> = {
+  6: { plcffndTxt: 0x58 + 3 * 8, plcfandTxt: 0x58 + 5 * 8, plcfHdd: 0x58 + 11 * 8, plcfBtePapx: 0x58 + 13 * 8, clx: 0x58 + 33 * 8, plcfendTxt: 0x1da },
+  2: { plcffndTxt: 0x58 + 3 * 6, plcfandTxt: 0x58 + 5 * 6, plcfHdd: 0x58 + 11 * 6, plcfBtePapx: 0x58 + 13 * 6, clx: 0x58 + 33 * 6 }
+}
 
 /** The story lengths of FibRgLw97, in CPs, in the order the stories follow each other in CP space. */
 interface Stories {
@@ -65,29 +99,49 @@ interface Stories {
   readonly hdrTxbx: number
 }
 
-/** What the FIB says (MS-DOC 2.5.1). */
+/** What the FIB says (MS-DOC 2.5.1; Word 6/95 and Word 2 as wvWare reads them). */
 export interface Fib {
+  /** The FIB's layout: 8 for Word 97 and later, 6 for Word 6 and Word 95, 2 for Word for Windows 2.0. */
+  readonly version: 2 | 6 | 8
   readonly nFib: number
   readonly encrypted: boolean
   readonly complex: boolean
+  /** Word 97: the table stream the FIB names. Word 6/95 and Word 2 keep their tables in the WordDocument stream (the file itself for Word 2). */
   readonly tableStream: "0Table" | "1Table"
   readonly stories: Stories
-  /** `[fc, lcb]` of pair `i` of FibRgFcLcb, `undefined` past the FIB's count. */
-  readonly pair: (i: number) => readonly [fc: number, lcb: number] | undefined
+  /**
+   * Word 6/95 and Word 2: the code page of their 8-bit text, that of the
+   * Windows language the FIB's `lid` names (932 for Japanese), Mac Roman for
+   * a Macintosh file (`chse` 256). Word 97's 8-bit text is always cp1252.
+   */
+  readonly codePage: number
+  /** Word 6/95 and Word 2: the text of a file saved whole (no piece table) is bytes `[fcMin, fcMac)` of the WordDocument stream. */
+  readonly fcMin: number
+  readonly fcMac: number
+  /** `[fc, lcb]` of a pair of FibRgFcLcb, `undefined` where the FIB has none. */
+  readonly pair: (name: FibPair) => readonly [fc: number, lcb: number] | undefined
 }
 
-/** Reads the FIB of a `WordDocument` stream; throws `needs-office` for the FIBs of Word 6/95 and older, `corrupt` for a truncated one. */
+/**
+ * Reads the FIB of a `WordDocument` stream (or of a Word 2 file): Word 97
+ * and later, Word 6/95 (nFib 101–105) and Word 2 (`wIdent` 0xA5DB). Throws
+ * `needs-office` for any other FIB (Word for DOS or the Mac, an unknown
+ * identifier), `corrupt` for a truncated one.
+ */
 export function readFib(stream: Uint8Array): Fib {
   if (stream.length < 0x22) throw corrupt(`the FIB is cut short (${stream.length} bytes)`)
   const v = new DataView(stream.buffer, stream.byteOffset, stream.byteLength)
   const ident = v.getUint16(0, true)
-  if (ident !== wordIdent) throw needsOffice(`FIB identifier 0x${ident.toString(16)} is not Word 97's`)
   const nFib = v.getUint16(2, true)
   const flags = v.getUint16(0x0a, true)
   const encrypted = (flags & 0x0100) !== 0
+  const complex = (flags & 0x0004) !== 0
+  const word6 = ident === word6Ident && nFib >= word6nFibs.lowest && nFib <= word6nFibs.highest
+  if (word6 || ident === word2Ident) return readOldFib(v, word6 ? 6 : 2, nFib, encrypted, complex)
+  if (ident !== wordIdent) throw needsOffice(`FIB identifier 0x${ident.toString(16)} with nFib ${nFib} is not Word 2's, Word 6/95's or Word 97's`)
   // Encryption is decided first: an encrypted file's other fields are still readable, its text is not.
-  if (encrypted) return { nFib, encrypted, complex: false, tableStream: "0Table", stories: emptyStories, pair: () => undefined }
-  if (nFib < lowestWord97nFib) throw needsOffice(`a Word 6/95 or older file (nFib ${nFib}; Word 97 is ${word97nFib})`)
+  if (encrypted) return { version: 8, nFib, encrypted, complex: false, tableStream: "0Table", stories: emptyStories, codePage: 1252, fcMin: 0, fcMac: 0, pair: () => undefined }
+  if (nFib < lowestWord97nFib) throw needsOffice(`nFib ${nFib}, neither Word 6/95's (${word6nFibs.lowest}–${word6nFibs.highest}) nor Word 97's (${word97nFib})`)
   let at = 0x20
   const u16 = () => {
     if (at + 2 > stream.length) throw corrupt("the FIB is cut short")
@@ -102,15 +156,62 @@ export function readFib(stream: Uint8Array): Fib {
   if (at + cslw * 4 > stream.length) throw corrupt("the FIB is cut short")
   const lw = (i: number) => v.getInt32(at + i * 4, true)
   const stories: Stories = { text: lw(3), ftn: lw(4), hdd: lw(5), mcr: lw(6), atn: lw(7), edn: lw(8), txbx: lw(9), hdrTxbx: lw(10) }
-  for (const [name, n] of Object.entries(stories)) if (n < 0) throw corrupt(`the FIB's ccp of the ${name} story is negative (${n})`)
+  checkStories(stories)
   at += cslw * 4
   const cbRgFcLcb = u16()
   const blob = at
   const pairs = Math.min(cbRgFcLcb, Math.floor((stream.length - blob) / 8))
-  const pair = (i: number): readonly [number, number] | undefined =>
-    i < pairs ? [v.getUint32(blob + i * 8, true), v.getUint32(blob + i * 8 + 4, true)] : undefined
+  const pair = (name: FibPair): readonly [number, number] | undefined => {
+    const i = fcLcb[name]
+    return i < pairs ? [v.getUint32(blob + i * 8, true), v.getUint32(blob + i * 8 + 4, true)] : undefined
+  }
   if (pairs <= fcLcb.clx) throw corrupt(`the FIB is cut short before its piece-table pointer (${pairs} pairs)`)
-  return { nFib, encrypted, complex: (flags & 0x0004) !== 0, tableStream: (flags & 0x0200) !== 0 ? "1Table" : "0Table", stories, pair }
+  return { version: 8, nFib, encrypted, complex, tableStream: (flags & 0x0200) !== 0 ? "1Table" : "0Table", stories, codePage: 1252, fcMin: 0, fcMac: 0, pair }
+}
+
+/** A story length below zero is damage. */
+function checkStories(stories: Stories): void {
+  for (const [name, n] of Object.entries(stories)) if (n < 0) throw corrupt(`the FIB's ccp of the ${name} story is negative (${n})`)
+}
+
+/** The Mac's character set in a Word 6/95 or Word 2 FIB's `chse` (0 is Windows ANSI). */
+const chseMacintosh = 256
+
+/**
+ * The FIB of Word 6/95 or Word 2 (`v`'s first bytes): fixed offsets, the
+ * story lengths from byte 0x34 in Word 97's order (Word 2 has no endnote or
+ * text-box stories), the pairs as {@link oldPairs} places them.
+ */
+function readOldFib(v: DataView, version: 2 | 6, nFib: number, encrypted: boolean, complex: boolean): Fib {
+  const length = v.byteLength
+  if (length < 0x58) throw corrupt(`the Word ${version === 6 ? "6/95" : "2"} FIB is cut short (${length} bytes)`)
+  const lw = (at: number) => v.getInt32(at, true)
+  const stories: Stories =
+    version === 6
+      ? { text: lw(0x34), ftn: lw(0x38), hdd: lw(0x3c), mcr: lw(0x40), atn: lw(0x44), edn: lw(0x48), txbx: lw(0x4c), hdrTxbx: lw(0x50) }
+      : { text: lw(0x34), ftn: lw(0x38), hdd: lw(0x3c), mcr: lw(0x40), atn: lw(0x44), edn: 0, txbx: 0, hdrTxbx: 0 }
+  checkStories(stories)
+  const lid = v.getUint16(0x06, true)
+  const chse = v.getUint16(0x14, true)
+  const offsets = oldPairs[version]
+  const pairBytes = version === 6 ? 8 : 6
+  const pair = (name: FibPair): readonly [number, number] | undefined => {
+    const at = offsets[name]
+    if (at === undefined || at + pairBytes > length) return undefined
+    return [v.getUint32(at, true), version === 6 ? v.getUint32(at + 4, true) : v.getUint16(at + 4, true)]
+  }
+  return {
+    version,
+    nFib,
+    encrypted,
+    complex,
+    tableStream: "0Table",
+    stories,
+    codePage: chse === chseMacintosh ? 10000 : codePageOfLanguage(lid),
+    fcMin: v.getUint32(0x18, true),
+    fcMac: v.getUint32(0x1c, true),
+    pair
+  }
 }
 
 const emptyStories: Stories = { text: 0, ftn: 0, hdd: 0, mcr: 0, atn: 0, edn: 0, txbx: 0, hdrTxbx: 0 }
@@ -125,9 +226,11 @@ interface Piece {
 
 /**
  * The pieces of the CLX at `[fc, fc + lcb)` of the table stream (MS-DOC
- * 2.9.38): any Prc (property modifiers, skipped), then the Pcdt.
+ * 2.9.38): any Prc (property modifiers, skipped), then the Pcdt. In Word
+ * 6/95 and Word 2 (`eightBit`) a piece's fc is its byte offset and every
+ * piece is 8-bit text.
  */
-export function readPieces(table: Uint8Array, fc: number, lcb: number, documentBytes: number): ReadonlyArray<Piece> {
+export function readPieces(table: Uint8Array, fc: number, lcb: number, documentBytes: number, eightBit = false): ReadonlyArray<Piece> {
   if (lcb === 0) throw needsOffice("the FIB names no piece table")
   if (fc + lcb > table.length) throw corrupt(`the piece table (${lcb} bytes at ${fc}) lies outside the table stream (${table.length} bytes)`)
   const v = new DataView(table.buffer, table.byteOffset, table.byteLength)
@@ -149,8 +252,8 @@ export function readPieces(table: Uint8Array, fc: number, lcb: number, documentB
     const cpEnd = v.getUint32(at + (i + 1) * 4, true)
     if (cpEnd < cp) throw corrupt(`piece ${i} ends before it starts (CP ${cp}–${cpEnd})`)
     const raw = v.getUint32(at + (n + 1) * 4 + i * 8 + 2, true)
-    const compressed = (raw & 0x40000000) !== 0
-    const fcPiece = compressed ? (raw & 0x3fffffff) / 2 : raw & 0x3fffffff
+    const compressed = eightBit || (raw & 0x40000000) !== 0
+    const fcPiece = eightBit ? raw : compressed ? (raw & 0x3fffffff) / 2 : raw & 0x3fffffff
     const length = (cpEnd - cp) * (compressed ? 1 : 2)
     if (fcPiece + length > documentBytes) {
       throw corrupt(`piece ${i} (${cpEnd - cp} characters at byte ${fcPiece}) lies outside the WordDocument stream (${documentBytes} bytes)`)
@@ -195,22 +298,48 @@ interface Chunk {
   readonly step: 1 | 2
 }
 
+/**
+ * How 8-bit pieces decode: Word 97's "compressed" cp1252 subset, or for
+ * Word 6/95 and Word 2 the file's code page, whose double-byte characters
+ * (Shift_JIS in a Japanese file) must not be cut between two slices.
+ */
+interface EightBit {
+  readonly decode: (bytes: Uint8Array) => string
+  readonly codePage: number
+}
+
+const word97EightBit: EightBit = { decode: decodeCompressed, codePage: 1252 }
+
 /** The characters of CPs `[from, to)`, read and decoded piece by piece in slices, in order. */
-function* chunks(doc: ZipSource, pieces: ReadonlyArray<Piece>, from: number, to: number): Generator<Chunk, void, undefined> {
+function* chunks(doc: ZipSource, pieces: ReadonlyArray<Piece>, from: number, to: number, eightBit: EightBit): Generator<Chunk, void, undefined> {
   for (const piece of pieces) {
     if (piece.cpEnd <= from) continue
     if (piece.cp >= to) break
     const first = Math.max(from, piece.cp) - piece.cp
     const last = Math.min(to, piece.cpEnd) - piece.cp
-    for (let a = first; a < last; a += sliceChars) {
-      const b = Math.min(last, a + sliceChars)
+    for (let a = first; a < last; ) {
+      let b = Math.min(last, a + sliceChars)
       if (piece.compressed) {
-        yield { text: decodeCompressed(doc.read(piece.fc + a, piece.fc + b)), fc: piece.fc + a, step: 1 }
+        let bytes = doc.read(piece.fc + a, piece.fc + b)
+        if (b < last && endsInLeadByte(bytes, eightBit.codePage)) {
+          b -= 1
+          bytes = bytes.subarray(0, bytes.length - 1)
+        }
+        yield { text: eightBit.decode(bytes), fc: piece.fc + a, step: 1 }
       } else {
         yield { text: utf16.decode(doc.read(piece.fc + a * 2, piece.fc + b * 2)), fc: piece.fc + a * 2, step: 2 }
       }
+      a = b
     }
   }
+}
+
+/** Does `bytes` (which starts at a character) end with the first byte of a double-byte character of `codePage`? */
+function endsInLeadByte(bytes: Uint8Array, codePage: number): boolean {
+  if (!isLeadByte(codePage, 0x81)) return false
+  let i = 0
+  while (i < bytes.length) i += isLeadByte(codePage, bytes[i] ?? 0) ? 2 : 1
+  return i > bytes.length
 }
 
 /**
@@ -497,6 +626,64 @@ function plcCps(table: Uint8Array, pair: readonly [number, number] | undefined, 
   return Array.from({ length: n + 1 }, (_, i) => v.getUint32(i * 4, true))
 }
 
+/** The table structures of a FIB: `structure(name)` is the bytes holding the pair `name` names and where in them it lies. */
+interface Tables {
+  readonly structure: (name: FibPair) => readonly [bytes: Uint8Array, pair: readonly [number, number]] | undefined
+}
+
+/**
+ * Word 97: the table stream the FIB names, whole (`corrupt` when missing).
+ * Word 6/95 and Word 2: each structure read from the WordDocument stream
+ * where the FIB says, only when asked (a structure outside the stream is
+ * none).
+ */
+function tablesOf(fib: Fib, streams: Word97Streams): Tables {
+  if (fib.version === 8) {
+    const table = streams.table(fib.tableStream)
+    if (table === undefined) throw corrupt(`the ${fib.tableStream} stream the FIB names is missing`)
+    return {
+      structure: (name) => {
+        const pair = fib.pair(name)
+        return pair === undefined ? undefined : [table, pair]
+      }
+    }
+  }
+  const doc = streams.wordDocument
+  return {
+    structure: (name) => {
+      const [fc, lcb] = fib.pair(name) ?? [0, 0]
+      if (lcb === 0 || fc + lcb > doc.size || lcb > maxOldStructureBytes) return undefined
+      return [doc.read(fc, fc + lcb), [0, lcb]]
+    }
+  }
+}
+
+/** A Word 6/95 or Word 2 table structure larger than this is damage (a piece table of 1 M pieces is 12 MB). */
+const maxOldStructureBytes = 64 * 1024 ** 2
+
+/**
+ * The pieces of the text: the piece table, or in Word 6/95 and Word 2
+ * saved whole (not `complex`, no CLX) one 8-bit piece of bytes
+ * `[fcMin, fcMac)`.
+ */
+function piecesOf(fib: Fib, tables: Tables, documentBytes: number): ReadonlyArray<Piece> {
+  const clx = tables.structure("clx")
+  if (fib.version === 8) {
+    const [table, [fc, lcb]] = clx ?? [new Uint8Array(), [0, 0]]
+    return readPieces(table, fc, lcb, documentBytes)
+  }
+  if (clx !== undefined) return readPieces(clx[0], clx[1][0], clx[1][1], documentBytes, true)
+  if (fib.complex) throw corrupt("a Word 6/95 or Word 2 file saved in pieces names no piece table")
+  if (fib.fcMac < fib.fcMin || fib.fcMac > documentBytes) {
+    throw corrupt(`the text (bytes ${fib.fcMin}–${fib.fcMac}) lies outside the WordDocument stream (${documentBytes} bytes)`)
+  }
+  return [{ cp: 0, cpEnd: fib.fcMac - fib.fcMin, fc: fib.fcMin, compressed: true }]
+}
+
+/** CP boundaries of a PLC of CPs only, from {@link Tables.structure}. */
+const plcCpsOf = (structure: readonly [Uint8Array, readonly [number, number]] | undefined) =>
+  structure === undefined ? undefined : plcCps(structure[0], structure[1], 0)
+
 /**
  * Reads the text of a .doc from its streams (see the module): the FIB and
  * the piece table at once, then the stories as the lines are pulled, in the
@@ -509,17 +696,16 @@ export function readWord97(streams: Word97Streams, budget: LineBudget): Iterator
   const doc = streams.wordDocument
   const fib = readFib(doc.read(0, Math.min(doc.size, fibBytes)))
   if (fib.encrypted) throw new ExtractError({ reason: "encrypted", detail: "legacy Word document with the fEncrypted flag" })
-  const table = streams.table(fib.tableStream)
-  if (table === undefined) throw corrupt(`the ${fib.tableStream} stream the FIB names is missing`)
-  const [clxFc, clxLcb] = fib.pair(fcLcb.clx) ?? [0, 0]
-  const pieces = readPieces(table, clxFc, clxLcb, doc.size)
+  const tables = tablesOf(fib, streams)
+  const pieces = piecesOf(fib, tables, doc.size)
   const lastCp = pieces.at(-1)?.cpEnd ?? 0
+  const eightBit: EightBit = fib.version === 8 ? word97EightBit : { decode: byteDecoder(fib.codePage).decode, codePage: fib.codePage }
 
   /** The paragraphs of CPs `[from, to)`, handed on slice by slice (a story is never held whole). */
   function* read(from: number, to: number, where: string): Generator<Paragraph, void, undefined> {
     const story = new StoryReader(budget, where, rows)
     if (to > from) {
-      for (const chunk of chunks(doc, pieces, from, Math.min(to, lastCp))) {
+      for (const chunk of chunks(doc, pieces, from, Math.min(to, lastCp), eightBit)) {
         story.feed(chunk)
         yield* story.take()
       }
@@ -556,11 +742,16 @@ export function readWord97(streams: Word97Streams, budget: LineBudget): Iterator
   const txbxStart = next(s.txbx)
   const hdrTxbxStart = next(s.hdrTxbx)
 
-  const rows = new RowMarks(doc, streams.data, table, fib.pair(fcLcb.plcfBtePapx))
-  const hdd = plcCps(table, fib.pair(fcLcb.plcfHdd), 0)
-  const ftn = plcCps(table, fib.pair(fcLcb.plcffndTxt), 0)
-  const edn = plcCps(table, fib.pair(fcLcb.plcfendTxt), 0)
-  const atn = plcCps(table, fib.pair(fcLcb.plcfandTxt), 0)
+  // Word 6/95's and Word 2's paragraph properties have another layout (one-byte sprms): their row marks count as paragraphs.
+  const papx = tables.structure("plcfBtePapx")
+  const rows = fib.version === 8 && papx !== undefined ? new RowMarks(doc, streams.data, papx[0], papx[1]) : undefined
+  const hdd = plcCpsOf(tables.structure("plcfHdd"))
+  const ftn = plcCpsOf(tables.structure("plcffndTxt"))
+  const edn = plcCpsOf(tables.structure("plcfendTxt"))
+  const atn = plcCpsOf(tables.structure("plcfandTxt"))
+  // Word 6/95 and Word 2: headers and footers share one story whose order the sections' flags give (not read): all are `header`.
+  const headerOf = (i: number) => (fib.version === 8 ? (i >= 6 && [0, 1, 4].includes((i - 6) % 6) ? "header" : undefined) : "header")
+  const footerOf = (i: number) => (fib.version === 8 && i >= 6 && [2, 3, 5].includes((i - 6) % 6) ? "footer" : undefined)
 
   return lines()
   function* lines(): Generator<BodyLine, void, undefined> {
@@ -568,9 +759,9 @@ export function readWord97(streams: Word97Streams, budget: LineBudget): Iterator
     for (const p of read(txbxStart, txbxStart + s.txbx, "WordDocument: text boxes")) yield { loc: "textbox", text: p.text }
     // Headers, then footers, as the docx path lists its header and footer parts. The header story holds 6
     // separator stories, then per section: even header, odd header, even footer, odd footer, first header, first footer.
-    yield* notes(hddStart, s.hdd, hdd, "WordDocument: headers", (i) => (i >= 6 && [0, 1, 4].includes((i - 6) % 6) ? "header" : undefined))
+    yield* notes(hddStart, s.hdd, hdd, "WordDocument: headers", headerOf)
     for (const p of read(hdrTxbxStart, hdrTxbxStart + s.hdrTxbx, "WordDocument: header text boxes")) yield { loc: "header", text: p.text }
-    yield* notes(hddStart, s.hdd, hdd, "WordDocument: footers", (i) => (i >= 6 && [2, 3, 5].includes((i - 6) % 6) ? "footer" : undefined))
+    yield* notes(hddStart, s.hdd, hdd, "WordDocument: footers", footerOf)
     yield* notes(ftnStart, s.ftn, ftn, "WordDocument: footnotes", (i) => `footnote:${i + 1}`)
     yield* notes(ednStart, s.edn, edn, "WordDocument: endnotes", (i) => `endnote:${i + 1}`)
     yield* notes(atnStart, s.atn, atn, "WordDocument: comments", (i) => `comment:${i}`)
