@@ -88,7 +88,7 @@ const failureOf = (exit: Exit.Exit<OfficeIngestion, OfficeFailure>): OfficeFailu
 
 describe.skipIf(!haveCorpus)("Office owners over the corpus", () => {
   it.live(
-    "W3: the plain reader's Word 97 and PowerPoint 97 text agrees with LibreOffice's, line by line",
+    "W3: the plain reader's Word (97–2003, 6/95, 2) and PowerPoint 97 text agrees with LibreOffice's, line by line",
     () =>
       Effect.gen(function* () {
         const { outcomes } = yield* results()
@@ -96,6 +96,7 @@ describe.skipIf(!haveCorpus)("Office owners over the corpus", () => {
         let total = 0
         const report: Array<string> = []
         const bodyMissed: Array<string> = []
+        const older: Array<readonly [string, number, number]> = []
         for (const row of rows.filter((r) => r.kind === "doc" || r.kind === "ppt")) {
           const office = outcomes.find((o) => o.path === row.path)?.exit
           const plain = yield* Effect.exit(extractFile(corpusFile(row.path)))
@@ -108,6 +109,7 @@ describe.skipIf(!haveCorpus)("Office owners over the corpus", () => {
           identical += a.identical
           total += a.total
           report.push(`  ${row.path}: ${a.identical}/${a.total} identical`)
+          if (row.traits.has("word6-95") || row.traits.has("word2")) older.push([row.path, a.identical, a.total])
           for (const t of a.onlyFirst.slice(0, 8)) report.push(`      plain only:       ${JSON.stringify(t.slice(0, 120))}`)
           for (const t of a.onlySecond.slice(0, 8)) report.push(`      LibreOffice only: ${JSON.stringify(t.slice(0, 120))}`)
           // The body (paragraphs by number, slides without their notes): whatever LibreOffice reads there, the plain reader reads too.
@@ -121,6 +123,12 @@ describe.skipIf(!haveCorpus)("Office owners over the corpus", () => {
         // with the work area's temporary name) and the slides of a file whose edit chain loops, which it cannot read.
         expect(identical / total).toBeGreaterThanOrEqual(0.94)
         expect(bodyMissed).toEqual([])
+        // Word 6/95 and Word 2, read by the plain reader since issue 20: every line as LibreOffice reads it.
+        expect(older).toEqual([
+          ["files/poi/Word6.doc", 5, 5],
+          ["files/poi/Word95.doc", 8, 8],
+          ["files/poi/word2.doc", 62, 62]
+        ])
       }),
     170_000
   )
