@@ -12,6 +12,7 @@ import { collectingSink, ExtractError, extractBuffer, extractBufferTo } from "./
 import { LineBudget } from "./extract/_limits.ts"
 import { readPowerPoint97 } from "./extract/_powerpoint97.ts"
 import { codePageOfLanguage } from "./extract/_codepage.ts"
+import { sniffContainer } from "./extract/_sniff.ts"
 import { docStreams, oldWordDocument, pptStreams, writeDoc, writeOldDoc, writePpt } from "./extract/_test_legacy.ts"
 import { fieldWithoutResult, readWord97 } from "./extract/_word97.ts"
 import { bytesSource, type ZipSource } from "./extract/_zip.ts"
@@ -208,7 +209,10 @@ describe("Word 6.0/95 and Word 2.0 (.doc) without Office (W3, issue 20)", () => 
   it.effect("Word 2.0, a file without an OLE2 container, is read the same way; its 6-byte FIB pairs name footnotes and headers", () =>
     Effect.gen(function* () {
       const file = writeOldDoc({ text: [bytes("Word 2 ", [0x93], "text", [0x94], "\r")], footnotes: [bytes("a note\r")], headers: [bytes("a footer\r")] }, { version: 2 })
-      expect(Buffer.from(file.subarray(0, 2)).toString("hex"), "no OLE2 header: the FIB is first").toBe("dba5")
+      expect(Buffer.from(file.subarray(0, 4)).toString("hex"), "no OLE2 header: the FIB is first").toBe("dba52d00")
+      expect(sniffContainer(file)).toEqual({ _tag: "word2" })
+      // DB A5 without Word 2.0's nFib (a text file that happens to start so) is not read as Word 2: Office is asked, as before.
+      expect(sniffContainer(bytes([0xdb, 0xa5], "hello world, not a Word file"))).toMatchObject({ _tag: "legacy", app: "document" })
       expect(linesOf(yield* read(file, "x.doc"))).toEqual([
         ["document", "1", "Word 2 “text”"],
         ["document", "header", "a footer"],
@@ -461,6 +465,43 @@ const countingSink = () => {
 }
 
 describe("memory stays bounded on huge .doc and .ppt streams (issue 20: ≤ 300 MB)", () => {
+  it("a Word 2 paragraph of 32 MiB of tabs is one flat line of spaces, held against the budget as it grows (a hostile file took 30 bytes a tab)", () => {
+    const tabs = 32 * 1024 ** 2
+    const head = Buffer.from(oldWordDocument({ text: [new Uint8Array([0x78, 0x0d])] }, { version: 2 }).subarray(0, 0x200))
+    head.writeUInt32LE(0x200 + tabs + 2, 0x1c)
+    head.writeInt32LE(tabs + 2, 0x34)
+    const file: ZipSource = {
+      size: 0x200 + tabs + 2,
+      read: (start, end) => {
+        const out = Buffer.alloc(end - start, 0x09)
+        for (let at = start; at < Math.min(end, 0x200); at++) out[at - start] = head[at] ?? 0
+        if (end > 0x200 + tabs) out[0x200 + tabs - start] = 0x78
+        if (end > 0x200 + tabs + 1) out[0x200 + tabs + 1 - start] = 0x0d
+        return out
+      }
+    }
+    const rss0 = process.memoryUsage().rss
+    let peak = rss0
+    const lines = readWord97({ wordDocument: file, table: () => undefined }, new LineBudget(1000))
+    const seen: Array<readonly [string, number, string]> = []
+    for (let n = lines.next(); n.done !== true; n = lines.next()) {
+      peak = Math.max(peak, process.memoryUsage().rss)
+      seen.push([n.value.loc, n.value.text.length, n.value.text.slice(-3)])
+    }
+    peak = Math.max(peak, process.memoryUsage().rss)
+    expect(seen).toEqual([["1", tabs + 1, "  x"]])
+    expect(peak - rss0).toBeLessThan(200 * 1024 ** 2)
+    // A budget of 8 Mi characters stops it while it grows.
+    const small = readWord97({ wordDocument: file, table: () => undefined }, new LineBudget(1000, 8 * 1024 ** 2))
+    expect(() => small.next()).toThrow(/more than 8388608 characters of text/)
+  })
+
+  it("DEL and C1 control characters (a Word 6 file's cp1252 holes, UTF-16 controls) are no text: they must not reach a terminal", () => {
+    const file = writeOldDoc({ text: [bytes("a", [0x7f], "b", [0x81, 0x8d, 0x8f, 0x90, 0x9d], "c ", [0x9b], "\r")] }, { version: 2 })
+    const lines = readWord97({ wordDocument: bytesSource(file), table: () => undefined }, new LineBudget(1000))
+    expect([...{ [Symbol.iterator]: () => lines }].map((l) => l.text)).toEqual(["abc ›"])
+  })
+
   it.effect("a WordDocument stream of 512 MiB of text streams through, never held", () =>
     Effect.gen(function* () {
       const chars = 512 * 1024 ** 2

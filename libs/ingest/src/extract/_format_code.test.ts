@@ -109,6 +109,24 @@ describe("formatNumber() dates and times", () => {
     expect(show(43538, "yyyy-mm-dd", true)).toBe("2023-03-15")
     expect(show(-1, "yyyy-mm-dd")).toBeUndefined()
   })
+
+  it("past 9999-12-31 any date or time format is #### (a hostile 1e10 or 1e308 gave 0NaN-NaN-NaN and Infinity:NaN)", () => {
+    expect(show(2958465, "yyyy-mm-dd")).toBe("9999-12-31")
+    expect(show(2958465.5, "[h]:mm")).toBe("71003172:00")
+    for (const code of ["yyyy-mm-dd", "hh:mm:ss", "[h]:mm"]) {
+      for (const value of [2958466, 1e10, 1e308]) expect(show(value, code), `${value} ${code}`).toBeUndefined()
+    }
+  })
+})
+
+describe("formatNumber() at the ends of the double range", () => {
+  it("a denormal in a scientific format is its mantissa and exponent (5e-324 threw: 10 ** -324 is 0)", () => {
+    expect(show(5e-324, "0.00E+00")).toBe("4.94E-324")
+    expect(show(1e-323, "0.0E+0")).toBe("9.9E-324")
+    expect(show(1e-300, "0.00E+00")).toBe("1.00E-300")
+    expect(show(1.7e308, "0.00E+00")).toBe("1.70E+308")
+    expect(show(Number.POSITIVE_INFINITY, "0.00")).toBeUndefined()
+  })
 })
 
 describe("numberText() and formatText()", () => {

@@ -245,11 +245,15 @@ function pickSection(format: NumberFormat, value: number): { section: Section; a
   return { section: first, abs: false }
 }
 
+/** The serial of 9999-12-31, the last date Excel shows (1900 date system). */
+const lastDateSerial = 2_958_465
+
 /**
  * The text Excel shows for `value` in a cell of format `format`, or
  * `undefined` where Excel shows `####` (a negative or too large date).
  */
 export function formatNumber(value: number, format: NumberFormat, date1904: boolean): string | undefined {
+  if (!Number.isFinite(value)) return undefined
   const picked = pickSection(format, value)
   if (picked === undefined) {
     // A code that is a text section alone (`@"様"`): Excel shows the number in its General form where `@` stands, literals kept.
@@ -394,7 +398,8 @@ function formatNumberSection(abs: number, section: Section, sign: string): strin
     const n = Math.max(intPhs.length, 1)
     let e = value === 0 ? 0 : Math.floor(Math.log10(value))
     e = intPhs.includes("#") && n > 1 ? Math.floor(e / n) * n : e - (n - 1)
-    value = value / 10 ** e
+    // 10 ** e underflows to 0 below e = -323 (5e-324, a denormal): scale in two steps.
+    value = e < -300 ? (value * 1e300) / 10 ** (e + 300) : value / 10 ** e
     exponentText = `E${e < 0 ? "-" : expToken.v === "E+" ? "+" : ""}${String(Math.abs(e)).padStart(expDigits, "0")}`
   }
   const rounded = roundDecimal(value, fracPhs.length)
@@ -550,7 +555,8 @@ function dayName(weekday: number, long: boolean, locale: Locale): string {
 const pad = (n: number, width = 2) => String(n).padStart(width, "0")
 
 function formatDate(serial: number, section: Section, date1904: boolean): string | undefined {
-  if (!Number.isFinite(serial) || serial < 0) return undefined
+  // Past 9999-12-31 (serial 2958465 in either system's reach) Excel shows #### under any date or time format, [h] too.
+  if (!Number.isFinite(serial) || serial < 0 || serial >= lastDateSerial + 1) return undefined
   const tokens = section.tokens
   const subsecond = tokens.find((t) => t.t === "date" && t.v.startsWith("."))
   const decimals = subsecond?.t === "date" ? subsecond.v.length - 1 : 0

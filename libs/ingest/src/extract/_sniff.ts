@@ -66,7 +66,9 @@ export function sniffContainer(bytes: Uint8Array): Container {
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1])) return { _tag: "ole2" }
   const biff = bareBiffVersion(bytes)
   if (biff !== undefined) return { _tag: "bare-biff", version: biff }
-  if (startsWith(bytes, [0xdb, 0xa5])) return { _tag: "word2" }
+  // Word 2.0's FIB: wIdent 0xA5DB and nFib 45; two bytes alone also start other files, which go to Office as before.
+  if (startsWith(bytes, [0xdb, 0xa5, 0x2d, 0x00])) return { _tag: "word2" }
+  if (startsWith(bytes, [0xdb, 0xa5])) return { _tag: "legacy", detail: "a Word 2 signature (DB A5) without Word 2.0's nFib", app: "document" }
   if (startsWith(bytes, [0x7b, 0x5c, 0x72, 0x74, 0x66])) return { _tag: "rtf" }
   const progid = office2003Xml(bytes)
   if (progid !== undefined) return { _tag: "legacy", detail: `Office 2003 XML (${progid})`, app: progidApps[progid] }

@@ -312,7 +312,16 @@ const word97EightBit: EightBit = { decode: decodeCompressed, codePage: 1252 }
 
 /** The characters of CPs `[from, to)`, read and decoded piece by piece in slices, in order. */
 function* chunks(doc: ZipSource, pieces: ReadonlyArray<Piece>, from: number, to: number, eightBit: EightBit): Generator<Chunk, void, undefined> {
-  for (const piece of pieces) {
+  // The first piece that ends after `from`, by halving: each note of a story starts a walk (40,000 pieces × 100,000 notes took 72 s).
+  let lo = 0
+  let hi = pieces.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if ((pieces[mid]?.cpEnd ?? 0) <= from) lo = mid + 1
+    else hi = mid
+  }
+  for (let p = lo; p < pieces.length; p++) {
+    const piece = pieces[p] as Piece
     if (piece.cpEnd <= from) continue
     if (piece.cp >= to) break
     const first = Math.max(from, piece.cp) - piece.cp
@@ -476,6 +485,9 @@ interface Paragraph {
   readonly text: string
 }
 
+/** A growing paragraph is held against the budget each time it has grown by this many characters. */
+const holdStep = 1 << 20
+
 /** Fields nest this deep at most; deeper ones count as code (real documents nest a few levels). */
 const maxFieldDepth = 256
 /** Characters of a field's code kept (to read an EQ field); the rest of a longer code is dropped. */
@@ -502,6 +514,8 @@ export function fieldWithoutResult(code: string): string {
 class StoryReader {
   private paragraphs: Array<Paragraph> = []
   private text = ""
+  /** Characters of {@link text} already held against the budget. */
+  private held = 0
   private count = 0
   /** For each open field: still in its code (before 0x14)?, and the start of its code. */
   private readonly fields: Array<{ inCode: boolean; code: string }> = []
@@ -525,13 +539,21 @@ class StoryReader {
     if (this.overflow > 0) return
     if (this.inCode === 0) {
       this.text += text
+      // A paragraph is held against the file's budget as it grows, not only at its end (issue 20: bounded memory).
+      if (this.text.length - this.held >= holdStep) {
+        this.budget.hold(this.where, this.text.length - this.held)
+        this.held = this.text.length
+      }
       return
     }
     const field = this.fields.at(-1)
     if (field !== undefined && field.inCode && field.code.length < maxCodeChars) field.code += text
   }
 
-  feed({ text: chunk, fc, step }: Chunk): void {
+  feed({ text: raw, fc, step }: Chunk): void {
+    // Tabs and vertical tabs separate words, hyphens stay hyphens: mapped in place (same length, so fc still
+    // follows i), a run of them stays one slice (a paragraph of 16 MB of tabs took 700 MB as one string each).
+    const chunk = /[\t\v\x1e\u2011]/.test(raw) ? raw.replace(/[\t\v]/g, " ").replace(/[\x1e\u2011]/g, "-") : raw
     let run = 0 // start of the pending run of plain characters
     const flush = (i: number) => {
       if (i > run) this.add(chunk.slice(run, i))
@@ -539,7 +561,7 @@ class StoryReader {
     }
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i)
-      if (c >= 0x20 && c !== 0xad && c !== 0x2011) continue
+      if (c >= 0x20 && c !== 0xad && c !== 0x7f && (c < 0x80 || c > 0x9f)) continue
       flush(i)
       switch (c) {
         case 0x0d:
@@ -577,16 +599,9 @@ class StoryReader {
           }
           break
         }
-        case 0x09:
-        case 0x0b:
-          this.add(" ")
-          break
-        case 0x1e:
-        case 0x2011:
-          this.add("-")
-          break
         default:
-        // 0x01 picture, 0x02 note reference, 0x05 comment mark, 0x08 drawn object, 0x1F and U+00AD optional hyphens: nothing shown as text.
+        // 0x01 picture, 0x02 note reference, 0x05 comment mark, 0x08 drawn object, 0x1F and U+00AD optional hyphens: nothing shown
+        // as text; nor the other control characters (DEL, C1: a Word 6 file's cp1252 holes), which must not reach a terminal.
       }
     }
     flush(chunk.length)
@@ -596,9 +611,14 @@ class StoryReader {
   endParagraph(counted = true): void {
     if (counted) this.count++
     const text = this.text
+    const held = this.held
     this.text = ""
-    if (text.trim() === "") return
-    this.budget.take(this.where, text.length)
+    this.held = 0
+    if (text.trim() === "") {
+      this.budget.release(held)
+      return
+    }
+    this.budget.take(this.where, text.length - held)
     this.paragraphs.push({ number: this.count, text })
   }
 
@@ -658,8 +678,8 @@ function tablesOf(fib: Fib, streams: Word97Streams): Tables {
   }
 }
 
-/** A Word 6/95 or Word 2 table structure larger than this is damage (a piece table of 1 M pieces is 12 MB). */
-const maxOldStructureBytes = 64 * 1024 ** 2
+/** A Word 6/95 or Word 2 table structure larger than this is damage (a piece table of 1 M pieces is 8 MB, a PLC of 1 M notes 4 MB). */
+const maxOldStructureBytes = 16 * 1024 ** 2
 
 /**
  * The pieces of the text: the piece table, or in Word 6/95 and Word 2
@@ -743,8 +763,8 @@ export function readWord97(streams: Word97Streams, budget: LineBudget): Iterator
   const hdrTxbxStart = next(s.hdrTxbx)
 
   // Word 6/95's and Word 2's paragraph properties have another layout (one-byte sprms): their row marks count as paragraphs.
-  const papx = tables.structure("plcfBtePapx")
-  const rows = fib.version === 8 && papx !== undefined ? new RowMarks(doc, streams.data, papx[0], papx[1]) : undefined
+  const papx = fib.version === 8 ? tables.structure("plcfBtePapx") : undefined
+  const rows = papx === undefined ? undefined : new RowMarks(doc, streams.data, papx[0], papx[1])
   const hdd = plcCpsOf(tables.structure("plcfHdd"))
   const ftn = plcCpsOf(tables.structure("plcffndTxt"))
   const edn = plcCpsOf(tables.structure("plcfendTxt"))

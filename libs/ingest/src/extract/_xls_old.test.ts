@@ -319,6 +319,28 @@ describe("Excel 2–4 worksheets without Office (W3)", () => {
     })
   )
 
+  it.effect("damage found by the hostile-file trial: short cell records, cells past the sheet, a STRING after another cell, a UTF code page, a flood of headers", () =>
+    Effect.gen(function* () {
+      // Zero-length and short cell records give no cell (they showed a phantom A1 "0").
+      const short = cat(bof3(), record(0x0203), record(0x027e, le16(0)), record(0x0002), label3(1, 0, "kept"), eof())
+      expect(lines(yield* read(short))).toEqual([["A2", "kept"]])
+      // Column 0xFFFF or row 16,384 is past an Excel 2–4 sheet (256 × 16,384): not a place (column 0xFFFF gave CRXP65536).
+      const past = cat(bof4(), label3(0, 0xffff, "wide"), label3(16_384, 0, "deep"), label3(16_383, 255, "corner"), eof())
+      expect(lines(yield* read(past))).toEqual([["IV16384", "corner"]])
+      // A STRING belongs to the formula right before it; another cell between them ends the wait.
+      const stray = cat(bof3(), record(0x0206, head3(1, 0), resultBytes({ string: "x" }), le16(0), le16(3), [0x1e, 1, 0]), number3(1, 1, 7), record(0x0207, le16(5), bytes("stray")), eof())
+      expect(lines(yield* read(stray))).toEqual([["B2", "7"]])
+      // CODEPAGE 1200 or 65001 cannot be the page of 8-bit strings: read as windows-1252 (0x93 0x94 are “ ”).
+      for (const page of [1200, 65001]) {
+        const utf = cat(bof4(), record(0x0042, le16(page)), label3(0, 0, cat([0x93], bytes("q"), [0x94])), eof())
+        expect(lines(yield* read(utf)), String(page)).toEqual([["A1", "“q”"]])
+      }
+      // A sheet has one header and one footer: the last of a flood of HEADER records (1 M of them gave 1 M lines).
+      const flood = cat(bof4(), label3(0, 0, "a"), ...Array.from({ length: 500 }, (_, i) => headerOf(0x0014, `&Cpage ${i}`)), headerOf(0x0015, "&Cfoot"), eof())
+      expect(lines(yield* read(flood))).toEqual([["A1", "a"], ["header", "page 499"], ["footer", "foot"]])
+    })
+  )
+
   it.effect("W1: streamed in batches of one cell, a sheet gives what it gives held whole", () =>
     Effect.gen(function* () {
       const stream = cat(bof3(), ...Array.from({ length: 30 }, (_, i) => label3(i, i % 3, `cell ${i}`)), note(0, 0, "n"), eof())

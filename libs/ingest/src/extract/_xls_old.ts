@@ -107,7 +107,9 @@ const substreamNames: Record<number, string> = { 0x0020: "chart", 0x0040: "macro
  * Code pages of BIFF2–4 CODEPAGE records that are not Windows code page
  * numbers: 0x8001 is Windows ANSI (1252), 0x8000 Apple Roman.
  */
-const codePageOf = (word: number): number => (word === 0x8001 ? 1252 : word === 0x8000 ? 10000 : word)
+const codePageOf = (word: number): number =>
+  // 1200 (UTF-16) and 65001 (UTF-8) cannot be the page of 8-bit strings: a damaged record, read as Western.
+  word === 0x8001 || word === 1200 || word === 65001 ? 1252 : word === 0x8000 ? 10000 : word
 
 /** A note's text as the NOTE records give it (the first, then those whose row is 0xFFFF). */
 interface Note {
@@ -149,6 +151,29 @@ const cellRecords = new Set<number>([
   rt.rk
 ])
 
+/**
+ * The shortest body of each cell record: row, column, the attributes (3
+ * bytes in BIFF2, an XF index in BIFF3/4) and the value; a shorter record is
+ * damage and gives no cell (zero-length records showed a phantom A1 "0").
+ */
+const cellMinBytes: ReadonlyMap<number, number> = new Map([
+  [rt.integer2, 9],
+  [rt.number2, 15],
+  [rt.label2, 8],
+  [rt.boolErr2, 9],
+  [rt.formula2, 15],
+  [rt.number, 14],
+  [rt.rk, 10],
+  [rt.label, 8],
+  [rt.boolErr, 8],
+  [rt.formula3, 14],
+  [rt.formula4, 14]
+])
+
+/** Excel 2–4 sheets have 256 columns and 16,384 rows: a cell past them is damage, not a place (column 0xFFFF gave `CRXP65536`). */
+const maxColumns = 256
+const maxRows = 16_384
+
 /** Object types of BIFF3/4 OBJ records whose text is shown: a text box (6) and a button (7). */
 const textObjects = new Set([6, 7])
 
@@ -189,7 +214,6 @@ function readLayout(cursor: RecordCursor, start: number, budget: LineBudget, par
   const notes: Array<Note> = []
   const shapes: Array<{ anchor: string; text: string }> = []
   const headerFooter: Array<readonly [string, string]> = []
-  const shown = new Set<string>()
   let held = 0
   // A note or a shape costs its characters and a little more: a stream of empty ones cannot fill memory either.
   const hold = (text: string) => {
@@ -260,14 +284,20 @@ function readLayout(cursor: RecordCursor, start: number, budget: LineBudget, par
         break
       case rt.header:
       case rt.footer: {
-        if (d.length === 0) break
-        const text = headerFooterText(byteStringAt(d, 0, 1, decode.decode).text)
+        // A sheet has one header and one footer: a later record with text replaces an earlier one (a flood of them was one line
+        // each); an empty one is no header and takes nothing away.
         const loc = r.type === rt.header ? "header" : "footer"
-        if (text !== "" && !shown.has(`${loc}\t${text}`)) {
-          shown.add(`${loc}\t${text}`)
-          hold(text)
-          headerFooter.push([loc, text])
+        const text = d.length === 0 ? "" : headerFooterText(byteStringAt(d, 0, 1, decode.decode).text)
+        if (text === "") break
+        const at = headerFooter.findIndex(([l]) => l === loc)
+        if (at >= 0) {
+          const replaced = (headerFooter[at]?.[1].length ?? 0) + 8
+          budget.release(replaced)
+          held -= replaced
+          headerFooter.splice(at, 1)
         }
+        hold(text)
+        headerFooter.push([loc, text])
         break
       }
     }
@@ -356,6 +386,12 @@ function* cellBatches(cursor: RecordCursor, start: number, layout: Layout, size:
     if (depth > 0) continue
     const row = u16(d, 0)
     const col = u16(d, 2)
+    const min = cellMinBytes.get(type)
+    if (min !== undefined) {
+      // A STRING belongs to the formula right before it: any other cell between them ends the wait.
+      if (type !== rt.formula2 && type !== rt.formula3 && type !== rt.formula4) pending = undefined
+      if (d.length < min || col >= maxColumns || row >= maxRows) continue
+    }
     switch (type) {
       case rt.ixfe2:
         ixfe = u16(d, 0)
