@@ -45,6 +45,18 @@ export const rt = {
 } as const
 
 /** A reader's damage: the workbook goes to the Office owner, which may read past it. */
+/** The text of an error value (MS-XLS 2.5.97 BErr) in a BOOLERR record, a cached formula result, or an xlsb cell: BIFF2 to BIFF12 alike. */
+export const errorTexts: Readonly<Record<number, string>> = {
+  0x00: "#NULL!",
+  0x07: "#DIV/0!",
+  0x0f: "#VALUE!",
+  0x17: "#REF!",
+  0x1d: "#NAME?",
+  0x24: "#NUM!",
+  0x2a: "#N/A",
+  0x2b: "#GETTING_DATA"
+}
+
 export const damaged = (detail: string): ExtractError =>
   new ExtractError({ reason: "needs-office", detail: `legacy Excel workbook the plain reader cannot read (${detail})` })
 

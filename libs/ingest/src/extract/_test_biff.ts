@@ -89,16 +89,22 @@ export function rkOf(value: number): number {
 export const mulRk = (row: number, first: number, values: ReadonlyArray<number>, xf = 15) =>
   record(rt.mulRk, le16(row), le16(first), ...values.flatMap((v) => [le16(xf), le32(rkOf(v))]), le16(first + values.length - 1))
 
+/** A formula's cached result: a number, or a string (a STRING record follows), a boolean, an error. */
+export type FormulaResult = number | { readonly string: string } | { readonly bool: boolean } | { readonly error: number }
+
+/** The 8 bytes of a cached formula result (a number, or its kind in the first byte and 0xFFFF last), as BIFF2 to BIFF8 store it. */
+export const formulaResultBytes = (result: FormulaResult): Uint8Array =>
+  typeof result === "number"
+    ? f64le(result)
+    : "string" in result
+      ? new Uint8Array([0, 0, 0, 0, 0, 0, 0xff, 0xff])
+      : "bool" in result
+        ? new Uint8Array([1, 0, result.bool ? 1 : 0, 0, 0, 0, 0xff, 0xff])
+        : new Uint8Array([2, 0, result.error, 0, 0, 0, 0xff, 0xff])
+
 /** A FORMULA record with a cached result: a number, or `{string}` (a STRING record follows), `{bool}`, `{error}`. */
-export function formula(row: number, col: number, result: number | { readonly string: string } | { readonly bool: boolean } | { readonly error: number }, xf = 15): Uint8Array {
-  const value =
-    typeof result === "number"
-      ? f64le(result)
-      : "string" in result
-        ? new Uint8Array([0, 0, 0, 0, 0, 0, 0xff, 0xff])
-        : "bool" in result
-          ? new Uint8Array([1, 0, result.bool ? 1 : 0, 0, 0, 0, 0xff, 0xff])
-          : new Uint8Array([2, 0, result.error, 0, 0, 0, 0xff, 0xff])
+export function formula(row: number, col: number, result: FormulaResult, xf = 15): Uint8Array {
+  const value = formulaResultBytes(result)
   // flags, chn, then a formula of one token (ptgInt 1).
   const cell = record(rt.formula, cellHead(row, col, xf), value, le16(0), le32(0), le16(3), [0x1e, 1, 0])
   return typeof result === "object" && "string" in result ? new Uint8Array(Buffer.concat([cell, record(rt.string, xlString(result.string))])) : cell

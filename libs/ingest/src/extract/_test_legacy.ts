@@ -18,6 +18,18 @@ const compressedBytes: ReadonlyMap<number, number> = new Map([
   [0x203a, 0x9b], [0x0153, 0x9c], [0x0178, 0x9f]
 ])
 
+/** A PLC of the CPs where each of `parts` starts in its story, then the story's end and one past it (the mark Word adds). */
+function storyPlc(parts: ReadonlyArray<{ readonly length: number }>): Buffer {
+  const cps: Array<number> = []
+  let cp = 0
+  for (const p of parts) {
+    cps.push(cp)
+    cp += p.length
+  }
+  cps.push(cp, cp + 1)
+  return Buffer.concat(cps.map(u32))
+}
+
 /** The stories of a test document, each ending with its own paragraph marks (`\r`) as Word writes them. */
 export interface DocStories {
   readonly text: string
@@ -140,14 +152,7 @@ export function docStreams(stories: DocStories, options?: DocOptions): DocStream
   let tableAt = 16 + clx.length
   const plc = (parts: ReadonlyArray<string>) => {
     if (parts.length === 0) return [0, 0] as const
-    const cps: Array<number> = []
-    let cp = 0
-    for (const p of parts) {
-      cps.push(cp)
-      cp += p.length
-    }
-    cps.push(cp, cp + 1)
-    const b = Buffer.concat(cps.map(u32))
+    const b = storyPlc(parts)
     const fc = tableAt
     tableParts.push(b)
     tableAt += b.length
@@ -263,17 +268,7 @@ export function oldWordDocument(stories: OldDocStories, options: OldDocOptions):
     at += b.length
     return [fc, b.length] as const
   }
-  const plc = (parts: ReadonlyArray<Uint8Array>) => {
-    if (parts.length === 0) return [0, 0] as const
-    const cps: Array<number> = []
-    let cp = 0
-    for (const p of parts) {
-      cps.push(cp)
-      cp += p.length
-    }
-    cps.push(cp, cp + 1)
-    return put(Buffer.concat(cps.map(u32)))
-  }
+  const plc = (parts: ReadonlyArray<Uint8Array>) => (parts.length === 0 ? ([0, 0] as const) : put(storyPlc(parts)))
   const pairs = new Map<number, readonly [number, number]>()
   pairs.set(3, plc(footnotes))
   pairs.set(11, plc(headers))

@@ -31,7 +31,7 @@ import { emitLines, type ExtractionSink } from "./_sink.ts"
 import type { SheetStreaming } from "./_workbook.ts"
 import { extractOldXls } from "./_xls_old.ts"
 import { ExtraLines, headerFooterText, lineOfCell, MergeFilter, refOf, type Area, type Cell } from "./_worksheet.ts"
-import { byteStringAt, ContinuedBytes, damaged, f64, readRichExtendedString, RecordCursor, rkNumber, rt, u16, u32, unicodeStringAt, type BiffRecord } from "./_biff.ts"
+import { byteStringAt, ContinuedBytes, damaged, errorTexts, f64, readRichExtendedString, RecordCursor, rkNumber, rt, u16, u32, unicodeStringAt, type BiffRecord } from "./_biff.ts"
 import { ExtractError } from "./extract_error.ts"
 import type { ZipSource } from "./_zip.ts"
 
@@ -57,17 +57,6 @@ interface Globals {
 const sheetKinds: Record<number, SheetKind> = { 0: "worksheet", 1: "macrosheet", 2: "chart", 6: "module" }
 const states: ReadonlyArray<PartState> = ["visible", "hidden", "veryHidden"]
 
-/** Error values of BOOLERR and cached formula results (MS-XLS 2.5.97 BErr). */
-const errorTexts: Record<number, string> = {
-  0x00: "#NULL!",
-  0x07: "#DIV/0!",
-  0x0f: "#VALUE!",
-  0x17: "#REF!",
-  0x1d: "#NAME?",
-  0x24: "#NUM!",
-  0x2a: "#N/A",
-  0x2b: "#GETTING_DATA"
-}
 
 /** BOF record types of BIFF2, 3 and 4, read by `_xls_old.ts`. */
 const oldBofs = new Set([0x0009, 0x0209, 0x0409])

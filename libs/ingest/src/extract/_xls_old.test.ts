@@ -11,7 +11,7 @@ import { Effect } from "effect"
 import { extractBuffer, extractFile, extractFileTo } from "../extract.ts"
 import { collectingSink } from "./_sink.ts"
 import { sniffContainer } from "./_sniff.ts"
-import { biff8Workbook, f64le, label as label8, le16, le32, record, rkOf, xlsFile } from "./_test_biff.ts"
+import { biff8Workbook, f64le, type FormulaResult, formulaResultBytes, label as label8, le16, le32, record, rkOf, xlsFile } from "./_test_biff.ts"
 import { corpusFile, haveCorpus } from "../_test_corpus.ts"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -33,15 +33,8 @@ const xf2 = (fmt: number) => record(0x0043, [0, 0, 0x40 | fmt, 0])
 const ixfe2 = (xf: number) => record(0x0044, le16(xf))
 
 /** A cached formula result's 8 bytes: a number, or a string (a STRING record follows), a boolean, an error. */
-type Result = number | { readonly string: string } | { readonly bool: boolean } | { readonly error: number }
-const resultBytes = (result: Result): Uint8Array =>
-  typeof result === "number"
-    ? f64le(result)
-    : "string" in result
-      ? new Uint8Array([0, 0, 0, 0, 0, 0, 0xff, 0xff])
-      : "bool" in result
-        ? new Uint8Array([1, 0, result.bool ? 1 : 0, 0, 0, 0, 0xff, 0xff])
-        : new Uint8Array([2, 0, result.error, 0, 0, 0, 0xff, 0xff])
+type Result = FormulaResult
+const resultBytes = formulaResultBytes
 // A formula of one token (ptgInt 1): BIFF2's size is one byte, BIFF3/4's two.
 const formula2 = (row: number, col: number, result: Result, xf = 0, fmt = 0) =>
   cat(

@@ -27,7 +27,7 @@
  */
 import { Effect } from "effect"
 import type { BodyLine } from "@sagasu/domain"
-import { byteStringAt, damaged, f64, RecordCursor, rkNumber, u16, u32, type BiffRecord } from "./_biff.ts"
+import { byteStringAt, damaged, errorTexts, f64, RecordCursor, rkNumber, u16, u32, type BiffRecord } from "./_biff.ts"
 import { numberForms, numberText } from "./_cell_text.ts"
 import { byteDecoder, type ByteDecoder } from "./_codepage.ts"
 import { compileFormat, formatText, type NumberFormat } from "./_format_code.ts"
@@ -73,20 +73,6 @@ const rt = {
   bof: 0x0809
 } as const
 
-/**
- * Error values of BOOLERR and cached formula results: the table of `_xls.ts`
- * (which imports this module, so it is not imported back from there).
- */
-const errorTexts: Record<number, string> = {
-  0x00: "#NULL!",
-  0x07: "#DIV/0!",
-  0x0f: "#VALUE!",
-  0x17: "#REF!",
-  0x1d: "#NAME?",
-  0x24: "#NUM!",
-  0x2a: "#N/A",
-  0x2b: "#GETTING_DATA"
-}
 
 /** BOF record types of BIFF2, 3 and 4 by their version. */
 const bofVersions: ReadonlyMap<number, 2 | 3 | 4> = new Map([

@@ -25,7 +25,7 @@ import { SharedStringTable } from "./_shared_strings.ts"
 import { emitLines, type ExtractionSink } from "./_sink.ts"
 import { drawingLines, type SheetEntry, sheetParts, type SheetStreaming, type WorksheetLinesOptions } from "./_workbook.ts"
 import { ExtraLines, headerFooterText, lineOfCell, MergeFilter, refOf, type Area, type Cell } from "./_worksheet.ts"
-import { f64, rkNumber, u16, u32 } from "./_biff.ts"
+import { errorTexts, f64, rkNumber, u16, u32 } from "./_biff.ts"
 import { ExtractError } from "./extract_error.ts"
 
 /** Record types used here (MS-XLSB 2.3). */
@@ -150,8 +150,6 @@ const readRecords = (pkg: OpcPackage, part: string, each: (type: number, data: U
   })
 
 const states: ReadonlyArray<PartState> = ["visible", "hidden", "veryHidden"]
-
-const errorTexts: Record<number, string> = { 0x00: "#NULL!", 0x07: "#DIV/0!", 0x0f: "#VALUE!", 0x17: "#REF!", 0x1d: "#NAME?", 0x24: "#NUM!", 0x2a: "#N/A", 0x2b: "#GETTING_DATA" }
 
 interface Layout {
   readonly areas: Array<Area>
