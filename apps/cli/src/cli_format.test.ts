@@ -3,6 +3,7 @@ import { pathToFileURL } from "node:url"
 import { displayWidth } from "@sagasu/domain"
 import { describe, expect, it } from "vitest"
 import { formatPlan } from "./index_command.ts"
+import { jsonForTerminal } from "./json_output.ts"
 import { formatSearchOutput } from "./search_output.ts"
 import { defaultWorkDir } from "./work_dir.ts"
 
@@ -137,5 +138,14 @@ describe("search output on a terminal: what a document holds is shown, never obe
     expect(own).toContain("請求]0;pwned書[31m赤\tタブ")
     expect(own).toContain("悪い[2J.rtf")
     expect(formatSearchOutput(result, { ...options, color, files: true }).stdout).toBe("共有  悪い[2J.rtf\n")
+  })
+
+  it("--json keeps every character, escaped: C0 by JSON, DEL and C1 (U+009B is a terminal's CSI) as \\u escapes too", () => {
+    const out = formatSearchOutput(result, { ...options, color: false, json: true }).stdout
+    expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+    expect(out).toContain("\\u001b]0;pwned\\u0007書\\u001b[31m赤\\u0000\\u009b")
+    const [parsed] = JSON.parse(out) as Array<{ readonly path: string; readonly locations: ReadonlyArray<{ readonly text: string }> }>
+    expect(parsed?.locations[0]?.text).toBe(evil)
+    expect(jsonForTerminal({ del: "a\x7fb", c1: "\x85" })).toBe('{\n  "del": "a\\u007fb",\n  "c1": "\\u0085"\n}')
   })
 })

@@ -14,6 +14,7 @@ import { formatSettings, WorkStore } from "@sagasu/store"
 import { Console, Effect } from "effect"
 import * as path from "node:path"
 import { workHint } from "./work_dir.ts"
+import { jsonForTerminal } from "./json_output.ts"
 
 /** Prints an error for a person and sets exit code 1 (no stack trace). */
 const failWith = (message: string) =>
@@ -77,7 +78,7 @@ export const listCommand = (work: string, json: boolean) =>
   Effect.gen(function* () {
     const paths = yield* WorkStore.checkWorkFolder(work)
     const { indexes, settings } = yield* WorkStore.listIndexes(paths)
-    if (json) return yield* Console.log(JSON.stringify(indexes, null, 2))
+    if (json) return yield* Console.log(jsonForTerminal(indexes))
     const text = messages(settings.language)
     if (indexes.length === 0) return yield* Console.log(text.noIndexes)
     for (const line of alignColumns(indexes.map(text.indexListed))) yield* Console.log(line)

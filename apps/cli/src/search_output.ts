@@ -11,6 +11,7 @@ import { type HitContext, type Language, inBothLanguages, messages, truncateToWi
 import type { FileHit, SearchHit, SearchTotals } from "@sagasu/store"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
+import { jsonForTerminal } from "./json_output.ts"
 
 /** What a file-level search found (S5), as both paths have it. */
 export interface SearchOutputInput {
@@ -199,7 +200,7 @@ export function formatSearchOutput(result: SearchOutputInput, options: SearchOut
   if (options.json) {
     const folderOf = new Map(options.folders.map((f) => [f.name, f.path]))
     const files = result.files.map((f, i) => jsonOfFile(f, folderOf.get(f.index), contexts === undefined ? undefined : (contexts[i] ?? [])))
-    return { stdout: JSON.stringify(files, null, 2) + "\n", stderr }
+    return { stdout: jsonForTerminal(files) + "\n", stderr }
   }
   const none = t.searchNone(options.query) + (options.narrowedBy === undefined || options.narrowedBy === "" ? "" : `\n${t.searchNoneFiltered(options.narrowedBy)}`)
   // --files with nothing found says so like the other modes (issue 16), on stderr: its stdout is file lines only, for a pipe.

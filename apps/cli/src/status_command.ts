@@ -11,6 +11,7 @@ import { type FailureReason, type IngestRow, type Language, type Settings, align
 import { Console, Effect, Option } from "effect"
 import * as path from "node:path"
 import { workHint } from "./work_dir.ts"
+import { jsonForTerminal } from "./json_output.ts"
 
 /** A failed file as `status --failed --json` prints it. */
 export interface FailedFileEntry {
@@ -92,7 +93,7 @@ export const statusCommand = (work: string, options: StatusCommandOptions) =>
     const rows = yield* WorkStore.readIngestList(paths)
     if (options.failed) {
       const groups = failedPerIndex(rows, settings)
-      yield* Console.log(json ? JSON.stringify({ indexes: groups }, null, 2) : formatFailed(groups, language))
+      yield* Console.log(json ? jsonForTerminal({ indexes: groups }) : formatFailed(groups, language))
       return
     }
     const progress = yield* WorkStore.readProgress(paths)
@@ -106,7 +107,7 @@ export const statusCommand = (work: string, options: StatusCommandOptions) =>
       }
     })
     if (json) {
-      yield* Console.log(JSON.stringify({ progress: Option.getOrNull(progress), indexes }, null, 2))
+      yield* Console.log(jsonForTerminal({ progress: Option.getOrNull(progress), indexes }))
       return
     }
     const text = messages(language)
