@@ -171,6 +171,15 @@ describe("Word 6.0/95 and Word 2.0 (.doc) without Office (W3, issue 20)", () => 
         ["document", "1", "見積番号 A-1234"],
         ["document", "2", "株式会社サガス"]
       ])
+      // An English Word writing Czech or Russian text: the lid says English, the fonts EASTEUROPE (238) or RUSSIAN (204).
+      // Apache POI's Bug60936.doc and Bug60942b.doc are such files; their text came out as "pøed" and "×åòûðå".
+      const czech = writeOldDoc({ text: [bytes("p", [0xf8], "ed 7 lety\r")] }, { version: 6, fontCharsets: [0, 2, 238] })
+      expect(linesOf(yield* read(czech, "x.doc"))).toEqual([["document", "1", "před 7 lety"]])
+      const russian = writeOldDoc({ text: [bytes([0xd7, 0xe5, 0xf2, 0xfb, 0xf0, 0xe5], "\r")] }, { version: 6, fontCharsets: [0, 204] })
+      expect(linesOf(yield* read(russian, "x.doc"))).toEqual([["document", "1", "Четыре"]])
+      // Fonts of ANSI, SYMBOL and DEFAULT only, or a non-Western lid, keep the lid's page.
+      expect(linesOf(yield* read(writeOldDoc({ text: [bytes([0xf8], "\r")] }, { version: 6, fontCharsets: [0, 1, 2] }), "x.doc"))).toEqual([["document", "1", "ø"]])
+      expect(linesOf(yield* read(writeOldDoc({ text: [bytes([0xd7], "\r")] }, { version: 6, lid: 0x0419, fontCharsets: [238] }), "x.doc"))).toEqual([["document", "1", "Ч"]])
       // A Macintosh file (chse 256): Mac Roman, where 0xD2 0xD3 are “ ” and 0x8E is é.
       const mac = writeOldDoc({ text: [bytes([0xd2], "caf", [0x8e], [0xd3], "\r")] }, { version: 6, chse: 256 })
       expect(linesOf(yield* read(mac, "x.doc"))).toEqual([["document", "1", "“café”"]])

@@ -139,3 +139,14 @@ export function isLeadByte(codePage: number, byte: number): boolean {
   if (codePage === 936 || codePage === 949 || codePage === 950) return byte >= 0x81 && byte <= 0xfe
   return false
 }
+
+/**
+ * A font's character set (Windows `CHARSET`: RTF's `\fcharset`, a Word FFN's
+ * `chs`) → its Windows code page: 128 (SHIFTJIS) is 932, 204 (RUSSIAN) 1251,
+ * 238 (EASTEUROPE) 1250, and so on; 0 (ANSI) is 1252. DEFAULT (1), SYMBOL (2)
+ * and OEM (255) name no page here.
+ */
+export const charsetPages: ReadonlyMap<number, number> = new Map([
+  [0, 1252], [128, 932], [129, 949], [130, 1361], [134, 936], [136, 950], [161, 1253], [162, 1254], [163, 1258],
+  [177, 1255], [178, 1256], [186, 1257], [204, 1251], [222, 874], [238, 1250], [77, 10000]
+])

@@ -21,7 +21,7 @@
  */
 import type { BodyLine, BodyPart } from "@sagasu/domain"
 import { Effect } from "effect"
-import { byteDecoder, type ByteDecoder } from "./_codepage.ts"
+import { byteDecoder, type ByteDecoder, charsetPages } from "./_codepage.ts"
 import type { LineBudget } from "./_limits.ts"
 import { emitProperties } from "./_properties.ts"
 import { emitParts, type ExtractionSink } from "./_sink.ts"
@@ -79,12 +79,6 @@ interface Group {
    */
   saved: string | undefined
 }
-
-/** `\fcharset` → Windows code page. */
-const charsetPages: ReadonlyMap<number, number> = new Map([
-  [0, 1252], [128, 932], [129, 949], [130, 1361], [134, 936], [136, 950], [161, 1253], [162, 1254], [163, 1258],
-  [177, 1255], [178, 1256], [186, 1257], [204, 1251], [222, 874], [238, 1250], [77, 10000]
-])
 
 /** Destinations whose text is not the reader's (see the module doc); a group naming one is skipped whole. */
 const skippedDestinations = new Set([

@@ -231,6 +231,8 @@ export interface OldDocOptions {
   readonly encrypted?: boolean
   /** fcMac past the end of the stream. */
   readonly textPastEnd?: boolean
+  /** Word 6: a font table (pair 15) of fonts with these character sets (`chs`: 204 RUSSIAN, 238 EASTEUROPE, …). */
+  readonly fontCharsets?: ReadonlyArray<number>
 }
 
 /**
@@ -272,6 +274,15 @@ export function oldWordDocument(stories: OldDocStories, options: OldDocOptions):
   const pairs = new Map<number, readonly [number, number]>()
   pairs.set(3, plc(footnotes))
   pairs.set(11, plc(headers))
+  if (options.fontCharsets !== undefined) {
+    // STTBF of FFN: its byte count, then each font: cbFfnM1, flags, wWeight, chs, ixchSzAlt, the name and its NUL.
+    const ffns = options.fontCharsets.map((chs, i) => {
+      const name = Buffer.from(`Font ${i}\0`, "latin1")
+      return Buffer.concat([Buffer.from([5 + name.length, 0x22]), u16(400), Buffer.from([chs, 0]), name])
+    })
+    const all = Buffer.concat(ffns)
+    pairs.set(15, put(Buffer.concat([u16(all.length + 2), all])))
+  }
   if (complex) {
     let cp = 0
     const cps = pieces.map((p) => {

@@ -40,7 +40,7 @@
 import type { BodyLine } from "@sagasu/domain"
 import { ExtractError } from "./extract_error.ts"
 import type { LineBudget } from "./_limits.ts"
-import { byteDecoder, codePageOfLanguage, isLeadByte } from "./_codepage.ts"
+import { byteDecoder, charsetPages, codePageOfLanguage, isLeadByte } from "./_codepage.ts"
 import type { ZipSource } from "./_zip.ts"
 
 /** The streams of a .doc the reader needs; `table` is asked for `0Table` or `1Table` as the FIB says. */
@@ -71,7 +71,7 @@ const word6nFibs = { lowest: 101, highest: 105 } as const
 const fibBytes = 4096
 
 /** Indices of the FibRgFcLcb97 pairs this reader uses (MS-DOC 2.5.6). */
-const fcLcb = { plcffndTxt: 3, plcfandTxt: 5, plcfHdd: 11, plcfBtePapx: 13, clx: 33, plcfendTxt: 47 } as const
+const fcLcb = { plcffndTxt: 3, plcfandTxt: 5, plcfHdd: 11, plcfBtePapx: 13, sttbfffn: 15, clx: 33, plcfendTxt: 47 } as const
 
 /** A pair of the FIB this reader uses. */
 type FibPair = keyof typeof fcLcb
@@ -83,7 +83,7 @@ type FibPair = keyof typeof fcLcb
  * of other sizes (wvWare's `wvGetFIB6`). Word 2 has no endnotes.
  */
 const oldPairs: Record<2 | 6, Partial<Record<FibPair, number>>> = {
-  6: { plcffndTxt: 0x58 + 3 * 8, plcfandTxt: 0x58 + 5 * 8, plcfHdd: 0x58 + 11 * 8, plcfBtePapx: 0x58 + 13 * 8, clx: 0x58 + 33 * 8, plcfendTxt: 0x1da },
+  6: { plcffndTxt: 0x58 + 3 * 8, plcfandTxt: 0x58 + 5 * 8, plcfHdd: 0x58 + 11 * 8, plcfBtePapx: 0x58 + 13 * 8, sttbfffn: 0x58 + 15 * 8, clx: 0x58 + 33 * 8, plcfendTxt: 0x1da },
   2: { plcffndTxt: 0x58 + 3 * 6, plcfandTxt: 0x58 + 5 * 6, plcfHdd: 0x58 + 11 * 6, plcfBtePapx: 0x58 + 13 * 6, clx: 0x58 + 33 * 6 }
 }
 
@@ -110,11 +110,14 @@ export interface Fib {
   readonly tableStream: "0Table" | "1Table"
   readonly stories: Stories
   /**
-   * Word 6/95 and Word 2: the code page of their 8-bit text, that of the
-   * Windows language the FIB's `lid` names (932 for Japanese), Mac Roman for
-   * a Macintosh file (`chse` 256). Word 97's 8-bit text is always cp1252.
+   * Word 6/95 and Word 2: the code page of the Windows language the FIB's
+   * `lid` names (932 for Japanese), Mac Roman for a Macintosh file (`chse`
+   * 256); the text's page is decided with the font table
+   * ({@link textCodePage}). Word 97's 8-bit text is always cp1252.
    */
   readonly codePage: number
+  /** Word 6/95 and Word 2: a Macintosh file (`chse` 256). */
+  readonly mac: boolean
   /** Word 6/95 and Word 2: the text of a file saved whole (no piece table) is bytes `[fcMin, fcMac)` of the WordDocument stream. */
   readonly fcMin: number
   readonly fcMac: number
@@ -140,7 +143,7 @@ export function readFib(stream: Uint8Array): Fib {
   if (word6 || ident === word2Ident) return readOldFib(v, word6 ? 6 : 2, nFib, encrypted, complex)
   if (ident !== wordIdent) throw needsOffice(`FIB identifier 0x${ident.toString(16)} with nFib ${nFib} is not Word 2's, Word 6/95's or Word 97's`)
   // Encryption is decided first: an encrypted file's other fields are still readable, its text is not.
-  if (encrypted) return { version: 8, nFib, encrypted, complex: false, tableStream: "0Table", stories: emptyStories, codePage: 1252, fcMin: 0, fcMac: 0, pair: () => undefined }
+  if (encrypted) return { version: 8, nFib, encrypted, complex: false, tableStream: "0Table", stories: emptyStories, codePage: 1252, mac: false, fcMin: 0, fcMac: 0, pair: () => undefined }
   if (nFib < lowestWord97nFib) throw needsOffice(`nFib ${nFib}, neither Word 6/95's (${word6nFibs.lowest}–${word6nFibs.highest}) nor Word 97's (${word97nFib})`)
   let at = 0x20
   const u16 = () => {
@@ -166,7 +169,7 @@ export function readFib(stream: Uint8Array): Fib {
     return i < pairs ? [v.getUint32(blob + i * 8, true), v.getUint32(blob + i * 8 + 4, true)] : undefined
   }
   if (pairs <= fcLcb.clx) throw corrupt(`the FIB is cut short before its piece-table pointer (${pairs} pairs)`)
-  return { version: 8, nFib, encrypted, complex, tableStream: (flags & 0x0200) !== 0 ? "1Table" : "0Table", stories, codePage: 1252, fcMin: 0, fcMac: 0, pair }
+  return { version: 8, nFib, encrypted, complex, tableStream: (flags & 0x0200) !== 0 ? "1Table" : "0Table", stories, codePage: 1252, mac: false, fcMin: 0, fcMac: 0, pair }
 }
 
 /** A story length below zero is damage. */
@@ -208,6 +211,7 @@ function readOldFib(v: DataView, version: 2 | 6, nFib: number, encrypted: boolea
     tableStream: "0Table",
     stories,
     codePage: chse === chseMacintosh ? 10000 : codePageOfLanguage(lid),
+    mac: chse === chseMacintosh,
     fcMin: v.getUint32(0x18, true),
     fcMac: v.getUint32(0x1c, true),
     pair
@@ -700,6 +704,29 @@ function piecesOf(fib: Fib, tables: Tables, documentBytes: number): ReadonlyArra
   return [{ cp: 0, cpEnd: fib.fcMac - fib.fcMin, fc: fib.fcMin, compressed: true }]
 }
 
+/**
+ * The code page of a Word 6/95 or Word 2 file's text: a Mac file's Mac
+ * Roman; else the page of the FIB's language when that is not Western;
+ * else the page of the first font whose character set names one other than
+ * ANSI (a Czech or Russian text written by an English Word: its fonts say
+ * EASTEUROPE or RUSSIAN, as Apache POI guesses); else windows-1252.
+ * LibreOffice follows each run's font; one page a document is what this
+ * reader can tell without the character properties.
+ */
+function textCodePage(fib: Fib, tables: Tables): number {
+  if (fib.mac || fib.codePage !== 1252) return fib.codePage
+  const fonts = fib.version === 6 ? tables.structure("sttbfffn") : undefined
+  if (fonts === undefined) return 1252
+  const [bytes, [fc, lcb]] = fonts
+  // STTBF of FFN (Word 6): its byte count, then each font: cbFfnM1, flags, wWeight (2), chs, ixchSzAlt, name.
+  const end = Math.min(fc + lcb, fc + ((bytes[fc] ?? 0) | ((bytes[fc + 1] ?? 0) << 8)), bytes.length)
+  for (let at = fc + 2; at + 6 <= end; at += (bytes[at] ?? 0) + 1) {
+    const page = charsetPages.get(bytes[at + 4] ?? 0)
+    if (page !== undefined && page !== 1252) return page
+  }
+  return 1252
+}
+
 /** CP boundaries of a PLC of CPs only, from {@link Tables.structure}. */
 const plcCpsOf = (structure: readonly [Uint8Array, readonly [number, number]] | undefined) =>
   structure === undefined ? undefined : plcCps(structure[0], structure[1], 0)
@@ -719,7 +746,8 @@ export function readWord97(streams: Word97Streams, budget: LineBudget): Iterator
   const tables = tablesOf(fib, streams)
   const pieces = piecesOf(fib, tables, doc.size)
   const lastCp = pieces.at(-1)?.cpEnd ?? 0
-  const eightBit: EightBit = fib.version === 8 ? word97EightBit : { decode: byteDecoder(fib.codePage).decode, codePage: fib.codePage }
+  const codePage = fib.version === 8 ? 1252 : textCodePage(fib, tables)
+  const eightBit: EightBit = fib.version === 8 ? word97EightBit : { decode: byteDecoder(codePage).decode, codePage }
 
   /** The paragraphs of CPs `[from, to)`, handed on slice by slice (a story is never held whole). */
   function* read(from: number, to: number, where: string): Generator<Paragraph, void, undefined> {
