@@ -140,6 +140,11 @@ describe("search output on a terminal: what a document holds is shown, never obe
     expect(formatSearchOutput(result, { ...options, color, files: true }).stdout).toBe("共有  悪い[2J.rtf\n")
   })
 
+  it("a cell's line breaks are spaces in its snippet: every snippet stays one line under its place (new-user trial: CRLFX5_2's B1)", () => {
+    const multi = { ...result, files: [{ ...file, locations: [{ ...file.locations[0], snippet: "abc\n【def】\r\nghi\rjkl" }] }] } as typeof result
+    expect(formatSearchOutput(multi, { ...options, color: false }).stdout).toContain("\n    abc 【def】 ghi jkl\n")
+  })
+
   it("--json keeps every character, escaped: C0 by JSON, DEL and C1 (U+009B is a terminal's CSI) as \\u escapes too", () => {
     const out = formatSearchOutput(result, { ...options, color: false, json: true }).stdout
     expect(out).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)

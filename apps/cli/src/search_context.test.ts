@@ -67,4 +67,21 @@ describe("search --context output (S5, issue 16)", () => {
     ])
     expect(formatSearchOutput(input, { ...options, language: "en" }).stdout).toContain("\n  slide 3\n")
   })
+
+  it("places that are no paragraph number or cell are words of the language: a header, a footer, a note, a sheet's header (new-user trial)", () => {
+    const t = (language: "ja" | "en") => messages(language).searchLocation
+    const places = [
+      ["paragraph", "document", "header"], ["paragraph", "document", "footer"], ["paragraph", "document", "footnote:3"], ["paragraph", "document", "endnote:2"],
+      ["paragraph", "document", "comment:0"], ["paragraph", "document", "textbox"], ["paragraph", "document", "chart"], ["paragraph", "document", "12"],
+      ["cell", "見積書", "B3"], ["cell", "見積書", "B3 comment"], ["cell", "見積書", "D5 shape"], ["cell", "見積書", "A1 link"], ["cell", "見積書", "footer"], ["cell", "見積書", "drawing"]
+    ] as const
+    expect(places.map(([locator, part, loc]) => t("ja")(locator, part, loc))).toEqual([
+      "ヘッダー", "フッター", "脚注 3", "文末脚注 2", "コメント", "テキストボックス", "グラフ", "¶12",
+      "見積書!B3", "見積書!B3（コメント）", "見積書!D5（図形）", "見積書!A1（リンク）", "見積書（フッター）", "見積書（図形）"
+    ])
+    expect(places.map(([locator, part, loc]) => t("en")(locator, part, loc))).toEqual([
+      "header", "footer", "footnote 3", "endnote 2", "comment", "textbox", "chart", "¶12",
+      "見積書!B3", "見積書!B3 comment", "見積書!D5 shape", "見積書!A1 link", "見積書 (footer)", "見積書 (drawing)"
+    ])
+  })
 })

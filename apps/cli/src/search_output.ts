@@ -189,7 +189,9 @@ export function terminalSafe(text: string): string {
 export function formatSearchOutput(result: SearchOutputInput, options: SearchOutputOptions): { readonly stdout: string; readonly stderr: string } {
   const t = messages(options.language)
   const c = options.color
-  const hl = (s: string) => (c ? terminalSafe(s).replace(/【([^】]*)】/g, "\x1b[1;33m$1\x1b[0m") : terminalSafe(s))
+  // A snippet is one line under its place: a cell's line breaks (Alt+Enter) are spaces there, as the GUI shows them.
+  const oneLine = (s: string) => (/[\r\n]/.test(s) ? s.replace(/\r\n|[\r\n]/g, " ") : s)
+  const hl = (s: string) => (c ? terminalSafe(oneLine(s)).replace(/【([^】]*)】/g, "\x1b[1;33m$1\x1b[0m") : terminalSafe(oneLine(s)))
   const dim = (s: string) => (c ? `\x1b[2m${s}\x1b[0m` : s)
   const bold = (s: string) => (c ? `\x1b[1m${s}\x1b[0m` : s)
   const notes: Array<string> = []
@@ -224,9 +226,9 @@ export function formatSearchOutput(result: SearchOutputInput, options: SearchOut
       }
       const ctx = contextLines(contexts[i]?.[j], options.language)
       out.push(`  ${where}${ctx.after === "" ? "" : `  ${dim(terminalSafe(ctx.after))}`}`)
-      if (ctx.before !== undefined) out.push(`    ${dim(terminalSafe(ctx.before))}`)
+      if (ctx.before !== undefined) out.push(`    ${dim(terminalSafe(oneLine(ctx.before)))}`)
       out.push(`    ${hl(h.snippet)}`)
-      if (ctx.below !== undefined) out.push(`    ${dim(terminalSafe(ctx.below))}`)
+      if (ctx.below !== undefined) out.push(`    ${dim(terminalSafe(oneLine(ctx.below)))}`)
     })
   })
   const from = result.offset + 1

@@ -298,6 +298,28 @@ const propertyJa: Record<string, string> = {
 
 const appJa: Record<AppKind, string> = { spreadsheet: "表計算", document: "文書", presentation: "プレゼンテーション" }
 
+/** The words of an extraction's places that are not a number or a cell (`header`, `footnote:3`, `A1 comment`, …), in Japanese. */
+const placeJa: Record<string, string> = {
+  header: "ヘッダー", footer: "フッター", footnote: "脚注", endnote: "文末脚注", comment: "コメント", textbox: "テキストボックス",
+  chart: "グラフ", drawing: "図形", shape: "図形", link: "リンク"
+}
+
+/** A place in a document that is no paragraph number (`header`, `footnote:3`, `comment:0`, `textbox`): `ヘッダー`, `脚注 3`, `コメント`. */
+function paragraphPlaceJa(loc: string): string {
+  const [word = "", n] = loc.split(":")
+  const name = placeJa[word]
+  if (name === undefined) return loc
+  return n !== undefined && n !== "" && word !== "comment" ? `${name} ${n}` : name
+}
+
+/** A place in a sheet: `B3`, `B3（コメント）` for `B3 comment`, `（ヘッダー）` for `header`, after the sheet's name. */
+function cellPlaceJa(part: string, loc: string): string {
+  const m = /^([A-Z]+\d+)(?: ([a-z]+))?$/.exec(loc)
+  if (m !== null) return m[2] === undefined ? `${part}!${m[1]}` : `${part}!${m[1]}（${placeJa[m[2]] ?? m[2]}）`
+  const name = placeJa[loc]
+  return name === undefined ? `${part}!${loc}` : `${part}（${name}）`
+}
+
 // A code with what was seen: `unreadable: EACCES …`, or the bare code.
 const codeAndDetail = (code: string, detail: string) => (detail === "" ? code : `${code}: ${detail}`)
 
@@ -509,8 +531,8 @@ const ja: Catalogue = {
   searchWithDefaultSettings: "（設定ファイルを直すまで、既定の設定で検索します）",
   searchLocation: (locator, part, loc) => {
     switch (locator) {
-      case "cell": return `${part}!${loc}`
-      case "paragraph": return /^\d+$/.test(loc) ? `¶${loc}` : loc
+      case "cell": return cellPlaceJa(part, loc)
+      case "paragraph": return /^\d+$/.test(loc) ? `¶${loc}` : paragraphPlaceJa(loc)
       case "slide": {
         const [n, notes] = loc.split(" ")
         return `スライド ${n ?? loc}${notes === "notes" ? "（ノート）" : ""}`
@@ -740,8 +762,8 @@ const en: Catalogue = {
   searchWithDefaultSettings: "(searching with the default settings until it is fixed)",
   searchLocation: (locator, part, loc) => {
     switch (locator) {
-      case "cell": return `${part}!${loc}`
-      case "paragraph": return /^\d+$/.test(loc) ? `¶${loc}` : loc
+      case "cell": return /^[A-Z]+\d+( |$)/.test(loc) ? `${part}!${loc}` : `${part} (${loc})`
+      case "paragraph": return /^\d+$/.test(loc) ? `¶${loc}` : loc.replace(/^(footnote|endnote):/, "$1 ").replace(/^comment:\d*$/, "comment")
       case "slide": return `slide ${loc}`
       case "property": return `property:${loc}`
       case "name": return loc === "sheet" ? `sheet:${part}` : "name"

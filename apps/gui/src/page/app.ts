@@ -641,7 +641,7 @@ function whereOf(hit: HitView): Array<Node | string> {
       return [sheet, el("br"), cell]
     }
     case "paragraph":
-      return [/^\d+$/.test(hit.loc) ? `${t.paragraph} ${hit.loc}` : hit.loc]
+      return [/^\d+$/.test(hit.loc) ? `${t.paragraph} ${hit.loc}` : t.place(hit.loc)]
     case "slide": {
       const [n, notes] = hit.loc.split(" ")
       return [`${t.slide} ${n ?? hit.loc}${notes === "notes" ? t.notes : ""}`]

@@ -26,6 +26,19 @@ export function sizeText(bytes: number | null): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`
 }
 
+/** The words of an extraction's places that are no number or cell (`header`, `footnote:3`, `B3 comment`, …), in Japanese. */
+const placeWordsJa: Record<string, string> = {
+  header: "ヘッダー", footer: "フッター", footnote: "脚注", endnote: "文末脚注", comment: "コメント", textbox: "テキストボックス",
+  chart: "グラフ", drawing: "図形", shape: "図形", link: "リンク"
+}
+
+/** A cell's place (`B3`, `B3 comment`) or a sheet's (`footer`): the cell and what of it, else the place's word. */
+const cellPlace = (cell: string, words: Record<string, string>, cellWord: string, wrap: (w: string) => string): string => {
+  const m = /^([A-Z]+\d+)(?: ([a-z]+))?$/.exec(cell)
+  if (m === null) return words[cell] ?? cell
+  return `${cellWord} ${m[1]}${m[2] === undefined ? "" : wrap(words[m[2]] ?? m[2])}`
+}
+
 /** The page's languages (the setting `language`). */
 export type UiLanguage = "ja" | "en"
 
@@ -84,8 +97,15 @@ const ja = {
   removeHeading: "インデックスの削除",
   removeConfirm: "削除する",
   removeCancel: "やめる",
-  sheetCell: (sheet: string, cell: string): readonly [string, string] => [`シート「${sheet}」`, `セル ${cell}`],
+  sheetCell: (sheet: string, cell: string): readonly [string, string] => [`シート「${sheet}」`, cellPlace(cell, placeWordsJa, "セル", (w) => `（${w}）`)],
   paragraph: "段落",
+  /** A place in a document that is no paragraph number: `ヘッダー`, `脚注 3`, `コメント`. */
+  place: (loc: string): string => {
+    const [word = "", n] = loc.split(":")
+    const name = placeWordsJa[word]
+    if (name === undefined) return loc
+    return n !== undefined && n !== "" && word !== "comment" ? `${name} ${n}` : name
+  },
   fileName: "ファイル名",
   sheetName: (sheet: string) => `シート名「${sheet}」`,
   propertyOf: (name: string) => `文書のプロパティ（${({ title: "タイトル", subject: "件名", author: "作成者", keywords: "キーワード", description: "コメント", category: "分類", company: "会社", manager: "管理者", lastModifiedBy: "最終更新者" } as Record<string, string>)[name] ?? name}）`,
@@ -224,8 +244,9 @@ const en: UiText = {
   removeHeading: "Remove an index",
   removeConfirm: "Remove",
   removeCancel: "Cancel",
-  sheetCell: (sheet, cell) => [`Sheet “${sheet}”`, `cell ${cell}`],
+  sheetCell: (sheet, cell) => [`Sheet “${sheet}”`, cellPlace(cell, {}, "cell", (w) => ` ${w}`)],
   paragraph: "Paragraph",
+  place: (loc) => loc.replace(/^(footnote|endnote):/, "$1 ").replace(/^comment:\d*$/, "comment"),
   fileName: "File name",
   sheetName: (sheet) => `Sheet name "${sheet}"`,
   propertyOf: (name) => `Document property (${name})`,
