@@ -102,9 +102,11 @@ const ja = {
   /** A place in a document that is no paragraph number: `ヘッダー`, `脚注 3`, `コメント`. */
   place: (loc: string): string => {
     const [word = "", n] = loc.split(":")
+    // Comments are not numbered for the reader; a note's number follows its name (脚注 3).
+    if (word === "comment") return "コメント"
     const name = placeWordsJa[word]
     if (name === undefined) return loc
-    return n !== undefined && n !== "" && word !== "comment" ? `${name} ${n}` : name
+    return n !== undefined && n !== "" ? `${name} ${n}` : name
   },
   fileName: "ファイル名",
   sheetName: (sheet: string) => `シート名「${sheet}」`,
