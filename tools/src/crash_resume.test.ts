@@ -154,7 +154,10 @@ describe("crash and resume through the CLI (C1, C2, C3, R3, R7)", () => {
       // S1: every done file is found by a new process right after the kill (from a live segment, the
       // fresh tail, or its staging folder while it waited for the rest of its source folder).
       const found = foundByProbe(work)
-      for (const key of done) if (!found.has(key)) violations.push(`after kill ${kills} (run ${attempt}): done ${key} is not found by a search`)
+      const missed = [...done].filter((key) => !found.has(key))
+      for (const key of missed) violations.push(`after kill ${kills} (run ${attempt}): done ${key} is not found by a search`)
+      // The later runs overwrite the state that broke S1: a copy of it, kept with the rest, for a look (an intermittent failure, note 34).
+      if (missed.length > 0 && !fs.existsSync(`${work}-at-s1-violation`)) fs.cpSync(work, `${work}-at-s1-violation`, { recursive: true })
       everDone = done
       // C1: files in flight at the previous kill come last in this run's target list.
       const results = [...out.matchAll(/^\[(\d+)\/(\d+)\] (\S+): /gm)]
