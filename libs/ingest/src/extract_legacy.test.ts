@@ -1,6 +1,6 @@
 /**
- * Word 97–2003 and PowerPoint 97–2003 files read by the plain reader (W3),
- * written byte by byte by `_test_legacy.ts`: what Word and PowerPoint show
+ * Word 97–2003, PowerPoint 97–2003 and PowerPoint 95 files read by the plain
+ * reader (W3), written byte by byte by `_test_legacy.ts`: what Word and PowerPoint show
  * is the text, the locators are the docx and pptx paths', and whatever the
  * reader does not read fails `needs-office` (so the worker reroutes it,
  * R14) while damage fails with a specific reason.
@@ -10,10 +10,23 @@ import type { Extraction } from "@sagasu/domain"
 import { Effect, Either } from "effect"
 import { collectingSink, ExtractError, extractBuffer, extractBufferTo } from "./extract.ts"
 import { LineBudget } from "./extract/_limits.ts"
+import { readPowerPoint95 } from "./extract/_powerpoint95.ts"
 import { readPowerPoint97 } from "./extract/_powerpoint97.ts"
 import { codePageOfLanguage } from "./extract/_codepage.ts"
 import { sniffContainer } from "./extract/_sniff.ts"
-import { docStreams, oldWordDocument, pptStreams, writeDoc, writeOldDoc, writePpt } from "./extract/_test_legacy.ts"
+import {
+  docStreams,
+  oldWordDocument,
+  ppt95Container,
+  ppt95Document,
+  ppt95Record,
+  pptStreams,
+  summaryInformation,
+  writeDoc,
+  writeOldDoc,
+  writePpt,
+  writePpt95
+} from "./extract/_test_legacy.ts"
 import { fieldWithoutResult, readWord97 } from "./extract/_word97.ts"
 import { bytesSource, type ZipSource } from "./extract/_zip.ts"
 import type { CompoundFile } from "./extract/_cfb.ts"
@@ -277,19 +290,84 @@ describe("PowerPoint 97–2003 (.ppt) without Office (W3)", () => {
       ])
     }))
 
-  it.effect("encrypted (the CurrentUserAtom's token) → encrypted; no Current User stream (PowerPoint 95) → needs-office", () =>
+  it.effect("encrypted (the CurrentUserAtom's token) → encrypted; a PowerPoint 97 stream without its Current User stream → needs-office", () =>
     Effect.gen(function* () {
       expect(failure(yield* read(writePpt([{ placeholders: ["x"] }], { encrypted: true }), "x.ppt"))?.reason).toBe("encrypted")
       const s = pptStreams([{ placeholders: ["x"] }])
       const old = failure(yield* read(writeCfb([["PowerPoint Document", s.document]]), "x.ppt"))
       expect(old?.reason).toBe("needs-office")
-      expect(old?.detail).toContain("PowerPoint 95")
+      expect(old?.detail).toContain("no Current User stream")
     }))
 
   it.effect("an edit chain that loops (57272_corrupted_usereditatom.ppt) is read from the directories in stream order", () =>
     Effect.gen(function* () {
       const result = yield* read(writePpt([{ placeholders: ["still here"] }], { editLoop: true }), "loop.ppt")
       expect(linesOf(result)).toEqual([["slides", "1", "still here"]])
+    }))
+})
+
+describe("PowerPoint 95 (.ppt) without Office (W3)", () => {
+  it.effect("slides in the slide list's order, a line per paragraph, shapes in drawing order (groups, rectangles, linked text), notes `n notes`, masters left out", () =>
+    Effect.gen(function* () {
+      const ppt = writePpt95(
+        [
+          { shapes: ["Quarterly report", "First point\rSecond point\r\r   Indented\rThird\vline\tend"], notes: "What to say\rand more" },
+          { shapes: [{ text: "in a group", grouped: 2 }, { text: "a rectangle", rectangle: true }, { text: "linked text", hyperlink: true }] },
+          { shapes: [] },
+          { shapes: ["last"] }
+        ],
+        { master: ["Click to edit Master title style"] }
+      )
+      const result = yield* read(ppt, "old.ppt")
+      expect(linesOf(result)).toEqual([
+        ["slides", "1", "Quarterly report"],
+        ["slides", "1", "First point"],
+        ["slides", "1", "Second point"],
+        // The file's own spaces stay (LibreOffice drops a paragraph's first space: see office_corpus.test.ts).
+        ["slides", "1", "   Indented"],
+        ["slides", "1", "Third line\tend"],
+        ["slides", "1 notes", "What to say"],
+        ["slides", "1 notes", "and more"],
+        ["slides", "2", "in a group"],
+        ["slides", "2", "a rectangle"],
+        ["slides", "2", "linked text"],
+        ["slides", "4", "last"]
+      ])
+    }))
+
+  it.effect("the text is in the summary information's code page: 1251 reads Cyrillic, none means 1252 (“quotes” – dashes €)", () =>
+    Effect.gen(function* () {
+      const cyrillic = new Uint8Array([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2]) // Привет in windows-1251
+      const russian = yield* read(writePpt95([{ shapes: ["x"] }], { codePage: 1251, encode: () => cyrillic }), "ru.ppt")
+      expect(linesOf(russian)).toEqual([["slides", "1", "Привет"]])
+      const western = new Uint8Array([0x93, 0x61, 0x94, 0x20, 0x96, 0x20, 0x80, 0x35])
+      const noSummary = writeCfb([["PowerPoint Document", ppt95Document([{ shapes: ["x"] }], { encode: () => western })]])
+      expect(linesOf(yield* read(noSummary, "w.ppt"))).toEqual([["slides", "1", "“a” – €5"]])
+      // The summary's own strings in its code page, as the part `properties`, as for every OLE2 file.
+      const titled = writeCfb([
+        ["PowerPoint Document", ppt95Document([{ shapes: ["x"] }])],
+        ["\u0005SummaryInformation", summaryInformation(1251, cyrillic)]
+      ])
+      const parts = yield* read(titled, "t.ppt")
+      expect(linesOf(parts)).toEqual([["slides", "1", "x"], ["properties", "title", "Привет"]])
+    }))
+
+  it.effect("fields: a slide number shows the slide's number, a date (computed when shown) nothing", () =>
+    Effect.gen(function* () {
+      const result = yield* read(
+        writePpt95([{ shapes: ["a"] }, { shapes: [{ text: "Slide * of deck, printed *", fields: [{ at: 6, format: 16 }, { at: 25, format: 1 }] }] }]),
+        "fields.ppt"
+      )
+      expect(linesOf(result)).toEqual([["slides", "1", "a"], ["slides", "2", "Slide 2 of deck, printed "]])
+    }))
+
+  it.effect("a master in the slide list, a slide with id 0 or without its atom is no slide: the next one takes its number, as LibreOffice numbers them", () =>
+    Effect.gen(function* () {
+      const result = yield* read(
+        writePpt95([{ shapes: ["one"] }, { shapes: ["master"], id: 0x80000005 }, { shapes: ["zero"], id: 0 }, { shapes: ["no atom"], noAtom: true }, { shapes: ["two"] }]),
+        "x.ppt"
+      )
+      expect(linesOf(result)).toEqual([["slides", "1", "one"], ["slides", "2", "two"]])
     }))
 })
 
@@ -441,6 +519,85 @@ describe("hostile .doc and .ppt: a specific reason, never a crash or a hang", ()
     expect(result !== "done" && [result.reason, result.detail]).toEqual(["corrupt", expect.stringContaining("nested deeper than 64 levels")])
   })
 })
+
+describe("hostile PowerPoint 95 streams: a specific reason, never a crash, a hang or an allocation past the limits", () => {
+  const budget = () => new LineBudget(5_000_000)
+  const run = (document: Uint8Array, b = budget()) => outcome(() => readPowerPoint95({ document: bytesSource(document), codePage: 1252 }, b))
+  const deck = ppt95Document([{ shapes: ["one", { text: "two", grouped: 1 }], notes: "n" }, { shapes: ["three"] }])
+
+  it("a stream cut at any point fails corrupt or needs-office (too short to tell), or reads what is left", () => {
+    const reasons = new Set<string>()
+    for (let cut = 0; cut < deck.length; cut += 1) {
+      const result = run(deck.subarray(0, cut))
+      reasons.add(result === "done" ? "done" : result.reason)
+      expect(["corrupt", "needs-office", "done"], `cut at ${cut}: ${result === "done" ? "" : result.detail}`).toContain(result === "done" ? "done" : result.reason)
+    }
+    // Cut inside the root: its length runs past the stream.
+    expect(reasons.has("corrupt")).toBe(true)
+  })
+
+  it("a record whose length runs past its container fails corrupt, naming the record and by how much", () => {
+    const d = Buffer.from(deck)
+    const text = d.indexOf(Buffer.from("three"))
+    d.writeUInt32LE(1000, text - 16 + 8)
+    const result = run(d)
+    expect(result !== "done" && [result.reason, result.detail]).toEqual(["corrupt", expect.stringMatching(/^PowerPoint 95 presentation: a record of a text at byte \d+ runs \d+ bytes past its container$/)])
+    // The root itself claiming more than the stream holds.
+    const root = Buffer.from(deck)
+    root.writeUInt32LE(deck.length, 8)
+    const past = run(root)
+    expect(past !== "done" && [past.reason, past.detail]).toEqual(["corrupt", expect.stringContaining("the root record at byte 0 runs 16 bytes past its container")])
+  })
+
+  it("groups nested 100,000 deep fail corrupt at 64 levels; a stream of another shape is needs-office", () => {
+    const depth = 100_000
+    // Headers only, each group's length the rest of the chain: 1.6 MB, built without nesting calls.
+    const nested = Buffer.alloc(depth * 16)
+    for (let i = 0; i < depth; i++) {
+      nested.writeUInt16LE(3001, i * 16)
+      nested.writeUInt16LE(0xffff, i * 16 + 4)
+      nested.writeUInt32LE((depth - i - 1) * 16, i * 16 + 8)
+    }
+    const slide = ppt95Container(1006, [ppt95Record(1007, Buffer.concat([u32le(256), u32le(0)])), ppt95Record(3000, nested, { container: true })])
+    const document = ppt95Container(3, [ppt95Container(1000, [ppt95Container(2000, [slide], 10)])])
+    const result = run(document)
+    expect(result !== "done" && [result.reason, result.detail]).toEqual(["corrupt", expect.stringContaining("nested deeper than 64 levels")])
+    const other = run(pptStreams([{ placeholders: ["x"] }]).document)
+    expect(other !== "done" && other.reason).toBe("needs-office")
+  })
+
+  it("a text is held against the budget before it is decoded: past its characters it fails too-large", () => {
+    const long = ppt95Document([{ shapes: ["x".repeat(5000)] }])
+    const result = run(long, new LineBudget(1000, 4000))
+    expect(result !== "done" && [result.reason, result.detail]).toEqual(["too-large", "slide 1: more than 4000 characters of text"])
+    expect(run(long, new LineBudget(1000, 6000))).toBe("done")
+  })
+
+  it("a slide that claims 1 GiB fails too-large before it is read, and the stream is read by its headers only", () => {
+    const d = Buffer.from(deck)
+    const slideAt = d.indexOf(Buffer.from([0xee, 0x03, 0x00, 0x00, 0xff, 0xff]))
+    d.writeUInt32LE(1024 ** 3, slideAt + 8)
+    for (const at of [0, 16, d.indexOf(Buffer.from([0xd0, 0x07, 0x00, 0x00, 0xff, 0xff]))]) d.writeUInt32LE(d.readUInt32LE(at + 8) + 1024 ** 3, at + 8)
+    let read = 0
+    const document: ZipSource = {
+      size: d.length + 1024 ** 3,
+      read: (start, end) => {
+        read += end - start
+        return start < d.length ? d.subarray(start, Math.min(end, d.length)) : Buffer.alloc(end - start)
+      }
+    }
+    const result = outcome(() => readPowerPoint95({ document, codePage: 1252 }, budget()))
+    expect(result !== "done" && [result.reason, result.detail]).toEqual(["too-large", expect.stringContaining("slide 1 has 1073741")])
+    expect(read).toBeLessThan(4096)
+  })
+})
+
+/** `n` as 4 bytes, little-endian. */
+const u32le = (n: number) => {
+  const b = Buffer.alloc(4)
+  b.writeUInt32LE(n >>> 0)
+  return b
+}
 
 /** A compound file of streams given as sources (a test can make them as large as it likes without holding them). */
 const compoundOf = (streams: Record<string, ZipSource>): CompoundFile => ({

@@ -1,9 +1,10 @@
 /**
  * Legacy Word and PowerPoint files in a real run (W3, R14): Word 97–2003,
- * Word 6/95, Word 2 and PowerPoint 97–2003 are read by a plain worker
- * without LibreOffice; a PowerPoint 95 file comes back from the plain worker
- * as *reroute* and the run hands it to the presentation owner, whose
- * LibreOffice reads it. Needs the corpus (../shared/corpus) and LibreOffice.
+ * Word 6/95, Word 2, PowerPoint 97–2003 and PowerPoint 95 are read by a
+ * plain worker without LibreOffice; a PowerPoint 4.0 file comes back from
+ * the plain worker as *reroute* and the run hands it to the presentation
+ * owner, whose LibreOffice reads it. Needs the corpus (../shared/corpus) and
+ * LibreOffice.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { defaultSettings } from "@sagasu/domain"
@@ -25,7 +26,8 @@ const files = {
   "word95.doc": "poi/Word95.doc",
   "word2.doc": "poi/word2.doc",
   "ppt97.ppt": "poi/54880_chinese.ppt",
-  "ppt95.ppt": "poi/PPT95.ppt"
+  "ppt95.ppt": "poi/PPT95.ppt",
+  "ppt40.ppt": "poi/pp40only.ppt"
 } as const
 
 const tempDir = Effect.acquireRelease(
@@ -34,7 +36,7 @@ const tempDir = Effect.acquireRelease(
 )
 
 describe.skipIf(!haveCorpus)("legacy Word and PowerPoint: plain first, Office when needed (W3, R14)", { timeout: 120_000 }, () => {
-  it.scoped("a plain worker reads Word 97, Word 95 and Word 2 files and sends a PowerPoint 95 file back as reroute to the presentation owner", () =>
+  it.scoped("a plain worker reads Word 97, Word 95, Word 2 and PowerPoint 95 files and sends a PowerPoint 4.0 file back as reroute to the presentation owner", () =>
     Effect.gen(function* () {
       const dir = yield* tempDir
       const read = (name: keyof typeof files) => ingestPlain(corpusFile(files[name]), path.join(dir, name))
@@ -50,12 +52,16 @@ describe.skipIf(!haveCorpus)("legacy Word and PowerPoint: plain first, Office wh
       expect(staged("word95.doc")).toContain("author\tNevin Nollop\n")
       expect(yield* read("word2.doc")).toMatchObject({ status: "done" })
       expect(staged("word2.doc")).toContain("\tMr. Alain Bibas ORANGE FRANCE 3GPPMEMBER (ETSI) FR +33 1 45 29 46 63 alain.bibas@rd.francetelecom.com YES  -  NO\n")
-      const result = yield* read("ppt95.ppt")
+      // PowerPoint 95: its slides and its summary's properties, without LibreOffice since W3's reader of it.
+      expect(yield* read("ppt95.ppt")).toMatchObject({ status: "done", tsvCount: 2 })
+      expect(staged("ppt95.ppt")).toContain("1\tIan GRAHAM\n")
+      expect(staged("ppt95.ppt")).toContain("author\tIan S. Graham\n")
+      const result = yield* read("ppt40.ppt")
       expect(result).toMatchObject({ status: "reroute", app: "presentation", failure: { reason: "needs-office" } })
-      expect(fs.existsSync(path.join(dir, "ppt95.ppt")), "nothing staged").toBe(false)
+      expect(fs.existsSync(path.join(dir, "ppt40.ppt")), "nothing staged").toBe(false)
     }).pipe(Effect.provide(NodeWithWorkStore)))
 
-  it.scopedLive.skipIf(!haveSoffice)("a run indexes all five: the Word and PowerPoint 97 files, Word 95 and Word 2 without LibreOffice, PowerPoint 95 through it", () =>
+  it.scopedLive.skipIf(!haveSoffice)("a run indexes all six: the Word and PowerPoint 97 files, Word 95, Word 2 and PowerPoint 95 without LibreOffice, PowerPoint 4.0 through it", () =>
     Effect.gen(function* () {
       const base = yield* tempDir
       const source = path.join(base, "src")
@@ -67,8 +73,15 @@ describe.skipIf(!haveCorpus)("legacy Word and PowerPoint: plain first, Office wh
       const code = yield* runIndexer(channel, yield* standardRunOptions(paths.root, "test"))
       expect(code).toBe(0)
       const rows = yield* readIngestList(paths)
-      expect(Object.fromEntries(rows.map((r) => [r.path, r.status]))).toEqual({ "ppt95.ppt": "done", "ppt97.ppt": "done", "word2.doc": "done", "word95.doc": "done", "word97.doc": "done" })
-      // The log block of each file says how it was read: LibreOffice converted only PowerPoint 95.
+      expect(Object.fromEntries(rows.map((r) => [r.path, r.status]))).toEqual({
+        "ppt40.ppt": "done",
+        "ppt95.ppt": "done",
+        "ppt97.ppt": "done",
+        "word2.doc": "done",
+        "word95.doc": "done",
+        "word97.doc": "done"
+      })
+      // The log block of each file says how it was read: LibreOffice converted only PowerPoint 4.0.
       const log = fs.readFileSync(paths.log, "utf8")
       // A file's block: its `[n/total]` line and the indented lines under it (R4).
       const block = (name: string) => {
@@ -77,15 +90,16 @@ describe.skipIf(!haveCorpus)("legacy Word and PowerPoint: plain first, Office wh
         return lines.slice(0, end).join("\n")
       }
       // R14: the reroute is logged when it happens, the owner's result in the file's block.
-      expect(log).toContain("A/ppt95.ppt: Office が無いと読めない内容のため、プレゼンテーションの担当（LibreOffice）に回しました")
-      expect(block("ppt95.ppt")).toMatch(/: 取り込みました\n(.*\n)*.*pptx に変換しました（\d+ ms、このプロセスで 1 件目）/)
-      for (const name of ["word97.doc", "ppt97.ppt", "word95.doc", "word2.doc"]) expect(block(name), name).not.toMatch(/LibreOffice|変換/)
+      expect(log).toContain("A/ppt40.ppt: Office が無いと読めない内容のため、プレゼンテーションの担当（LibreOffice）に回しました")
+      expect(block("ppt40.ppt")).toMatch(/: 取り込みました\n(.*\n)*.*pptx に変換しました（\d+ ms、このプロセスで 1 件目）/)
+      for (const name of ["word97.doc", "ppt97.ppt", "word95.doc", "word2.doc", "ppt95.ppt"]) expect(block(name), name).not.toMatch(/LibreOffice|変換/)
       for (const [query, file] of [
         ["ディレクトリ", "word97.doc"],
         ["カタカナ", "ppt97.ppt"],
         ["quick brown fox", "word95.doc"],
         ["alain.bibas@rd.francetelecom.com", "word2.doc"],
-        ["utoronto", "ppt95.ppt"]
+        ["utoronto", "ppt95.ppt"],
+        ["COMMUNITY ORGANISATIONS", "ppt40.ppt"]
       ] as const) {
         const result = yield* searchIndex(paths, query, { index: "A", limit: 5 })
         expect(result.hits.map((h) => h.path), query).toContain(file)

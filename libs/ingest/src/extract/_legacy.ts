@@ -2,8 +2,8 @@
  * A legacy Office file in an OLE2 container (MS-CFB), read without Office
  * where a plain reader exists (W3): an Excel 5.0–2003 workbook through
  * `_xls.ts`, a Word 97–2003 or Word 6.0/95 document or a PowerPoint
- * 97–2003 presentation through `_legacy_text.ts`. Everything else —
- * PowerPoint 95 and 4.0, OLE2 files of other kinds, containers cut short — is
+ * 97–2003 or 95 presentation through `_legacy_text.ts`. Everything else —
+ * PowerPoint 4.0, OLE2 files of other kinds, containers cut short — is
  * `needs-office`, rerouted to the Office owner of its kind (R14), as is a
  * workbook the reader finds damaged; an encrypted file is `encrypted` and a
  * container whose sector chains loop is `corrupt` (no reader gets past it).
@@ -65,7 +65,7 @@ export const extractOle2 = <E>(
         // A workbook saved as "Excel 97–2003 & 5.0/95" holds both streams: Workbook is the BIFF8 one.
         const streamName = ["Workbook", "Book"].find((name) => file.entries.some((e) => e.type === "stream" && e.path.toLowerCase() === name.toLowerCase()))
         if (streamName === undefined) {
-          // Word 97–2003 or 6.0/95, or PowerPoint 97–2003; an older PowerPoint is needs-office (rerouted).
+          // Word 97–2003 or 6.0/95, or PowerPoint 97–2003 or 95; PowerPoint 4.0 (a PP40 stream) is needs-office (rerouted).
           const format = yield* Effect.try({ try: () => legacyTextOf(file), catch: containerError })
           if (format === "word97") yield* extractWord97(file, budget, sink)
           else if (format === "powerpoint97") yield* extractPowerPoint97(file, budget, sink)

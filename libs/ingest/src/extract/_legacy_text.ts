@@ -1,6 +1,6 @@
 /**
- * Word 97–2003 and PowerPoint 97–2003 files read from their OLE2 container
- * (`_cfb.ts`) by the plain workers (SPEC W3): the streams each reader needs,
+ * Word 97–2003 and PowerPoint 97–2003 and 95 files read from their OLE2
+ * container (`_cfb.ts`) by the plain workers (SPEC W3): the streams each reader needs,
  * and the lines handed to the sink in batches while they are read, in the
  * parts the docx and pptx paths give (`document`; `slides` and
  * `hidden slides`).
@@ -11,7 +11,9 @@ import type { AppKind, BodyLine, BodyPartHead } from "@sagasu/domain"
 import { Effect } from "effect"
 import { cfbDamageOf, type CompoundFile } from "./_cfb.ts"
 import type { LineBudget } from "./_limits.ts"
-import { readPowerPoint97 } from "./_powerpoint97.ts"
+import { isPowerPoint95, readPowerPoint95 } from "./_powerpoint95.ts"
+import { readPowerPoint97, type PowerPoint97Line } from "./_powerpoint97.ts"
+import { summaryCodePage } from "./_properties.ts"
 import { emitLines, type ExtractionSink } from "./_sink.ts"
 import { readWord97 } from "./_word97.ts"
 import type { ZipSource } from "./_zip.ts"
@@ -144,15 +146,20 @@ const emitDocument = <E>(lines: Iterator<BodyLine, void, undefined>, budget: Lin
   })
 
 /**
- * Reads the PowerPoint 97–2003 presentation in `file` into `sink`: a part
- * `slides`, and `hidden slides` when some are hidden (see
- * `_powerpoint97.ts`). Fails with an {@link ExtractError} or the sink's
- * error.
+ * Reads the PowerPoint presentation in `file` into `sink`: PowerPoint
+ * 97–2003 (see `_powerpoint97.ts`) as a part `slides`, and `hidden slides`
+ * when some are hidden; PowerPoint 95 (a `PowerPoint Document` stream of
+ * 16-byte record headers, `_powerpoint95.ts`) as a part `slides`, its text
+ * in the summary information's code page. Fails with an
+ * {@link ExtractError} or the sink's error.
  */
 export const extractPowerPoint97 = <E>(file: CompoundFile, budget: LineBudget, sink: ExtractionSink<E>): Effect.Effect<void, ExtractError | E> =>
   Effect.gen(function* () {
-    const lines = yield* readerOf(file, "PowerPoint Document", "presentation", (document) =>
-      readPowerPoint97({ currentUser: wholeStream(file, "Current User"), document }, budget)
+    const lines = yield* readerOf(file, "PowerPoint Document", "presentation", (document): Iterator<PowerPoint97Line, void, undefined> =>
+      // W3: PowerPoint 95 has no CurrentUserAtom; its stream is told by its first records, and read here too.
+      isPowerPoint95(document)
+        ? visibleLines(readPowerPoint95({ document, codePage: summaryCodePage(file) ?? 1252 }, budget))
+        : readPowerPoint97({ currentUser: wholeStream(file, "Current User"), document }, budget)
     )
     // Hidden slides are few; their lines wait for their own part, as the pptx path keeps them apart.
     const hidden: Array<BodyLine> = []
@@ -169,3 +176,8 @@ export const extractPowerPoint97 = <E>(file: CompoundFile, budget: LineBudget, s
     yield* emitLines(sink, budget, hidden)
     yield* sink.endPart
   }).pipe(Effect.withSpan("Extract.powerpoint97"))
+
+/** Lines of a format that marks no slide hidden (PowerPoint 95 and 4.0), as visible lines. */
+function* visibleLines(lines: Iterator<BodyLine, void, undefined>): Generator<PowerPoint97Line, void, undefined> {
+  for (let next = lines.next(); next.done !== true; next = lines.next()) yield { hidden: false, line: next.value }
+}

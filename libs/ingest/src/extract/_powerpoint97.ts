@@ -15,8 +15,10 @@
  * image and slide number are left out.
  *
  * Encrypted presentations (an encrypted CurrentUserAtom, or a UserEditAtom
- * naming a CryptSession10Container) fail `encrypted`; PowerPoint 95 and
- * older (no PowerPoint 97 CurrentUserAtom) `needs-office`; a structure no
+ * naming a CryptSession10Container) fail `encrypted`; a stream without a
+ * PowerPoint 97 CurrentUserAtom `needs-office` (PowerPoint 95 never comes
+ * here: `_legacy_text.ts` tells it by its first records and hands it to
+ * `_powerpoint95.ts`); a structure no
  * reader gets past (an edit chain or persist directory outside the stream, a
  * loop) `corrupt`.
  *
@@ -358,12 +360,12 @@ export function readPowerPoint97(streams: PowerPoint97Streams, budget: LineBudge
   }
 }
 
-/** The offset of the last edit, from the CurrentUserAtom; throws `encrypted`, or `needs-office` for an older PowerPoint's stream. */
+/** The offset of the last edit, from the CurrentUserAtom; throws `encrypted`, or `needs-office` for a stream without one (a PowerPoint 4.0 or older file's, or a damaged one). */
 function currentEdit(stream: Uint8Array | undefined): number {
-  if (stream === undefined) throw needsOffice("no Current User stream (PowerPoint 95 or older)")
-  if (stream.length < 28) throw needsOffice(`a Current User stream of ${stream.length} bytes (PowerPoint 95 or older)`)
+  if (stream === undefined) throw needsOffice("no Current User stream, and no PowerPoint 95 records")
+  if (stream.length < 28) throw needsOffice(`a Current User stream of ${stream.length} bytes, and no PowerPoint 95 records`)
   const v = new DataView(stream.buffer, stream.byteOffset, stream.byteLength)
-  if (v.getUint16(2, true) !== rt.currentUserAtom) throw needsOffice("no CurrentUserAtom in the Current User stream (PowerPoint 95 or older)")
+  if (v.getUint16(2, true) !== rt.currentUserAtom) throw needsOffice("no CurrentUserAtom in the Current User stream, and no PowerPoint 95 records")
   const token = v.getUint32(12, true)
   if (token === encryptedHeaderToken) throw encrypted("with an encrypted CurrentUserAtom")
   if (token !== headerToken) throw needsOffice(`a CurrentUserAtom with header token 0x${token.toString(16)}`)

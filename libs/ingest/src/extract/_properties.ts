@@ -106,17 +106,17 @@ const summaryIds: ReadonlyArray<readonly [number, string]> = [[2, "title"], [3, 
 const documentSummaryIds: ReadonlyArray<readonly [number, string]> = [[2, "category"], [14, "manager"], [15, "company"]]
 
 /**
- * The string properties `ids` of the first property set of an MS-OLEPS
- * stream: VT_LPSTR in the set's code page (property 1), VT_LPWSTR as
- * UTF-16. Anything out of bounds ends the reading with what was read.
+ * The first property set of an MS-OLEPS stream: each property's offset in
+ * the stream by its id, and the set's code page (property 1, a VT_I2), when
+ * it has one. Undefined when the stream is no property set; entries out of
+ * bounds end the table with what was read.
  */
-export function propertySetStrings(stream: Uint8Array, ids: ReadonlyArray<readonly [number, string]>): Map<string, string> {
-  const out = new Map<string, string>()
+function firstPropertySet(stream: Uint8Array): { readonly offsets: ReadonlyMap<number, number>; readonly codePage: number | undefined } | undefined {
   const v = new DataView(stream.buffer, stream.byteOffset, stream.byteLength)
   const u32 = (at: number) => (at + 4 <= stream.length ? v.getUint32(at, true) : -1)
-  if (stream.length < 48 || v.getUint16(0, true) !== 0xfffe) return out
+  if (stream.length < 48 || v.getUint16(0, true) !== 0xfffe) return undefined
   const set = u32(44)
-  if (set < 0 || set + 8 > stream.length) return out
+  if (set < 0 || set + 8 > stream.length) return undefined
   const count = Math.min(u32(set + 4), 1024)
   const offsets = new Map<number, number>()
   for (let i = 0; i < count; i++) {
@@ -125,9 +125,42 @@ export function propertySetStrings(stream: Uint8Array, ids: ReadonlyArray<readon
     if (id < 0 || offset < 0) break
     offsets.set(id, set + offset)
   }
-  let codePage = 1252
   const cp = offsets.get(1)
-  if (cp !== undefined && cp + 6 <= stream.length && v.getUint16(cp, true) === 0x0002) codePage = v.getUint16(cp + 4, true)
+  const codePage = cp !== undefined && cp + 6 <= stream.length && v.getUint16(cp, true) === 0x0002 ? v.getUint16(cp + 4, true) : undefined
+  return { offsets, codePage }
+}
+
+/**
+ * The code page of a legacy OLE2 file's summary information (property 1 of
+ * `\u0005SummaryInformation`): the Windows code page its 8-bit strings are
+ * in, which PowerPoint 95 and 4.0 also write their text in. Undefined when
+ * the stream is missing, too large, damaged or names none.
+ */
+export function summaryCodePage(file: CompoundFile): number | undefined {
+  try {
+    const entry = file.entries.find((e) => e.type === "stream" && e.path.toLowerCase() === "\u0005summaryinformation")
+    if (entry === undefined || entry.size > maxPropertyStreamBytes) return undefined
+    const stream = file.readStream(entry.path)
+    return stream === undefined ? undefined : firstPropertySet(stream)?.codePage
+  } catch {
+    // A damaged summary stream names no code page; the text is read in the default one.
+    return undefined
+  }
+}
+
+/**
+ * The string properties `ids` of the first property set of an MS-OLEPS
+ * stream: VT_LPSTR in the set's code page (property 1), VT_LPWSTR as
+ * UTF-16. Anything out of bounds ends the reading with what was read.
+ */
+export function propertySetStrings(stream: Uint8Array, ids: ReadonlyArray<readonly [number, string]>): Map<string, string> {
+  const out = new Map<string, string>()
+  const v = new DataView(stream.buffer, stream.byteOffset, stream.byteLength)
+  const u32 = (at: number) => (at + 4 <= stream.length ? v.getUint32(at, true) : -1)
+  const set = firstPropertySet(stream)
+  if (set === undefined) return out
+  const { offsets } = set
+  const codePage = set.codePage ?? 1252
   const decoder = byteDecoder(codePage)
   for (const [id, loc] of ids) {
     const at = offsets.get(id)

@@ -1,10 +1,12 @@
 /**
- * Byte-level writers of Word 97–2003 and PowerPoint 97–2003 streams, for
- * tests only: just the structures `_word97.ts` and `_powerpoint97.ts` read
- * (a FIB, a piece table and the story PLCs; Current User, the edit chain,
- * the persist directory, the slide list, slides with shapes and notes), so
- * that every feature and every kind of damage can be written on purpose.
- * {@link writeDoc} and {@link writePpt} wrap them in an OLE2 container.
+ * Byte-level writers of Word 97–2003, PowerPoint 97–2003 and PowerPoint 95
+ * streams, for tests only: just the structures `_word97.ts`,
+ * `_powerpoint97.ts` and `_powerpoint95.ts` read (a FIB, a piece table and
+ * the story PLCs; Current User, the edit chain, the persist directory, the
+ * slide list, slides with shapes and notes; PowerPoint 95's record tree of
+ * 16-byte headers), so that every feature and every kind of damage can be
+ * written on purpose. {@link writeDoc}, {@link writePpt} and
+ * {@link writePpt95} wrap them in an OLE2 container.
  *
  * @module
  */
@@ -434,5 +436,129 @@ export function writePpt(slides: ReadonlyArray<PptSlide>, options?: PptOptions):
   return writeCfb([
     ["PowerPoint Document", s.document],
     ["Current User", s.currentUser]
+  ])
+}
+
+/** A shape of a test PowerPoint 95 slide: its 8-bit text, and where it stands. */
+export interface Ppt95Shape {
+  readonly text: string
+  /** A rectangle (3008) rather than a placeholder (3010). */
+  readonly rectangle?: boolean
+  /** Inside a group (3001 → a list 2000 of kind 15), `grouped` levels deep. */
+  readonly grouped?: number
+  /** The text sits in a hyperlinked text record (4068) instead of the usual 4002. */
+  readonly hyperlink?: boolean
+  /** Character positions of fields: a slide number (format 16) or a date (format 1); the text holds a `*` there. */
+  readonly fields?: ReadonlyArray<{ readonly at: number; readonly format: 1 | 16 }>
+}
+
+/** One slide of a test PowerPoint 95 presentation. */
+export interface Ppt95Slide {
+  /** The slide's shapes in drawing order; a string is a placeholder's text. */
+  readonly shapes?: ReadonlyArray<string | Ppt95Shape>
+  /** The text of the notes page's body placeholder. */
+  readonly notes?: string
+  /** The slide atom's id (default 256 + the slide's index): 0 (no slide) or one with the high bit (a master) is left out. */
+  readonly id?: number
+  /** No slide atom at all. */
+  readonly noAtom?: boolean
+}
+
+/** Options of {@link ppt95Document}. */
+export interface Ppt95Options {
+  /** The text's bytes (default Latin-1, one byte a character). */
+  readonly encode?: (text: string) => Uint8Array
+  /** Texts of a master's placeholders: a master list (kind 11) the reader must leave out. */
+  readonly master?: ReadonlyArray<string>
+}
+
+/** A PowerPoint 95 record: u16 type, three 16-bit values (the second 0xFFFF for a container), u32 length, the kind byte, three bytes. */
+export const ppt95Record = (type: number, body: Uint8Array, options?: { readonly kind?: number; readonly container?: boolean }) =>
+  Buffer.concat([u16(type), u16(0), u16(options?.container === true ? 0xffff : 0), u16(0), u32(body.length), Buffer.from([options?.kind ?? 0, 0, 0, 0]), body])
+export const ppt95Container = (type: number, children: ReadonlyArray<Uint8Array>, kind = 0) => ppt95Record(type, Buffer.concat(children), { kind, container: true })
+
+/** Field ids of the test field list: 3 a slide number (format 16), 4 a date (format 1). */
+const field95 = { 16: 3, 1: 4 } as const
+
+/** A shape holding `shape`'s text: placeholder or rectangle, text properties (4001) → 4002 or 4068 → text zone 4064. */
+function shape95(shape: Ppt95Shape, encode: (text: string) => Uint8Array): Buffer {
+  const bytes = encode(shape.text)
+  // Field runs (2030 of kind 49): 24 bytes each, characters then the field id at 20 (−1 for none).
+  const runs: Array<Buffer> = []
+  let at = 0
+  const run = (count: number, field: number) => runs.push(Buffer.concat([u32(count), u16(0xfe1), Buffer.alloc(10), Buffer.alloc(4), u32(field)]))
+  for (const f of [...(shape.fields ?? [])].sort((a, b) => a.at - b.at)) {
+    if (f.at > at) run(f.at - at, -1)
+    run(1, field95[f.format])
+    at = f.at + 1
+  }
+  if (bytes.length > at) run(bytes.length - at, -1)
+  const zone = ppt95Container(4064, [ppt95Record(2030, bytes, { kind: 53 }), ppt95Container(2028, [ppt95Record(2030, Buffer.concat(runs), { kind: 49 })], 49)])
+  const text = ppt95Container(4001, [ppt95Record(4000, Buffer.alloc(16)), ppt95Container(shape.hyperlink === true ? 4068 : 4002, [ppt95Record(4003, Buffer.alloc(36)), ppt95Record(4021, u32(0)), zone])])
+  const own = shape.rectangle === true
+    ? ppt95Container(3008, [ppt95Record(3009, Buffer.alloc(40)), ppt95Record(3005, Buffer.alloc(56), { kind: 1 }), text], 19)
+    : ppt95Container(3010, [ppt95Record(3011, Buffer.alloc(8)), ppt95Record(3009, Buffer.alloc(40)), ppt95Record(3005, Buffer.alloc(56), { kind: 1 }), text], 19)
+  let out = own
+  for (let i = 0; i < (shape.grouped ?? 0); i++) out = ppt95Container(3001, [ppt95Record(3002, Buffer.alloc(8)), ppt95Container(2000, [ppt95Record(2001, u32(1)), out], 15)])
+  return out
+}
+
+/**
+ * A PowerPoint 95 `PowerPoint Document` stream holding `slides`: the root
+ * (3) → the Document (1000) → its atom, the Environment (1010) with the
+ * field list, the slide list (2000 of kind 10) and, when asked, a master
+ * list (kind 11) whose texts must not be read.
+ */
+export function ppt95Document(slides: ReadonlyArray<Ppt95Slide>, options?: Ppt95Options): Uint8Array {
+  const encode = options?.encode ?? ((t: string) => Buffer.from(t, "latin1"))
+  const fields = ppt95Container(2027, [ppt95Record(4056, u16(16)), ppt95Record(2017, new Uint8Array(), { kind: field95[16] }), ppt95Record(4056, u16(1)), ppt95Record(2017, new Uint8Array(), { kind: field95[1] })], 18)
+  const environment = ppt95Container(1010, [fields, ppt95Container(2006, [], 23)], 21)
+  const drawing = (shapes: ReadonlyArray<string | Ppt95Shape>) => ppt95Container(3000, shapes.map((s) => shape95(typeof s === "string" ? { text: s } : s, encode)), 20)
+  const slideRecords = slides.map((s, i) => {
+    const id = s.id ?? 256 + i
+    const atom = s.noAtom === true ? [] : [ppt95Record(1007, Buffer.concat([u32(id), u32(0x80000004)]))]
+    const notes = s.notes === undefined ? [] : [ppt95Container(1008, [ppt95Record(1009, u32(id)), drawing([{ text: "" }, s.notes])], 37)]
+    // The background rectangle (kind 28) before the drawing, as PowerPoint 95 writes it.
+    const background = ppt95Container(3008, [ppt95Record(3009, Buffer.alloc(40)), ppt95Record(3005, Buffer.alloc(56), { kind: 1 })], 28)
+    return ppt95Container(1006, [...atom, ppt95Record(1005, Buffer.alloc(24), { kind: 1 }), ...notes, background, drawing(s.shapes ?? [])], 16)
+  })
+  const slideList = ppt95Container(2000, [ppt95Record(2001, u32(slides.length)), ...slideRecords], 10)
+  const masters = options?.master === undefined
+    ? []
+    : [ppt95Container(2000, [ppt95Record(2001, u32(1)), ppt95Container(1016, [ppt95Record(1007, Buffer.concat([u32(0x80000004), u32(0)])), drawing(options.master)], 16)], 11)]
+  const document = ppt95Container(1000, [ppt95Record(1001, Buffer.alloc(44), { container: false }), environment, slideList, ...masters])
+  return new Uint8Array(ppt95Container(3, [document]))
+}
+
+/**
+ * A summary information stream (MS-OLEPS) naming `codePage` (property 1)
+ * and, when given, a title (property 2, VT_LPSTR in that code page's bytes
+ * `title`).
+ */
+export function summaryInformation(codePage: number, title?: Uint8Array): Uint8Array {
+  const properties: Array<readonly [number, Buffer]> = [[1, Buffer.concat([u16(2), u16(0), u16(codePage), u16(0)])]]
+  if (title !== undefined) {
+    const body = Buffer.concat([Buffer.from(title), Buffer.from([0])])
+    properties.push([2, Buffer.concat([u32(0x1e), u32(body.length), body, Buffer.alloc((4 - (body.length % 4)) % 4)])])
+  }
+  const tableBytes = 8 + properties.length * 8
+  const offsets: Array<number> = []
+  let at = tableBytes
+  for (const [, value] of properties) {
+    offsets.push(at)
+    at += value.length
+  }
+  const set = Buffer.concat([u32(at), u32(properties.length), ...properties.flatMap(([id], i) => [u32(id), u32(offsets[i] ?? 0)]), ...properties.map(([, v]) => v)])
+  // FMTID_SummaryInformation {F29F85E0-4FF9-1068-AB91-08002B27B3D9}
+  const fmtid = Buffer.from("e0859ff2f94f6810ab9108002b27b3d9", "hex")
+  return new Uint8Array(Buffer.concat([u16(0xfffe), u16(0), u32(0x00020005), Buffer.alloc(16), u32(1), fmtid, u32(48), set]))
+}
+
+/** A PowerPoint 95 .ppt file (OLE2): its document stream, the 15-byte Current User stream PowerPoint 95 writes, and a summary naming `codePage`. */
+export function writePpt95(slides: ReadonlyArray<Ppt95Slide>, options?: Ppt95Options & { readonly codePage?: number }): Uint8Array {
+  return writeCfb([
+    ["PowerPoint Document", ppt95Document(slides, options)],
+    ["Current User", new Uint8Array(Buffer.from("\u0009\u0000\u0000\u0000Editor\u0000\u0000\u0000\u0000\u0000", "latin1"))],
+    ["\u0005SummaryInformation", summaryInformation(options?.codePage ?? 1252)]
   ])
 }
