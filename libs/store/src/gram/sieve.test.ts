@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest"
 import { completeFolderIn, stagingCompleteMark } from "./body_walk.ts"
 import { freshMayHold, sieveFresh } from "./fresh_doc.ts"
 import {
-  buildSieve, clearSieves, decodeSieve, encodeSieve, readSieveFile, removeFolderSieves, sieveFileMinBytes, sieveFileName, sieveMayHold, sievePairBits,
+  SieveBuilder, buildSieve, clearSieves, decodeSieve, encodeSieve, readSieveFile, removeFolderSieves, sieveFileMinBytes, sieveFileName, sieveMayHold, sievePairBits,
   writeFolderSieve
 } from "./sieve.ts"
 
@@ -133,5 +133,49 @@ describe("a sieve's file (S2: written once by the worker that staged the folder)
     clearSieves(dir)
     expect(fs.readdirSync(dir)).toEqual([])
     clearSieves(path.join(root, "none"))
+  })
+})
+
+describe("a sieve's bits (S2)", () => {
+  // The rule written plainly, as the module's docs state it: a bit per unit, per pair of adjacent units and per
+  // run of 5 adjacent units of each text, the pair and run hashed onto tables of 2^bits bits (top bits of the hash).
+  function reference(texts: ReadonlyArray<string>, bits: number) {
+    const shift = 32 - bits
+    const pairs = new Uint32Array(2 ** bits / 32)
+    const runs = new Uint32Array(2 ** bits / 32)
+    const units = new Uint32Array(65536 / 32)
+    const set = (t: Uint32Array, b: number) => void (t[b >>> 5]! |= 1 << (b & 31))
+    for (const text of texts) {
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i)
+        set(units, c)
+        if (i >= 1) set(pairs, Math.imul((text.charCodeAt(i - 1) << 16) | c, 0x9e3779b1) >>> 0 >>> shift)
+        if (i >= 4) {
+          let h = 0
+          for (let j = i - 4; j <= i; j++) h = (Math.imul(h, 0x01000193) + text.charCodeAt(j)) | 0
+          set(runs, Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0 >>> shift)
+        }
+      }
+    }
+    return { pairs, runs, units }
+  }
+
+  it("are those of the rule for texts of every length from 0 to 12 units and for long ones, surrogates and all", () => {
+    const rand = seededRandom(11)
+    const alphabet = ["a", "B", "7", "見", "積", "ｰ", "\u{20B9F}", "-", " ", "\t"]
+    const texts: Array<string> = []
+    for (let length = 0; length <= 12; length++) {
+      for (let k = 0; k < 5; k++) texts.push(Array.from({ length }, () => alphabet[Math.floor(rand() * alphabet.length)]).join(""))
+    }
+    texts.push(codeRows(300).join(" "))
+    const bits = 15
+    const builder = new SieveBuilder(bits)
+    for (const text of texts) builder.add(text)
+    const built = builder.finish("x")
+    const expected = reference(texts, bits)
+    expect(built.shift).toBe(32 - bits)
+    expect(Buffer.from(built.units.buffer).equals(Buffer.from(expected.units.buffer))).toBe(true)
+    expect(Buffer.from(built.pairs.buffer).equals(Buffer.from(expected.pairs.buffer))).toBe(true)
+    expect(Buffer.from(built.runs.buffer).equals(Buffer.from(expected.runs.buffer))).toBe(true)
   })
 })

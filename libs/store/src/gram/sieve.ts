@@ -61,9 +61,6 @@ const runOut = (() => {
   return p
 })()
 
-const setBit = (table: Uint32Array, bit: number) => {
-  table[bit >>> 5]! |= 1 << (bit & 31)
-}
 const hasBit = (table: Uint32Array, bit: number) => (table[bit >>> 5]! & (1 << (bit & 31))) !== 0
 
 /**
@@ -93,14 +90,35 @@ export class SieveBuilder {
   add(text: string): void {
     const { pairs, runs, units, shift } = this
     this.chars += text.length
-    let h = 0
-    for (let i = 0; i < text.length; i++) {
+    const n = text.length
+    if (n === 0) return
+    // The units before the run's window and the previous unit kept in locals (one read of the text a
+    // unit, no per-unit branch past the first RUN): the bits are those of the plain loop (sieve.test.ts).
+    let prev = text.charCodeAt(0)
+    units[prev >>> 5]! |= 1 << (prev & 31)
+    let h = prev
+    const head = Math.min(n, RUN)
+    for (let i = 1; i < head; i++) {
       const c = text.charCodeAt(i)
       units[c >>> 5]! |= 1 << (c & 31)
-      if (i > 0) setBit(pairs, pairHash(text.charCodeAt(i - 1), c) >>> shift)
-      if (i >= RUN) h = (h - Math.imul(text.charCodeAt(i - RUN), runOut)) | 0
+      const p = pairHash(prev, c) >>> shift
+      pairs[p >>> 5]! |= 1 << (p & 31)
       h = (Math.imul(h, RUN_BASE) + c) | 0
-      if (i >= RUN - 1) setBit(runs, runHash(h) >>> shift)
+      prev = c
+    }
+    if (n >= RUN) {
+      const r = runHash(h) >>> shift
+      runs[r >>> 5]! |= 1 << (r & 31)
+    }
+    for (let i = RUN; i < n; i++) {
+      const c = text.charCodeAt(i)
+      units[c >>> 5]! |= 1 << (c & 31)
+      const p = pairHash(prev, c) >>> shift
+      pairs[p >>> 5]! |= 1 << (p & 31)
+      h = (Math.imul(h - Math.imul(text.charCodeAt(i - RUN), runOut), RUN_BASE) + c) | 0
+      const r = runHash(h) >>> shift
+      runs[r >>> 5]! |= 1 << (r & 31)
+      prev = c
     }
   }
 
