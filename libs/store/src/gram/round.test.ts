@@ -305,6 +305,32 @@ describe("openGramRound(): the 2-gram index kept live while a run ingests (R16, 
     agreesWithBody(paths, "after finish")
   })
 
+  it("R16: finish counts the files the round took out with the update's (the log's 削除 said 0 for a removal the round made live)", async () => {
+    const paths = await makeWork()
+    await publish(paths, "共有", "old.xlsx", [part("s", "cell", ["見積 old"])])
+    await publish(paths, "共有", "kept.xlsx", [part("s", "cell", ["見積 kept"])])
+    await run(updateGramIndexesOfRound(paths, { published: [{ index: "共有", path: "old.xlsx" }, { index: "共有", path: "kept.xlsx" }], removed: [] }))
+    const summary = await inRound(paths, { flushIntervalMs: 0 }, (round, change) =>
+      Effect.gen(function* () {
+        yield* change.remove("共有", "old.xlsx")
+        yield* change.publish("共有", "new.xlsx", [part("s", "cell", ["見積 new"])])
+        yield* round.awaitLive
+        // Removed at the very end (noted, never pinged): the finish drains it.
+        yield* Effect.promise(() => remove(paths, "共有", "kept.xlsx"))
+        return yield* round.finish({ published: [{ index: "共有", path: "new.xlsx" }], removed: [{ index: "共有", path: "old.xlsx" }, { index: "共有", path: "kept.xlsx" }] })
+      }))
+    expect(summary.removed).toBe(2)
+    expect(summary.indexed).toBe(1)
+    expect(texts(paths, "見積")).toEqual(["new.xlsx:見積 new"])
+    // A removal behind the round's back (not in its log) is the update's own count, once.
+    await publish(paths, "共有", "x.xlsx", [part("s", "cell", ["見積 x"])])
+    await run(updateGramIndexesOfRound(paths, { published: [{ index: "共有", path: "x.xlsx" }], removed: [] }))
+    fs.rmSync(path.join(paths.index, "共有", "x.xlsx"), { recursive: true })
+    const later = await inRound(paths, { flushIntervalMs: 0 }, (round) => round.finish(none))
+    expect(later.removed).toBe(1)
+    agreesWithBody(paths, "after finish")
+  })
+
   it("leaves at most the update's maxSegments after finish, even when the round took every change (issue 20)", async () => {
     const paths = await makeWork()
     // No merges during the round: each file flushed alone makes one segment.

@@ -620,7 +620,16 @@ export const openGramRound = (
           ? changes.published
           : changes.published.filter((c) => typeof state.indexed.get(docKey(c.index, c.path)) !== "string")
         const summary = yield* updateGramIndexes(paths, { ...changes, published }, { ...options, builderMemoryBytes: limit })
-        return { ...summary, prebuilt: state.failed ? 0 : state.built, indexed: summary.indexed + (state.failed ? 0 : state.built) }
+        // The files this round took out (its removals are live already, so the update found none of them):
+        // counted with the update's own, as its `indexed` counts the round's (the log's 削除 said 0).
+        let removedByRound = 0
+        if (!state.failed) for (const version of state.indexed.values()) if (version === null) removedByRound++
+        return {
+          ...summary,
+          prebuilt: state.failed ? 0 : state.built,
+          indexed: summary.indexed + (state.failed ? 0 : state.built),
+          removed: summary.removed + removedByRound
+        }
       })
 
     const notedUpTo = (logBytes: number) =>
