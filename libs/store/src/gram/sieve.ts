@@ -314,7 +314,9 @@ export const sieveChunkBytes = 4 * 1024 * 1024
 function forEachChunk(file: string, chunkBytes: number, f: (text: string) => void): boolean {
   const fd = fs.openSync(file, "r")
   try {
-    const buf = Buffer.alloc(chunkBytes)
+    // No bigger than the file and its end (a piece that holds it all never cuts a line), and not
+    // zeroed: a new zeroed piece of 4 MB for each big folder was 3% of a plain worker's CPU (issue 20).
+    const buf = Buffer.allocUnsafe(Math.min(chunkBytes, fs.fstatSync(fd).size + 1))
     let held = 0
     for (;;) {
       const end = held + fs.readSync(fd, buf, held, buf.length - held, null)
