@@ -2,11 +2,11 @@
  * Text extraction of one Office file without Office (SPEC W2, W3):
  * workbooks, documents and presentations in OOXML form, and legacy files in
  * OLE2 containers (BIFF5/BIFF8 .xls, Word 97–2003 and 6.0/95, PowerPoint
- * 97–2003 and 95), Excel 2–4 worksheets (BIFF2–4), Word 2.0 and .xlsb, become an {@link Extraction} —
+ * 97–2003, 95 and 4.0), Excel 2–4 worksheets (BIFF2–4), Word 2.0 and .xlsb, become an {@link Extraction} —
  * one body part per sheet, or one for a document or a presentation. Anything
  * else fails with an {@link ExtractError} whose reason says why: what only
  * Office reads (flat OpenDocument XML, an Excel 4.0 workbook of bound sheets,
- * PowerPoint 4.0, a legacy workbook
+ * PowerPoint 3 and Macintosh PowerPoint 4, a legacy workbook
  * the reader finds damaged) is `needs-office`, rerouted to the Office owner
  * (W3, R14); password-protected files are `encrypted`, and so on.
  *

@@ -1,6 +1,6 @@
 /**
- * Word 97–2003, PowerPoint 97–2003 and PowerPoint 95 files read by the plain
- * reader (W3), written byte by byte by `_test_legacy.ts`: what Word and PowerPoint show
+ * Word 97–2003, PowerPoint 97–2003, PowerPoint 95 and PowerPoint 4.0 files
+ * read by the plain reader (W3), written byte by byte by `_test_legacy.ts`: what Word and PowerPoint show
  * is the text, the locators are the docx and pptx paths', and whatever the
  * reader does not read fails `needs-office` (so the worker reroutes it,
  * R14) while damage fails with a specific reason.
@@ -10,6 +10,7 @@ import type { Extraction } from "@sagasu/domain"
 import { Effect, Either } from "effect"
 import { collectingSink, ExtractError, extractBuffer, extractBufferTo } from "./extract.ts"
 import { LineBudget } from "./extract/_limits.ts"
+import { readPowerPoint4 } from "./extract/_powerpoint4.ts"
 import { readPowerPoint95 } from "./extract/_powerpoint95.ts"
 import { readPowerPoint97 } from "./extract/_powerpoint97.ts"
 import { codePageOfLanguage } from "./extract/_codepage.ts"
@@ -20,11 +21,13 @@ import {
   ppt95Container,
   ppt95Document,
   ppt95Record,
+  pp40Stream,
   pptStreams,
   summaryInformation,
   writeDoc,
   writeOldDoc,
   writePpt,
+  writePpt40,
   writePpt95
 } from "./extract/_test_legacy.ts"
 import { fieldWithoutResult, readWord97 } from "./extract/_word97.ts"
@@ -371,6 +374,59 @@ describe("PowerPoint 95 (.ppt) without Office (W3)", () => {
     }))
 })
 
+describe("PowerPoint 4.0 (.ppt with a PP40 stream) without Office (W3)", () => {
+  it.effect("slides in the slide list's order, frames in drawing order (the title and the body take the zone's last texts), groups where they stand, notes `n notes`, masters left out", () =>
+    Effect.gen(function* () {
+      const ppt = writePpt40(
+        [
+          {
+            frames: [{ text: "Quarterly report", role: "title" }, { text: "Q" }, { shape: true }, { text: "First point\r\rSecond\vline\r", role: "body" }, { text: "   footnote" }],
+            notes: ["1", ""]
+          },
+          { frames: [{ group: [1, 2] }, { text: "in the group" }, { group: [3, 3] }, { text: "nested" }, { text: "after" }] },
+          { frames: [] },
+          { frames: [{ text: "body without title", role: "body" }, { text: "other" }] }
+        ],
+        { master: ["Click to edit Master title style", "Click to edit Master text styles"] }
+      )
+      const result = yield* read(ppt, "pp40.ppt")
+      expect(linesOf(result)).toEqual([
+        ["slides", "1", "Quarterly report"],
+        ["slides", "1", "Q"],
+        ["slides", "1", "First point"],
+        ["slides", "1", "Second line"],
+        // The file's own spaces stay (LibreOffice drops a paragraph's first space: see office_corpus.test.ts).
+        ["slides", "1", "   footnote"],
+        ["slides", "1 notes", "1"],
+        ["slides", "2", "in the group"],
+        ["slides", "2", "nested"],
+        ["slides", "2", "after"],
+        ["slides", "4", "body without title"],
+        ["slides", "4", "other"]
+      ])
+    }))
+
+  it.effect("the text is in the summary information's code page (1251 reads Cyrillic); the summary's properties as for every OLE2 file", () =>
+    Effect.gen(function* () {
+      const cyrillic = new Uint8Array([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2]) // Привет in windows-1251
+      const result = yield* read(writePpt40([{ frames: [{ text: "x" }] }], { codePage: 1251, encode: () => cyrillic }), "ru.ppt")
+      expect(linesOf(result)).toEqual([["slides", "1", "Привет"]])
+    }))
+
+  it.effect("PowerPoint 3, a Macintosh file or another signature goes to Office (needs-office, for the presentation owner)", () =>
+    Effect.gen(function* () {
+      for (const [options, detail] of [
+        [{ version: 3 }, "version 3"],
+        [{ mac: true }, "Macintosh"]
+      ] as const) {
+        const error = failure(yield* read(writePpt40([{ frames: [{ text: "x" }] }], options), "old.ppt"))
+        expect([error?.reason, error?.app, error?.detail], JSON.stringify(options)).toEqual(["needs-office", "presentation", expect.stringContaining(detail)])
+      }
+      const other = failure(yield* read(writeCfb([["PP40", new Uint8Array(100)]]), "x.ppt"))
+      expect([other?.reason, other?.detail]).toEqual(["needs-office", expect.stringContaining("signature 0x0")])
+    }))
+})
+
 /** Runs a reader to its end, or to its ExtractError. */
 function outcome(run: () => Iterator<unknown>): ExtractError | "done" {
   try {
@@ -589,6 +645,73 @@ describe("hostile PowerPoint 95 streams: a specific reason, never a crash, a han
     const result = outcome(() => readPowerPoint95({ document, codePage: 1252 }, budget()))
     expect(result !== "done" && [result.reason, result.detail]).toEqual(["too-large", expect.stringContaining("slide 1 has 1073741")])
     expect(read).toBeLessThan(4096)
+  })
+})
+
+describe("hostile PowerPoint 4.0 streams: a specific reason, never a crash, a hang or an allocation past the limits", () => {
+  const budget = () => new LineBudget(5_000_000)
+  const run = (pp40: Uint8Array, b = budget()) => outcome(() => readPowerPoint4({ pp40: bytesSource(pp40), codePage: 1252 }, b))
+  const deck = pp40Stream([{ frames: [{ text: "title", role: "title" }, { group: [2, 2] }, { text: "two" }], notes: ["n"] }, { frames: [{ text: "three" }] }])
+
+  it("a stream cut at any point fails corrupt or needs-office (too short to tell)", () => {
+    for (let cut = 0; cut < deck.pp40.length; cut += 1) {
+      const result = run(deck.pp40.subarray(0, cut))
+      expect(["corrupt", "needs-office"], `cut at ${cut}: ${result === "done" ? "done" : result.detail}`).toContain(result === "done" ? "done" : result.reason)
+    }
+  })
+
+  it("a zone past the stream, a text past its zone, a zone id past the table fail corrupt, naming what", () => {
+    const tamper = (f: (d: Buffer) => void) => {
+      const d = Buffer.from(deck.pp40)
+      f(d)
+      return run(d)
+    }
+    const text = deck.textZones[0] ?? 0
+    const [textAt] = deck.zones.get(text) ?? [0, 0]
+    const past = tamper((d) => d.writeUInt32LE(1 << 20, deck.tableAt + text * 8))
+    expect(past !== "done" && [past.reason, past.detail]).toEqual(["corrupt", expect.stringMatching(/^PowerPoint 4\.0 presentation: the text of slide 1 \(zone \d+, 1048576 bytes at byte \d+\) runs \d+ bytes past the stream$/)])
+    const long = tamper((d) => d.writeUInt32LE(5000, textAt + 14 + 54))
+    expect(long !== "done" && [long.reason, long.detail]).toEqual(["corrupt", expect.stringContaining("text 1 of zone")])
+    // The first text is "two" (the title's comes last): its font runs' count after 3 bytes and a pad byte.
+    const runs = tamper((d) => d.writeUInt32LE(1 << 20, textAt + 14 + 58 + 4 + 8))
+    expect(runs !== "done" && [runs.reason, runs.detail]).toEqual(["corrupt", expect.stringContaining("the font runs of text 1")])
+    // The first slide's content zone (written right after its frames) naming a text zone past the table.
+    const [framesAt, framesLength] = deck.zones.get(deck.frameZones[0] ?? 0) ?? [0, 0]
+    const id = tamper((d) => d.writeUInt32LE(60_000, framesAt + framesLength))
+    expect(id !== "done" && [id.reason, id.detail]).toEqual(["corrupt", "PowerPoint 4.0 presentation: the text of slide 1 names zone 60000, past the zone table (15 zones)"])
+  })
+
+  it("groups nested 10,000 deep fail corrupt at 64 levels; groups that overlap are shown once per group, bounded", () => {
+    const depth = 10_000
+    const frames = Array.from({ length: depth }, (_, i) => (i === depth - 1 ? { text: "deep" } : { group: [i + 1, i + 1] as const }))
+    const deep = run(pp40Stream([{ frames }]).pp40)
+    expect(deep !== "done" && [deep.reason, deep.detail]).toEqual(["corrupt", expect.stringContaining("nested deeper than 64 levels")])
+    // Forty groups, each grouping all the frames after it: 2^40 paths if nothing stopped it.
+    const overlapping = Array.from({ length: 41 }, (_, i) => (i === 40 ? { text: "x" } : { group: [i + 1, 40] as const }))
+    const wide = run(pp40Stream([{ frames: overlapping }]).pp40)
+    expect(wide !== "done" && [wide.reason, wide.detail]).toEqual(["corrupt", expect.stringContaining("more than 100000 frames shown")])
+  })
+
+  it("a text is held against the budget before it is decoded; a zone that claims 768 MiB fails too-large before it is read", () => {
+    const long = pp40Stream([{ frames: [{ text: "x".repeat(5000) }] }]).pp40
+    const held = run(long, new LineBudget(1000, 4000))
+    expect(held !== "done" && [held.reason, held.detail]).toEqual(["too-large", "slide 1: more than 4000 characters of text"])
+    expect(run(long, new LineBudget(1000, 6000))).toBe("done")
+    const d = Buffer.from(deck.pp40)
+    const text = deck.textZones[0] ?? 0
+    // A zone's length has 30 bits (the two high ones are flags): 768 MiB.
+    d.writeUInt32LE(0x30000000, deck.tableAt + text * 8)
+    let read = 0
+    const source: ZipSource = {
+      size: d.length + 1024 ** 3,
+      read: (start, end) => {
+        read += end - start
+        return start < d.length ? d.subarray(start, Math.min(end, d.length)) : Buffer.alloc(end - start)
+      }
+    }
+    const huge = outcome(() => readPowerPoint4({ pp40: source, codePage: 1252 }, budget()))
+    expect(huge !== "done" && [huge.reason, huge.detail]).toEqual(["too-large", expect.stringContaining("has 805306368 bytes")])
+    expect(read).toBeLessThan(64 * 1024)
   })
 })
 

@@ -1,10 +1,11 @@
 /**
  * Legacy Word and PowerPoint files in a real run (W3, R14): Word 97–2003,
- * Word 6/95, Word 2, PowerPoint 97–2003 and PowerPoint 95 are read by a
- * plain worker without LibreOffice; a PowerPoint 4.0 file comes back from
- * the plain worker as *reroute* and the run hands it to the presentation
- * owner, whose LibreOffice reads it. Needs the corpus (../shared/corpus) and
- * LibreOffice.
+ * Word 6/95, Word 2, PowerPoint 97–2003, 95 and 4.0 are read by a plain
+ * worker without LibreOffice; a file the plain worker cannot read (an Office
+ * 2003 XML workbook named .xls: no legacy Word or PowerPoint file of the
+ * corpus is left that only LibreOffice reads) comes back from it as
+ * *reroute* and the run hands it to the owner of its kind, whose
+ * LibreOffice reads it. Needs the corpus (../shared/corpus) and LibreOffice.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { defaultSettings } from "@sagasu/domain"
@@ -27,7 +28,8 @@ const files = {
   "word2.doc": "poi/word2.doc",
   "ppt97.ppt": "poi/54880_chinese.ppt",
   "ppt95.ppt": "poi/PPT95.ppt",
-  "ppt40.ppt": "poi/pp40only.ppt"
+  "ppt40.ppt": "poi/pp40only.ppt",
+  "excel2003.xls": "phpspreadsheet/excel2003.xml"
 } as const
 
 const tempDir = Effect.acquireRelease(
@@ -36,7 +38,7 @@ const tempDir = Effect.acquireRelease(
 )
 
 describe.skipIf(!haveCorpus)("legacy Word and PowerPoint: plain first, Office when needed (W3, R14)", { timeout: 120_000 }, () => {
-  it.scoped("a plain worker reads Word 97, Word 95, Word 2 and PowerPoint 95 files and sends a PowerPoint 4.0 file back as reroute to the presentation owner", () =>
+  it.scoped("a plain worker reads Word 97, Word 95, Word 2, PowerPoint 95 and 4.0 files and sends an Office 2003 XML file back as reroute to its owner", () =>
     Effect.gen(function* () {
       const dir = yield* tempDir
       const read = (name: keyof typeof files) => ingestPlain(corpusFile(files[name]), path.join(dir, name))
@@ -56,12 +58,17 @@ describe.skipIf(!haveCorpus)("legacy Word and PowerPoint: plain first, Office wh
       expect(yield* read("ppt95.ppt")).toMatchObject({ status: "done", tsvCount: 2 })
       expect(staged("ppt95.ppt")).toContain("1\tIan GRAHAM\n")
       expect(staged("ppt95.ppt")).toContain("author\tIan S. Graham\n")
-      const result = yield* read("ppt40.ppt")
-      expect(result).toMatchObject({ status: "reroute", app: "presentation", failure: { reason: "needs-office" } })
-      expect(fs.existsSync(path.join(dir, "ppt40.ppt")), "nothing staged").toBe(false)
+      // PowerPoint 4.0 likewise, since W3's reader of it: its notes pages hold the slide's number.
+      expect(yield* read("ppt40.ppt")).toMatchObject({ status: "done", tsvCount: 2 })
+      expect(staged("ppt40.ppt")).toContain("1\tCOMMUNITY ORGANISATIONS\n")
+      expect(staged("ppt40.ppt")).toContain("2 notes\t2\n")
+      expect(staged("ppt40.ppt")).toContain("author\tGreg Holmes\n")
+      const result = yield* read("excel2003.xls")
+      expect(result).toMatchObject({ status: "reroute", app: "spreadsheet", failure: { reason: "needs-office" } })
+      expect(fs.existsSync(path.join(dir, "excel2003.xls")), "nothing staged").toBe(false)
     }).pipe(Effect.provide(NodeWithWorkStore)))
 
-  it.scopedLive.skipIf(!haveSoffice)("a run indexes all six: the Word and PowerPoint 97 files, Word 95, Word 2 and PowerPoint 95 without LibreOffice, PowerPoint 4.0 through it", () =>
+  it.scopedLive.skipIf(!haveSoffice)("a run indexes all seven: the Word and PowerPoint 97 files, Word 95, Word 2, PowerPoint 95 and 4.0 without LibreOffice, the Office 2003 XML file through it", () =>
     Effect.gen(function* () {
       const base = yield* tempDir
       const source = path.join(base, "src")
@@ -74,6 +81,7 @@ describe.skipIf(!haveCorpus)("legacy Word and PowerPoint: plain first, Office wh
       expect(code).toBe(0)
       const rows = yield* readIngestList(paths)
       expect(Object.fromEntries(rows.map((r) => [r.path, r.status]))).toEqual({
+        "excel2003.xls": "done",
         "ppt40.ppt": "done",
         "ppt95.ppt": "done",
         "ppt97.ppt": "done",
@@ -81,7 +89,7 @@ describe.skipIf(!haveCorpus)("legacy Word and PowerPoint: plain first, Office wh
         "word95.doc": "done",
         "word97.doc": "done"
       })
-      // The log block of each file says how it was read: LibreOffice converted only PowerPoint 4.0.
+      // The log block of each file says how it was read: LibreOffice converted only the Office 2003 XML file.
       const log = fs.readFileSync(paths.log, "utf8")
       // A file's block: its `[n/total]` line and the indented lines under it (R4).
       const block = (name: string) => {
@@ -90,16 +98,17 @@ describe.skipIf(!haveCorpus)("legacy Word and PowerPoint: plain first, Office wh
         return lines.slice(0, end).join("\n")
       }
       // R14: the reroute is logged when it happens, the owner's result in the file's block.
-      expect(log).toContain("A/ppt40.ppt: Office が無いと読めない内容のため、プレゼンテーションの担当（LibreOffice）に回しました")
-      expect(block("ppt40.ppt")).toMatch(/: 取り込みました\n(.*\n)*.*pptx に変換しました（\d+ ms、このプロセスで 1 件目）/)
-      for (const name of ["word97.doc", "ppt97.ppt", "word95.doc", "word2.doc", "ppt95.ppt"]) expect(block(name), name).not.toMatch(/LibreOffice|変換/)
+      expect(log).toContain("A/excel2003.xls: Office が無いと読めない内容のため、表計算の担当（LibreOffice）に回しました")
+      expect(block("excel2003.xls")).toMatch(/: 取り込みました\n(.*\n)*.*xlsx に変換しました（\d+ ms、このプロセスで 1 件目）/)
+      for (const name of ["word97.doc", "ppt97.ppt", "word95.doc", "word2.doc", "ppt95.ppt", "ppt40.ppt"]) expect(block(name), name).not.toMatch(/LibreOffice|変換/)
       for (const [query, file] of [
         ["ディレクトリ", "word97.doc"],
         ["カタカナ", "ppt97.ppt"],
         ["quick brown fox", "word95.doc"],
         ["alain.bibas@rd.francetelecom.com", "word2.doc"],
         ["utoronto", "ppt95.ppt"],
-        ["COMMUNITY ORGANISATIONS", "ppt40.ppt"]
+        ["COMMUNITY ORGANISATIONS", "ppt40.ppt"],
+        ["Test String 1", "excel2003.xls"]
       ] as const) {
         const result = yield* searchIndex(paths, query, { index: "A", limit: 5 })
         expect(result.hits.map((h) => h.path), query).toContain(file)

@@ -56,7 +56,8 @@ const tempDir = Effect.acquireRelease(
 const withOffice = haveCorpus && haveSoffice
 
 // Two runs over a tree with a good, an empty, a damaged and (when LibreOffice and the corpus are
-// here) a PowerPoint 4.0 file (which only LibreOffice reads), an Office owner file and a hidden one; the first file goes before the second run.
+// here) an Office 2003 XML workbook named .xls (which only LibreOffice reads: the plain worker reroutes it; PowerPoint 4.0,
+// the file this was, is read without LibreOffice since W3's reader of it), an Office owner file and a hidden one; the first file goes before the second run.
 const twoRuns = (language: Language) =>
   Effect.gen(function* () {
     const base = yield* tempDir
@@ -69,7 +70,7 @@ const twoRuns = (language: Language) =>
     write("壊れ.xlsx", "this is not a zip")
     write("~$見積.xlsx", "owner")
     write(".隠し.xlsx", "hidden")
-    if (withOffice) fs.copyFileSync(corpusFile("poi/pp40only.ppt"), path.join(source, "ppt40.ppt"))
+    if (withOffice) fs.copyFileSync(corpusFile("phpspreadsheet/excel2003.xml"), path.join(source, "excel2003.xls"))
     const paths = yield* initWorkFolder(path.join(base, "work"), formatSettings(defaultSettings))
     yield* writeSettings(paths, { ...defaultSettings, language, targetFolders: [{ name: "共有", path: source, enabled: true }] })
     const options = yield* standardRunOptions(paths.root, "test")
@@ -117,8 +118,8 @@ describe("the run's log in the settings' language (R4, issue 16)", { timeout: 18
       expect(first).toMatch(/\[警告\] \[\d\/\d\] 共有\/空\.docx: 取り込みました\n.*\n {4}注意: 文字が見つかりません。/)
       expect(first).toMatch(/\[警告\] \[\d\/\d\] 共有\/壊れ\.xlsx: 失敗 — .+（not-office: .*）\n/)
       if (withOffice) {
-        expect(first).toContain("共有/ppt40.ppt: Office が無いと読めない内容のため、プレゼンテーションの担当（LibreOffice）に回しました")
-        expect(first).toMatch(/共有\/ppt40\.ppt: 取り込みました\n {4}LibreOffice を起動しました（プロセス 1、\d+ ms）。pptx に変換しました/)
+        expect(first).toContain("共有/excel2003.xls: Office が無いと読めない内容のため、表計算の担当（LibreOffice）に回しました")
+        expect(first).toMatch(/共有\/excel2003\.xls: 取り込みました\n {4}LibreOffice を起動しました（プロセス 1、\d+ ms）。xlsx に変換しました/)
       }
       expect(first).toMatch(/\n取り込み段階: \d+\.\d 秒/)
       expect(first).toMatch(/\ngram 索引を更新しました: /)

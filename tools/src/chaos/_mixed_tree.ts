@@ -45,10 +45,12 @@ export interface MixedTree {
 
 /**
  * Legacy files of the corpus (small, one per application, plus an encrypted one that fails). Since issue
- * 20 the plain workers read most legacy formats; a PowerPoint 4.0 file still goes to LibreOffice (the
- * plain worker reroutes it, R14), so it comes first: a tree with any legacy file has one LibreOffice reads.
+ * 20 the plain workers read most legacy formats, and PowerPoint 95 and 4.0 since W3's readers of them; an
+ * Office 2003 XML workbook (copied as .xls: the crawl takes no .xml) still goes to LibreOffice (the plain
+ * worker reroutes it, R14), so it comes first: a tree with any legacy file has one LibreOffice reads.
  */
 const legacyFromCorpus = [
+  "files/phpspreadsheet/excel2003.xml",
   "files/poi/pp40only.ppt",
   "files/poi/testEXCEL_4.xls",
   "files/poi/Word6.doc",
@@ -135,7 +137,7 @@ export async function makeMixedTree(root: string, options: MixedTreeOptions): Pr
   const legacy = legacyFromCorpus.slice(0, options.office).filter((p) => fs.existsSync(path.join(corpusDir, p)))
   if (legacy.length > 0) fs.mkdirSync(path.join(root, "旧形式"), { recursive: true })
   for (const p of legacy) {
-    const name = path.basename(p)
+    const name = p.endsWith(".xml") ? `${path.basename(p, ".xml")}.xls` : path.basename(p)
     fs.copyFileSync(path.join(corpusDir, p), path.join(root, "旧形式", name))
     files.push({ path: `旧形式/${name}`, kind: "office" })
   }

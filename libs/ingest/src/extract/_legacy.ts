@@ -2,8 +2,8 @@
  * A legacy Office file in an OLE2 container (MS-CFB), read without Office
  * where a plain reader exists (W3): an Excel 5.0–2003 workbook through
  * `_xls.ts`, a Word 97–2003 or Word 6.0/95 document or a PowerPoint
- * 97–2003 or 95 presentation through `_legacy_text.ts`. Everything else —
- * PowerPoint 4.0, OLE2 files of other kinds, containers cut short — is
+ * 97–2003, 95 or 4.0 presentation through `_legacy_text.ts`. Everything else —
+ * PowerPoint 3 and Macintosh PowerPoint 4, OLE2 files of other kinds, containers cut short — is
  * `needs-office`, rerouted to the Office owner of its kind (R14), as is a
  * workbook the reader finds damaged; an encrypted file is `encrypted` and a
  * container whose sector chains loop is `corrupt` (no reader gets past it).
@@ -13,7 +13,7 @@
 import type { AppKind } from "@sagasu/domain"
 import { Effect } from "effect"
 import { cfbDamageOf, openCompoundFile } from "./_cfb.ts"
-import { extractPowerPoint97, extractWord97, legacyTextOf } from "./_legacy_text.ts"
+import { extractPowerPoint4, extractPowerPoint97, extractWord97, legacyTextOf } from "./_legacy_text.ts"
 import type { LineBudget } from "./_limits.ts"
 import { inspectOle2 } from "./_ole2.ts"
 import { emitProperties, ole2Properties } from "./_properties.ts"
@@ -65,10 +65,11 @@ export const extractOle2 = <E>(
         // A workbook saved as "Excel 97–2003 & 5.0/95" holds both streams: Workbook is the BIFF8 one.
         const streamName = ["Workbook", "Book"].find((name) => file.entries.some((e) => e.type === "stream" && e.path.toLowerCase() === name.toLowerCase()))
         if (streamName === undefined) {
-          // Word 97–2003 or 6.0/95, or PowerPoint 97–2003 or 95; PowerPoint 4.0 (a PP40 stream) is needs-office (rerouted).
+          // Word 97–2003 or 6.0/95, PowerPoint 97–2003 or 95, or PowerPoint 4.0 (a PP40 stream); anything else is needs-office (rerouted).
           const format = yield* Effect.try({ try: () => legacyTextOf(file), catch: containerError })
           if (format === "word97") yield* extractWord97(file, budget, sink)
           else if (format === "powerpoint97") yield* extractPowerPoint97(file, budget, sink)
+          else if (format === "powerpoint4") yield* extractPowerPoint4(file, budget, sink)
           else return yield* Effect.fail(new ExtractError({ reason: "needs-office", detail: verdict.detail, ...appOf(verdict) }))
           // The summary information's title, author, … (S4) as the part `properties`.
           return yield* emitProperties(sink, budget, ole2Properties(file))

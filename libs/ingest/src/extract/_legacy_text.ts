@@ -1,6 +1,6 @@
 /**
- * Word 97–2003 and PowerPoint 97–2003 and 95 files read from their OLE2
- * container (`_cfb.ts`) by the plain workers (SPEC W3): the streams each reader needs,
+ * Word 97–2003 and PowerPoint 97–2003, 95 and 4.0 files read from their
+ * OLE2 container (`_cfb.ts`) by the plain workers (SPEC W3): the streams each reader needs,
  * and the lines handed to the sink in batches while they are read, in the
  * parts the docx and pptx paths give (`document`; `slides` and
  * `hidden slides`).
@@ -11,6 +11,7 @@ import type { AppKind, BodyLine, BodyPartHead } from "@sagasu/domain"
 import { Effect } from "effect"
 import { cfbDamageOf, type CompoundFile } from "./_cfb.ts"
 import type { LineBudget } from "./_limits.ts"
+import { readPowerPoint4 } from "./_powerpoint4.ts"
 import { isPowerPoint95, readPowerPoint95 } from "./_powerpoint95.ts"
 import { readPowerPoint97, type PowerPoint97Line } from "./_powerpoint97.ts"
 import { summaryCodePage } from "./_properties.ts"
@@ -19,14 +20,16 @@ import { readWord97 } from "./_word97.ts"
 import type { ZipSource } from "./_zip.ts"
 import { ExtractError } from "./extract_error.ts"
 
-/** The legacy text formats of this module. */
-export type LegacyText = "word97" | "powerpoint97"
+/** The legacy text formats of this module: `powerpoint97` is PowerPoint 97–2003 and 95 (one stream name), `powerpoint4` PowerPoint 4.0. */
+export type LegacyText = "word97" | "powerpoint97" | "powerpoint4"
 
 /** Which reader of this module reads `file`, by its root streams; undefined for any other container (a workbook, an unknown one). */
 export function legacyTextOf(file: CompoundFile): LegacyText | undefined {
   const root = new Set(file.entries.filter((e) => e.type === "stream" && !e.path.includes("/")).map((e) => e.path.toLowerCase()))
   if (root.has("worddocument")) return "word97"
   if (root.has("powerpoint document")) return "powerpoint97"
+  // W3: a PP40 stream is PowerPoint 4.0 (its file has no PowerPoint Document stream).
+  if (root.has("pp40")) return "powerpoint4"
   return undefined
 }
 
@@ -177,7 +180,22 @@ export const extractPowerPoint97 = <E>(file: CompoundFile, budget: LineBudget, s
     yield* sink.endPart
   }).pipe(Effect.withSpan("Extract.powerpoint97"))
 
-/** Lines of a format that marks no slide hidden (PowerPoint 95 and 4.0), as visible lines. */
+/**
+ * Reads the PowerPoint 4.0 presentation in `file` (its `PP40` stream, see
+ * `_powerpoint4.ts`) into `sink` as a part `slides`, its text in the summary
+ * information's code page. Fails with an {@link ExtractError} or the sink's
+ * error.
+ */
+export const extractPowerPoint4 = <E>(file: CompoundFile, budget: LineBudget, sink: ExtractionSink<E>): Effect.Effect<void, ExtractError | E> =>
+  Effect.gen(function* () {
+    const lines = yield* readerOf(file, "PP40", "presentation", (pp40) => readPowerPoint4({ pp40, codePage: summaryCodePage(file) ?? 1252 }, budget))
+    budget.startPart()
+    yield* sink.beginPart(slidesPart)
+    yield* drain(lines, sink, budget, (line) => line)
+    yield* sink.endPart
+  }).pipe(Effect.withSpan("Extract.powerpoint4"))
+
+/** Lines of a format whose slides this reader marks none hidden (PowerPoint 95), as visible lines. */
 function* visibleLines(lines: Iterator<BodyLine, void, undefined>): Generator<PowerPoint97Line, void, undefined> {
   for (let next = lines.next(); next.done !== true; next = lines.next()) yield { hidden: false, line: next.value }
 }

@@ -360,7 +360,7 @@ export function readPowerPoint97(streams: PowerPoint97Streams, budget: LineBudge
   }
 }
 
-/** The offset of the last edit, from the CurrentUserAtom; throws `encrypted`, or `needs-office` for a stream without one (a PowerPoint 4.0 or older file's, or a damaged one). */
+/** The offset of the last edit, from the CurrentUserAtom; throws `encrypted`, or `needs-office` for a stream without one (a damaged file's, or an unknown variant's). */
 function currentEdit(stream: Uint8Array | undefined): number {
   if (stream === undefined) throw needsOffice("no Current User stream, and no PowerPoint 95 records")
   if (stream.length < 28) throw needsOffice(`a Current User stream of ${stream.length} bytes, and no PowerPoint 95 records`)

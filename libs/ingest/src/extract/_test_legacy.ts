@@ -1,12 +1,14 @@
 /**
- * Byte-level writers of Word 97–2003, PowerPoint 97–2003 and PowerPoint 95
- * streams, for tests only: just the structures `_word97.ts`,
- * `_powerpoint97.ts` and `_powerpoint95.ts` read (a FIB, a piece table and
- * the story PLCs; Current User, the edit chain, the persist directory, the
- * slide list, slides with shapes and notes; PowerPoint 95's record tree of
- * 16-byte headers), so that every feature and every kind of damage can be
- * written on purpose. {@link writeDoc}, {@link writePpt} and
- * {@link writePpt95} wrap them in an OLE2 container.
+ * Byte-level writers of Word 97–2003, PowerPoint 97–2003, PowerPoint 95
+ * and PowerPoint 4.0 streams, for tests only: just the structures
+ * `_word97.ts`, `_powerpoint97.ts`, `_powerpoint95.ts` and `_powerpoint4.ts`
+ * read (a FIB, a piece table and the story PLCs; Current User, the edit
+ * chain, the persist directory, the slide list, slides with shapes and
+ * notes; PowerPoint 95's record tree of 16-byte headers; PowerPoint 4.0's
+ * zone table, slides, frames and text zones), so that every feature and
+ * every kind of damage can be written on purpose. {@link writeDoc},
+ * {@link writePpt}, {@link writePpt95} and {@link writePpt40} wrap them in
+ * an OLE2 container.
  *
  * @module
  */
@@ -559,6 +561,181 @@ export function writePpt95(slides: ReadonlyArray<Ppt95Slide>, options?: Ppt95Opt
   return writeCfb([
     ["PowerPoint Document", ppt95Document(slides, options)],
     ["Current User", new Uint8Array(Buffer.from("\u0009\u0000\u0000\u0000Editor\u0000\u0000\u0000\u0000\u0000", "latin1"))],
+    ["\u0005SummaryInformation", summaryInformation(options?.codePage ?? 1252)]
+  ])
+}
+
+/** A frame of a test PowerPoint 4.0 slide: a text (the title's, the body's, or another), a group of frames, or a shape without text. */
+export type Ppt40Frame =
+  | { readonly text: string; readonly role?: "title" | "body" }
+  | { readonly group: readonly [first: number, last: number] }
+  | { readonly shape: true }
+
+/** One slide of a test PowerPoint 4.0 presentation. */
+export interface Ppt40Slide {
+  /** The slide's frames in drawing order. */
+  readonly frames?: ReadonlyArray<Ppt40Frame>
+  /** The texts of its notes page. */
+  readonly notes?: ReadonlyArray<string>
+}
+
+/** Options of {@link pp40Stream}. */
+export interface Ppt40Options {
+  /** The text's bytes (default Latin-1). */
+  readonly encode?: (text: string) => Uint8Array
+  /** The texts of the master (the document info's third zone), which the reader must leave out. */
+  readonly master?: ReadonlyArray<string>
+  /** The version at byte 4 (default 4). */
+  readonly version?: number
+  /** Write the signature big-endian, as a Macintosh file has it. */
+  readonly mac?: boolean
+}
+
+/** A PowerPoint 4.0 stream and where its zones lie (zone id → [offset, length]), for tests that damage them. */
+export interface Ppt40Stream {
+  readonly pp40: Uint8Array
+  readonly zones: ReadonlyMap<number, readonly [offset: number, length: number]>
+  /** The byte where the zone table begins. */
+  readonly tableAt: number
+  /** Zone ids of each slide's text zone, in slide order. */
+  readonly textZones: ReadonlyArray<number>
+  /** Zone ids of each slide's frames, in slide order. */
+  readonly frameZones: ReadonlyArray<number>
+}
+
+const i16 = (n: number) => {
+  const b = Buffer.alloc(2)
+  b.writeInt16LE(n)
+  return b
+}
+
+/** A text zone: the 14-byte header, then each text with its 58-byte prefix, its bytes (padded to even) and one font and one paragraph run. */
+function pp40Texts(texts: ReadonlyArray<Uint8Array>): Buffer {
+  return Buffer.concat([
+    Buffer.alloc(14),
+    ...texts.flatMap((t) => {
+      const prefix = Buffer.alloc(58)
+      prefix.writeUInt32LE(t.length, 54)
+      return [
+        prefix,
+        Buffer.from(t),
+        Buffer.alloc(t.length & 1),
+        Buffer.concat([i16(0xc), u32(t.length), u16(16), u32(1), u32(t.length), Buffer.alloc(12)]),
+        Buffer.concat([i16(0x18), u32(t.length), u16(28), u32(1), u32(t.length), Buffer.alloc(24)])
+      ]
+    })
+  ])
+}
+
+/**
+ * A PowerPoint 4.0 `PP40` stream holding `slides` (Windows, version 4):
+ * the header, one zone per structure (zone 0 left empty), the zone table
+ * last. A slide's texts are written as PowerPoint writes them: the other
+ * text frames' in frame order, then the title's, then the body's.
+ */
+export function pp40Stream(slides: ReadonlyArray<Ppt40Slide>, options?: Ppt40Options): Ppt40Stream {
+  const encode = options?.encode ?? ((t: string) => Buffer.from(t, "latin1"))
+  const parts: Array<Buffer> = []
+  const zones = new Map<number, readonly [number, number]>()
+  let at = 24
+  let nextId = 1
+  const add = (bytes: Buffer): number => {
+    const id = nextId++
+    zones.set(id, [at, bytes.length])
+    parts.push(bytes)
+    at += bytes.length
+    return id
+  }
+  const textZones: Array<number> = []
+  const frameZones: Array<number> = []
+  /** A content zone (38 bytes) for `frames`, with its text zone and frame list. */
+  const content = (frames: ReadonlyArray<Ppt40Frame>, extraTexts: ReadonlyArray<string> = []): number => {
+    const others: Array<Uint8Array> = []
+    let title: Uint8Array | undefined
+    let body: Uint8Array | undefined
+    let titleAt = -1
+    let bodyAt = -1
+    const frameBytes = frames.map((f, i) => {
+      const b = Buffer.alloc(32)
+      if ("text" in f) {
+        b.writeUInt16LE(1, 0)
+        b[2] = 0x01
+        if (f.role === "title") {
+          title = encode(f.text)
+          titleAt = i
+        } else if (f.role === "body") {
+          body = encode(f.text)
+          bodyAt = i
+        } else others.push(encode(f.text))
+      } else if ("group" in f) {
+        b.writeUInt16LE(4, 0)
+        b.writeUInt32LE(f.group[0], 24)
+        b.writeUInt32LE(f.group[1], 28)
+      } else b.writeUInt16LE(1, 0)
+      return b
+    })
+    const texts = [...others, ...extraTexts.map(encode), ...(title === undefined ? [] : [title]), ...(body === undefined ? [] : [body])]
+    const textId = add(pp40Texts(texts))
+    const framesId = add(Buffer.concat(frameBytes))
+    textZones.push(textId)
+    frameZones.push(framesId)
+    const c = Buffer.alloc(38)
+    c.writeUInt32LE(textId, 0)
+    c.writeUInt32LE(framesId, 4)
+    c.writeInt16LE(frames.length, 8)
+    c.writeInt16LE(-1, 12)
+    c.writeInt16LE(titleAt, 14)
+    c.writeInt16LE(bodyAt, 16)
+    return add(c)
+  }
+  const slide = (contentId: number, notesId: number) => {
+    const b = Buffer.alloc(34)
+    b.writeUInt32LE(0x4f5f0000 + nextId, 0)
+    b.writeUInt32LE(contentId, 8)
+    b.writeUInt32LE(notesId, 12)
+    return add(b)
+  }
+  const slideIds = slides.map((s) => {
+    const c = content(s.frames ?? [])
+    const notes = s.notes === undefined ? 0 : content([], s.notes)
+    return slide(c, notes)
+  })
+  const masterId = options?.master === undefined ? 0 : slide(content(options.master.map((text, i) => ({ text, role: i === 0 ? ("title" as const) : ("body" as const) }))), 0)
+  const list = Buffer.alloc(16 * (slideIds.length + 1))
+  list.writeUInt16LE(slideIds.length, 0)
+  list.writeInt32LE(10, 2)
+  slideIds.forEach((id, i) => list.writeUInt32LE(id, 16 * (i + 1) + 12))
+  const listId = add(list)
+  const root = Buffer.alloc(22)
+  root.writeUInt32LE(listId, 6)
+  root.writeInt16LE(slideIds.length, 12)
+  const rootId = add(root)
+  const docInfo = Buffer.alloc(146)
+  docInfo.writeUInt32LE(rootId, 34)
+  docInfo.writeUInt32LE(masterId, 42)
+  const docInfoId = add(docInfo)
+  const tableAt = at
+  const table = Buffer.alloc(nextId * 8)
+  for (const [id, [offset, length]] of zones) {
+    table.writeUInt32LE(length, id * 8)
+    table.writeUInt32LE(offset, id * 8 + 4)
+  }
+  const header = Buffer.alloc(24)
+  if (options?.mac === true) header.writeUInt32BE(0x0baddeed, 0)
+  else header.writeUInt32LE(0x0baddeed, 0)
+  header.writeInt32LE(options?.version ?? 4, 4)
+  header.writeUInt32LE(tableAt, 8)
+  header.writeUInt16LE(nextId, 12)
+  header.writeUInt16LE(4, 14)
+  header.writeUInt32LE(tableAt + table.length, 16)
+  header.writeUInt16LE(docInfoId, 22)
+  return { pp40: new Uint8Array(Buffer.concat([header, ...parts, table])), zones, tableAt, textZones, frameZones }
+}
+
+/** A PowerPoint 4.0 .ppt file (OLE2): its `PP40` stream and a summary naming `codePage`, as pp40only.ppt has them. */
+export function writePpt40(slides: ReadonlyArray<Ppt40Slide>, options?: Ppt40Options & { readonly codePage?: number }): Uint8Array {
+  return writeCfb([
+    ["PP40", pp40Stream(slides, options).pp40],
     ["\u0005SummaryInformation", summaryInformation(options?.codePage ?? 1252)]
   ])
 }

@@ -7,15 +7,15 @@
  * (BUG-27), and prints cold/warm times and files per minute.
  *
  * The plain readers' lines are held to LibreOffice's. PowerPoint 95
- * (PPT95.ppt) agrees line for line but for one LibreOffice quirk kept on
- * purpose: LibreOffice reads PowerPoint 95 through libmwaw, whose text
- * becomes ODF paragraphs, and ODF's white-space rule makes a paragraph's
- * first space no text (the spaces after it are written as `<text:s/>`), so
- * each paragraph that begins with spaces has one fewer on LibreOffice's
- * side (68 of PPT95.ppt's 346 slide lines: "   <title> Title…" is
- * "  <title> Title…" there). The plain reader keeps the file's spaces; the
- * comparison drops one leading space of its PowerPoint 95 lines, and
- * counts those lines apart.
+ * (PPT95.ppt) and 4.0 (pp40only.ppt) agree line for line but for one
+ * LibreOffice quirk kept on purpose: LibreOffice reads them through
+ * libmwaw, whose text becomes ODF paragraphs, and ODF's white-space rule
+ * makes a paragraph's first space no text (the spaces after it are written
+ * as `<text:s/>`), so each paragraph that begins with spaces has one fewer
+ * on LibreOffice's side (68 of PPT95.ppt's 346 slide lines: "   <title>
+ * Title…" is "  <title> Title…" there; 5 of pp40only.ppt's 453). The plain
+ * reader keeps the file's spaces; the comparison drops one leading space of
+ * its PowerPoint 95 and 4.0 lines, and counts those lines apart.
  */
 import { NodeContext } from "@effect/platform-node"
 import { afterAll, describe, expect, it } from "@effect/vitest"
@@ -33,8 +33,8 @@ import { pgrep, tempDir, textOf } from "./_test_support.ts"
 const kindOf: Record<string, AppKind> = { xls: "spreadsheet", xlsb: "spreadsheet", ods: "spreadsheet", doc: "document", ppt: "presentation" }
 const rows = readManifest().filter((row) => kindOf[row.kind] !== undefined)
 const legacy = new Set(["xls", "doc", "ppt"])
-/** PowerPoint 95 rows: LibreOffice reads them through libmwaw (see the module's comment on its first space). */
-const viaLibmwaw = (traits: ReadonlySet<string>) => traits.has("powerpoint95")
+/** PowerPoint 95 and 4.0 rows: LibreOffice reads them through libmwaw (see the module's comment on its first space). */
+const viaLibmwaw = (traits: ReadonlySet<string>) => traits.has("powerpoint95") || traits.has("powerpoint4")
 
 interface Outcome {
   readonly path: string
@@ -101,7 +101,7 @@ const failureOf = (exit: Exit.Exit<OfficeIngestion, OfficeFailure>): OfficeFailu
 
 describe.skipIf(!haveCorpus)("Office owners over the corpus", () => {
   it.live(
-    "W3: the plain reader's Word (97–2003, 6/95, 2) and PowerPoint (97–2003, 95) text agrees with LibreOffice's, line by line",
+    "W3: the plain reader's Word (97–2003, 6/95, 2) and PowerPoint (97–2003, 95, 4.0) text agrees with LibreOffice's, line by line",
     () =>
       Effect.gen(function* () {
         const { outcomes } = yield* results()
@@ -110,7 +110,7 @@ describe.skipIf(!haveCorpus)("Office owners over the corpus", () => {
         const report: Array<string> = []
         const bodyMissed: Array<string> = []
         const older: Array<readonly [string, number, number]> = []
-        // PowerPoint 95 lines whose only difference from LibreOffice's is the leading space LibreOffice drops.
+        // PowerPoint 95 and 4.0 lines whose only difference from LibreOffice's is the leading space LibreOffice drops.
         let firstSpace = 0
         for (const row of rows.filter((r) => r.kind === "doc" || r.kind === "ppt")) {
           const office = outcomes.find((o) => o.path === row.path)?.exit
@@ -138,19 +138,21 @@ describe.skipIf(!haveCorpus)("Office owners over the corpus", () => {
         }
         console.log(`doc/ppt agreement with LibreOffice: ${identical}/${total} lines identical (${((100 * identical) / total).toFixed(1)}%)\n${report.join("\n")}`)
         expect(total).toBeGreaterThan(1000)
-        // Measured 95.8% (1521/1587; 94.5% before PowerPoint 95 was read): the rest are header fields LibreOffice computes again (PAGE, DATE, FILENAME, which it fills
+        // Measured 96.8% (1977/2043; 94.5% before PowerPoint 95 and 4.0 were read): the rest are header fields LibreOffice computes again (PAGE, DATE, FILENAME, which it fills
         // with the work area's temporary name) and the slides of a file whose edit chain loops, which it cannot read.
         expect(identical / total).toBeGreaterThanOrEqual(0.94)
         expect(bodyMissed).toEqual([])
-        // Word 6/95 and Word 2, read by the plain reader since issue 20, and PowerPoint 95: every line as LibreOffice reads it
-        // (PPT95.ppt: 346 slide lines and 3 properties; 68 of the slide lines begin with spaces, one more than LibreOffice's).
+        // Word 6/95 and Word 2, read by the plain reader since issue 20, and PowerPoint 95 and 4.0: every line as LibreOffice
+        // reads it (PPT95.ppt: 346 slide lines and 3 properties, pp40only.ppt: 453 and 3; 68 and 5 of the slide lines begin
+        // with spaces, one more than LibreOffice's).
         expect(older).toEqual([
           ["files/poi/PPT95.ppt", 349, 349],
           ["files/poi/Word6.doc", 5, 5],
           ["files/poi/Word95.doc", 8, 8],
+          ["files/poi/pp40only.ppt", 456, 456],
           ["files/poi/word2.doc", 62, 62]
         ])
-        expect(firstSpace).toBe(68)
+        expect(firstSpace).toBe(73)
       }),
     170_000
   )
