@@ -620,6 +620,10 @@ describe("hostile PowerPoint 95 streams: a specific reason, never a crash, a han
     expect(result !== "done" && [result.reason, result.detail]).toEqual(["corrupt", expect.stringContaining("nested deeper than 64 levels")])
     const other = run(pptStreams([{ placeholders: ["x"] }]).document)
     expect(other !== "done" && other.reason).toBe("needs-office")
+    // A slide of 300,000 empty records (4.8 MB): listed no further than 200,000, not held as millions of objects.
+    const flat = ppt95Container(1006, [ppt95Record(1007, Buffer.concat([u32le(256), u32le(0)])), Buffer.alloc(300_000 * 16)])
+    const many = run(ppt95Container(3, [ppt95Container(1000, [ppt95Container(2000, [flat], 10)])]))
+    expect(many !== "done" && [many.reason, many.detail]).toEqual(["corrupt", expect.stringContaining("more than 200000 records in one slide")])
   })
 
   it("a text is held against the budget before it is decoded: past its characters it fails too-large", () => {
@@ -690,6 +694,9 @@ describe("hostile PowerPoint 4.0 streams: a specific reason, never a crash, a ha
     const overlapping = Array.from({ length: 41 }, (_, i) => (i === 40 ? { text: "x" } : { group: [i + 1, 40] as const }))
     const wide = run(pp40Stream([{ frames: overlapping }]).pp40)
     expect(wide !== "done" && [wide.reason, wide.detail]).toEqual(["corrupt", expect.stringContaining("more than 100000 frames shown")])
+    // 70,000 frames in one slide (2.2 MB): refused before they become objects.
+    const crowded = run(pp40Stream([{ frames: Array.from({ length: 70_000 }, () => ({ shape: true as const })) }]).pp40)
+    expect(crowded !== "done" && [crowded.reason, crowded.detail]).toEqual(["corrupt", expect.stringContaining("70000 frames in zone")])
   })
 
   it("a text is held against the budget before it is decoded; a zone that claims 768 MiB fails too-large before it is read", () => {

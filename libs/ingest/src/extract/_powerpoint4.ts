@@ -68,6 +68,8 @@ const maxZoneBytes = 64 * 1024 ** 2
 const maxDepth = 64
 /** Frames shown for one slide at most (a frame in several overlapping groups is shown once per group, as libmwaw does). */
 const maxFramesShown = 100_000
+/** Frames, and texts, of one slide at most (real slides: tens): a 64 MiB zone of them would be millions of objects. */
+const maxFrames = 65_536
 
 /** A zone read whole. */
 interface Zone {
@@ -148,6 +150,7 @@ export function readPowerPoint4(streams: PowerPoint4Streams, budget: LineBudget)
     const end = bytes.length
     if (end < size.textHeader) return out
     for (let at = size.textHeader; at + size.textPrefix < end; ) {
+      if (out.length >= maxFrames) throw corrupt(`more than ${maxFrames} texts in zone ${id}`)
       const length = view.getUint32(at + 54, true)
       const textAt = at + size.textPrefix
       if (textAt + length > end) throw corrupt(`text ${out.length + 1} of zone ${id} (${length} bytes at byte ${textAt}) runs past its zone (${end} bytes)`)
@@ -198,6 +201,7 @@ export function readPowerPoint4(streams: PowerPoint4Streams, budget: LineBudget)
     const frames: Array<Frame> = []
     if (framesZone !== undefined && framesZone.bytes.length % size.frame === 0) {
       const count = framesZone.bytes.length / size.frame
+      if (count > maxFrames) throw corrupt(`${count} frames in zone ${framesZone.id} (${what}); at most ${maxFrames} are read`)
       let next = 0
       let mains = 0
       const raw: Array<{ type: number; text: number | undefined; main: boolean; children: readonly [number, number] | undefined }> = []

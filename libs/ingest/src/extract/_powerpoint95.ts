@@ -97,6 +97,8 @@ const maxStreamRecords = 1_000_000
 const maxRecordBytes = 64 * 1024 ** 2
 /** Field runs of one text at most (a run is 24 bytes; real texts have a few). */
 const maxFieldRuns = 100_000
+/** Records listed while one slide is read, at most (real slides: a few hundred): a 64 MiB slide of empty records would be 4 million objects. */
+const maxSlideRecords = 200_000
 
 /** A record: its type, kind byte and body bounds (in the stream, or in the bytes of the record read whole that holds it). */
 interface Rec {
@@ -106,11 +108,12 @@ interface Rec {
   readonly end: number
 }
 
-/** A record read whole (a slide, the field list): its bytes, and itself as a {@link Rec} within them. */
+/** A record read whole (a slide, the field list): its bytes, itself as a {@link Rec} within them, and the records it may still list. */
 interface Held {
   readonly bytes: Uint8Array
   readonly view: DataView
   readonly record: Rec
+  readonly allowance: RecordAllowance
 }
 
 /** The header at `at` of `view`, its body inside `[at, limit)`; throws `corrupt` when it lies or runs past `limit`. */
@@ -122,10 +125,16 @@ function recordIn(view: DataView, at: number, limit: number, what: string, base 
   return { type: view.getUint16(at, true), kind: view.getUint8(at + 12), start: at + headerBytes, end }
 }
 
-/** The children of `parent`, a record inside `view` (a record read whole). */
-function children(view: DataView, parent: Rec, what: string): Array<Rec> {
+/** How many more records may be listed while the current slide (or the field list) is read. */
+interface RecordAllowance {
+  left: number
+}
+
+/** The children of `parent`, a record inside `view` (a record read whole), each taken from `allowance` (`corrupt` when it runs out). */
+function children(view: DataView, parent: Rec, what: string, allowance: RecordAllowance): Array<Rec> {
   const out: Array<Rec> = []
   for (let at = parent.start; at + headerBytes <= parent.end; ) {
+    if (--allowance.left < 0) throw corrupt(`more than ${maxSlideRecords} records in one slide (${what})`)
     const r = recordIn(view, at, parent.end, what)
     out.push(r)
     at = r.end
@@ -188,7 +197,7 @@ export function readPowerPoint95(streams: PowerPoint95Streams, budget: LineBudge
     const bytes = stream.read(r.start - headerBytes, r.end)
     if (bytes.length < r.end - r.start + headerBytes) throw corrupt(`${what} at byte ${r.start - headerBytes} runs past the end of the stream`)
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-    return { bytes, view, record: { type: r.type, kind: r.kind, start: headerBytes, end: bytes.length } }
+    return { bytes, view, record: { type: r.type, kind: r.kind, start: headerBytes, end: bytes.length }, allowance: { left: maxSlideRecords } }
   }
 
   if (!isPowerPoint95(stream)) throw needsOffice("the PowerPoint Document stream does not begin with a root and a Document record")
@@ -213,7 +222,7 @@ export function readPowerPoint95(streams: PowerPoint95Streams, budget: LineBudge
         // A format (4056, two bytes) then the identifier (2017) whose kind byte is the field's id.
         let format: number | undefined
         const list = hold(e, "the field list")
-        for (const f of children(list.view, list.record, "a record of the field list")) {
+        for (const f of children(list.view, list.record, "a record of the field list", list.allowance)) {
           if (f.type === rt.fieldDefinition && f.end - f.start >= 2) format = list.view.getUint16(f.start, true)
           else if (f.type === rt.identifier && format !== undefined) {
             if (!fieldFormats.has(f.kind)) fieldFormats.set(f.kind, format)
@@ -270,8 +279,8 @@ export function readPowerPoint95(streams: PowerPoint95Streams, budget: LineBudge
       if (r.kind === kind.text) text ??= r
       else if (r.kind === kind.fieldRuns) runs ??= r
     }
-    for (const r of children(slide.view, zone, "a record of a text")) {
-      if (r.type === rt.textRuns) for (const c of children(slide.view, r, "a record of a text's runs")) take(c)
+    for (const r of children(slide.view, zone, "a record of a text", slide.allowance)) {
+      if (r.type === rt.textRuns) for (const c of children(slide.view, r, "a record of a text's runs", slide.allowance)) take(c)
       else take(r)
     }
     if (text !== undefined) paragraphsOf(slide, text, runs, n, where, out)
@@ -280,15 +289,15 @@ export function readPowerPoint95(streams: PowerPoint95Streams, budget: LineBudge
   /** Adds the paragraphs of the shapes in `container` (a slide, a notes page, a drawing, a group) to `out`, in drawing order. */
   const shapesText = (slide: Held, container: Rec, n: number, where: string, depth: number, out: Array<string>): void => {
     if (depth > maxDepth) throw corrupt(`drawing containers nested deeper than ${maxDepth} levels`)
-    const view = slide.view
-    for (const r of children(view, container, "a record of a drawing")) {
+    const { view, allowance } = slide
+    for (const r of children(view, container, "a record of a drawing", allowance)) {
       if (r.type === rt.drawing || r.type === rt.group || r.type === rt.list) shapesText(slide, r, n, where, depth + 1, out)
       else if (r.type === rt.rectangle || r.type === rt.placeholder) {
-        for (const t of children(view, r, "a record of a shape")) {
+        for (const t of children(view, r, "a record of a shape", allowance)) {
           if (t.type !== rt.textProperties) continue
-          for (const m of children(view, t, "a record of a shape's text")) {
+          for (const m of children(view, t, "a record of a shape's text", allowance)) {
             if (m.type !== rt.textMasterProperties && m.type !== rt.hyperlinkText) continue
-            for (const z of children(view, m, "a record of a shape's text")) if (z.type === rt.textZone) zoneText(slide, z, n, where, out)
+            for (const z of children(view, m, "a record of a shape's text", allowance)) if (z.type === rt.textZone) zoneText(slide, z, n, where, out)
           }
         }
       }
@@ -302,7 +311,7 @@ export function readPowerPoint95(streams: PowerPoint95Streams, budget: LineBudge
       for (const r of headersIn(list, "a record of the slide list")) {
         if (r.type !== rt.slide) continue
         const slide = hold(r, `slide ${n + 1}`)
-        const records = children(slide.view, slide.record, "a record of a slide")
+        const records = children(slide.view, slide.record, "a record of a slide", slide.allowance)
         const atom = records.find((c) => c.type === rt.slideAtom && c.end - c.start >= 8)
         const id = atom === undefined ? 0 : slide.view.getUint32(atom.start, true)
         // A master in the slide list, or a slide without its atom, is no slide (libmwaw, and so LibreOffice, skip it).

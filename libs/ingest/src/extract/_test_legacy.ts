@@ -682,7 +682,7 @@ export function pp40Stream(slides: ReadonlyArray<Ppt40Slide>, options?: Ppt40Opt
     const c = Buffer.alloc(38)
     c.writeUInt32LE(textId, 0)
     c.writeUInt32LE(framesId, 4)
-    c.writeInt16LE(frames.length, 8)
+    c.writeInt16LE(Math.min(frames.length, 0x7fff), 8)
     c.writeInt16LE(-1, 12)
     c.writeInt16LE(titleAt, 14)
     c.writeInt16LE(bodyAt, 16)
