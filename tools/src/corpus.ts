@@ -32,11 +32,11 @@ export const ooxmlKinds: ReadonlySet<string> = new Set([
 ])
 
 /**
- * A Word (97–2003, 6/95, 2) or PowerPoint 97–2003 row, which the plain
- * reader reads (W3, issue 20); PowerPoint 95 and 4.0 files go to Office.
+ * A Word (97–2003, 6/95, 2) or PowerPoint (97–2003, 95, 4.0) row, which
+ * the plain reader reads (W3, issue 20).
  */
 export function plainLegacyRow(row: ManifestRow): boolean {
-  return (row.kind === "doc" || row.kind === "ppt") && !row.traits.some((t) => ["powerpoint95", "powerpoint4"].includes(t))
+  return row.kind === "doc" || row.kind === "ppt"
 }
 
 /** Reads MANIFEST.tsv (header skipped; fields split on tabs, strings on ` | `). */

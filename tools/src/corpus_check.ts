@@ -99,7 +99,7 @@ const main = Effect.gen(function* () {
   for (const [kind, t] of [...byKind].sort(([a], [b]) => a.localeCompare(b))) {
     lines.push(`  ${kind.padEnd(5)} ${t.found}/${t.strings} strings (${percent(t.found, t.strings)}), ${t.rowsComplete}/${t.rows} rows`)
   }
-  lines.push(`  not counted: ${notCounted} rows of other kinds with expected strings (xls, xlsb, ods, …: the legacy workbook and OpenDocument checks count them; PowerPoint 95 and 4.0 need Office)`)
+  lines.push(`  not counted: ${notCounted} rows of other kinds with expected strings (xls, xlsb, ods, …: the legacy workbook and OpenDocument checks count them)`)
   lines.push(`failures by reason: ${[...reasons].map(([r, n]) => `${r} ${n}`).join(", ")}`)
   if (misses.length > 0) lines.push(`missed strings:`, ...misses)
   const wrongMustFail = mustFail.filter((m) => m.includes("EXTRACTED"))

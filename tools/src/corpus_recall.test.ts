@@ -92,7 +92,7 @@ describe("corpus recall through the indexing run and search (issue 2)", () => {
         if (result.files.length === 0) typedMisses.push(`${source}: ${expected}`)
       }
     }
-    // The files this run could not read without LibreOffice (PowerPoint 95 and 4.0, …): a second run with the
+    // The files this run could not read without LibreOffice (none in the corpus since issue 20 — kept for a corpus that has some): a second run with the
     // product's own options (the CLI's and the GUI's: LibreOffice owners) and --retry-failed tries them
     // again, and their strings are typed too.
     if (Option.isSome(await run(officeVersion()))) {

@@ -27,8 +27,8 @@ export interface FileFormat {
 }
 
 // W3: once the plain workers read a format its files go to them first (legacy Excel, Word 97–2003 and
-// PowerPoint 97–2003, OpenDocument packages, Word 6/95 and Word 2 since issue 20); what they cannot read
-// (PowerPoint 95 and 4.0, damaged workbooks, an encrypted OpenDocument file's kin) comes back as a reroute to the
+// PowerPoint 97–2003, OpenDocument packages, Word 6/95, Word 2, PowerPoint 95 and 4.0 since issue 20); what they
+// cannot read (PowerPoint 3, damaged workbooks, an encrypted OpenDocument file's kin) comes back as a reroute to the
 // owner (R14); RTF too. Flat OpenDocument XML (fods, fodt, fodp) stays with Office.
 const table: ReadonlyArray<readonly [AppKind, Reader, ReadonlyArray<string>]> = [
   ["spreadsheet", "plain", ["xlsx", "xlsm", "xltx", "xltm", "xls", "xlt", "xlsb", "ods", "ots"]],

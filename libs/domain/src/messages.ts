@@ -448,7 +448,7 @@ const ja: Catalogue = {
   logLibreOffice: (version, packages) =>
     version !== undefined
       ? `LibreOffice の版: ${version}`
-      : "LibreOffice が見つかりません。LibreOffice で読む形式（PowerPoint 95 以前の ppt、fods・fodt・fodp、Office 2003 XML など）のファイルは失敗します。" +
+      : "LibreOffice が見つかりません。LibreOffice で読む形式（fods・fodt・fodp、Office 2003 XML、PowerPoint 3 以前の ppt など）のファイルは失敗します。" +
         `Debian/Ubuntu では sudo apt-get install --no-install-recommends ${packages.join(" ")} でインストールし、もう一度インデックス作成を実行してください。`,
   logSettings: (s) =>
     `設定: ingestThreads ${s.ingestThreads ?? "（CPU の数）"}、cloudFiles ${s.cloudFiles}、fileTimeoutMinutes ${s.fileTimeoutMinutes}、` +
@@ -680,7 +680,7 @@ const en: Catalogue = {
   logLibreOffice: (version, packages) =>
     version !== undefined
       ? `LibreOffice: ${version}`
-      : "LibreOffice: not found — files that need it (PowerPoint 95 and older ppt, fods/fodt/fodp, Office 2003 XML, …) fail. " +
+      : "LibreOffice: not found — files that need it (fods/fodt/fodp, Office 2003 XML, PowerPoint 3 and older ppt, …) fail. " +
         `Install it (Debian/Ubuntu: sudo apt-get install --no-install-recommends ${packages.join(" ")}) and run the indexing again.`,
   logSettings: (s) =>
     `Settings: ingestThreads ${s.ingestThreads ?? "(CPU count)"}, cloudFiles ${s.cloudFiles}, fileTimeoutMinutes ${s.fileTimeoutMinutes}, ` +
