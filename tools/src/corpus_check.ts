@@ -60,7 +60,9 @@ const main = Effect.gen(function* () {
       else crashes.push(`${row.path}: ${Cause.pretty(exit.cause).split("\n")[0]}`)
     }
     if (error !== undefined) reasons.set(error.reason, (reasons.get(error.reason) ?? 0) + 1)
-    if (row.traits.includes("must-fail-cleanly")) {
+    // PowerPoint 4.0 (pp40only.ppt, tagged when no reader here read it) is read since issue 20's
+    // _powerpoint4.ts, as LibreOffice reads it (office_corpus.test.ts): read is its clean outcome now.
+    if (row.traits.includes("must-fail-cleanly") && !(error === undefined && row.traits.includes("powerpoint4"))) {
       mustFail.push(`${row.path}: ${error === undefined ? "EXTRACTED (should fail)" : `${error.reason} (${error.detail})`}`)
     }
     if (row.expected.length === 0) continue
