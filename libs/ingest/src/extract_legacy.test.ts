@@ -720,6 +720,27 @@ describe("hostile PowerPoint 4.0 streams: a specific reason, never a crash, a ha
     expect(huge !== "done" && [huge.reason, huge.detail]).toEqual(["too-large", expect.stringContaining("has 805306368 bytes")])
     expect(read).toBeLessThan(64 * 1024)
   })
+
+  it("zones named over and over (one slide listed 3,000 times, groups that overlap around a blank text) fail corrupt after a bounded amount of work", () => {
+    // A blank text takes nothing from the line budget: 30,000 spaces read 3,000 times would be 90 MB decoded from a 78 kB stream.
+    const blank = pp40Stream([{ frames: [{ text: " ".repeat(30_000) }] }])
+    const d = Buffer.from(blank.pp40)
+    const zoneAt = (id: number) => d.readUInt32LE(blank.tableAt + id * 8 + 4)
+    const listId = d.readUInt32LE(zoneAt(d.readUInt32LE(zoneAt(d.readUInt16LE(22)) + 34)) + 6)
+    const slideId = d.readUInt32LE(zoneAt(listId) + 16 + 12)
+    const list = Buffer.alloc(16 * 3001)
+    list.writeUInt16LE(3000, 0)
+    for (let i = 1; i <= 3000; i++) list.writeUInt32LE(slideId, 16 * i + 12)
+    const repeated = Buffer.concat([d, list])
+    repeated.writeUInt32LE(list.length, blank.tableAt + listId * 8)
+    repeated.writeUInt32LE(d.length, blank.tableAt + listId * 8 + 4)
+    const again = run(repeated)
+    expect(again !== "done" && [again.reason, again.detail]).toEqual(["corrupt", expect.stringContaining("zones named over and over")])
+    // Forty overlapping groups show a text of 4,000 spaces tens of thousands of times (200 MB decoded) before the frame bound stops them.
+    const overlapping = Array.from({ length: 41 }, (_, i) => (i === 40 ? { text: " ".repeat(4000) } : { group: [i + 1, 40] as const }))
+    const shown = run(pp40Stream([{ frames: overlapping }]).pp40)
+    expect(shown !== "done" && [shown.reason, shown.detail]).toEqual(["corrupt", expect.stringContaining("zones named over and over")])
+  })
 })
 
 /** `n` as 4 bytes, little-endian. */

@@ -36,7 +36,9 @@
  * Hostile input (W3): every zone is checked against the stream and every
  * text against its zone; group nesting and the frames shown per slide are
  * bounded; the text is held against the {@link LineBudget} before it is
- * decoded. A variant this reader does not know (PowerPoint 3, a Macintosh
+ * decoded; the bytes read, decoded and shown over the whole file are
+ * bounded (four times the stream plus 64 MiB), so zones named over and
+ * over fail `corrupt` rather than take hours. A variant this reader does not know (PowerPoint 3, a Macintosh
  * file) fails `needs-office`, so LibreOffice still gets it (R14); a zone or
  * text that runs past its container, `corrupt`.
  *
@@ -70,6 +72,16 @@ const maxDepth = 64
 const maxFramesShown = 100_000
 /** Frames, and texts, of one slide at most (real slides: tens): a 64 MiB zone of them would be millions of objects. */
 const maxFrames = 65_536
+/**
+ * Bytes of zones read, of texts decoded and of frames shown (32 each) over
+ * the whole file, at most this many times the stream's size, plus
+ * {@link minWork}: a real file reads each zone and shows each text about
+ * once, but a slide list naming one slide 60,000 times, or groups that
+ * overlap around a blank text (blank lines take nothing from the budget),
+ * would make a 5 MB file hours of work.
+ */
+const workPerByte = 4
+const minWork = 64 * 1024 ** 2
 
 /** A zone read whole. */
 interface Zone {
@@ -114,6 +126,13 @@ export function readPowerPoint4(streams: PowerPoint4Streams, budget: LineBudget)
   if (tableAt < 24 || tableAt + zoneCount * 8 > stream.size) throw corrupt(`the zone table (${zoneCount} zones at byte ${tableAt}) runs past the stream (${stream.size} bytes)`)
   const table = stream.read(tableAt, tableAt + zoneCount * 8)
   const tv = new DataView(table.buffer, table.byteOffset, table.byteLength)
+  const maxWork = minWork + workPerByte * stream.size
+  let work = 0
+  /** Counts `bytes` of work; `corrupt` past {@link maxWork}. */
+  const spend = (bytes: number, what: string): void => {
+    work += bytes
+    if (work > maxWork) throw corrupt(`more than ${maxWork} bytes of zones read, texts decoded and frames shown (at ${what}): zones named over and over`)
+  }
 
   /** Zone `id` read whole, undefined when the table gives it no bytes; `corrupt` past the table or the stream. */
   const zone = (id: number, what: string): Zone | undefined => {
@@ -123,6 +142,7 @@ export function readPowerPoint4(streams: PowerPoint4Streams, budget: LineBudget)
     if (length === 0) return undefined
     if (begin + length > stream.size) throw corrupt(`${what} (zone ${id}, ${length} bytes at byte ${begin}) runs ${begin + length - stream.size} bytes past the stream`)
     if (length > maxZoneBytes) throw new ExtractError({ reason: "too-large", detail: `PowerPoint 4.0 presentation: ${what} (zone ${id}) has ${length} bytes; the limit is ${maxZoneBytes}` })
+    spend(length, what)
     const bytes = stream.read(begin, begin + length)
     return { id, bytes, view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength) }
   }
@@ -171,6 +191,7 @@ export function readPowerPoint4(streams: PowerPoint4Streams, budget: LineBudget)
   /** The paragraphs of `text` for `where`, each taken from the budget, added to `out`. */
   const paragraphs = (text: Uint8Array, where: string, out: Array<string>): void => {
     // Held before it is decoded: a text of a hundred million bytes is refused here, not after.
+    spend(text.length, where)
     budget.hold(where, text.length)
     const decoded = decoder.decode(text)
     budget.release(text.length)
@@ -241,6 +262,7 @@ export function readPowerPoint4(streams: PowerPoint4Streams, budget: LineBudget)
     const show = (i: number, depth: number): void => {
       if (depth > maxDepth) throw corrupt(`groups of frames nested deeper than ${maxDepth} levels (${where})`)
       if (++shown > maxFramesShown) throw corrupt(`more than ${maxFramesShown} frames shown (${where}): groups that overlap`)
+      spend(size.frame, where)
       sent.add(i)
       const frame = frames[i]
       if (frame === undefined) return
