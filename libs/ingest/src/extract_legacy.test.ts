@@ -652,6 +652,19 @@ describe("hostile PowerPoint 95 streams: a specific reason, never a crash, a han
   })
 })
 
+describe("PowerPoint 95 and 4.0 with a summary in Unicode", () => {
+  it.effect("code page 1200 or 65001 in the summary reads the 8-bit text as Western, not as UTF-16 or UTF-8", () =>
+    Effect.gen(function* () {
+      for (const codePage of [1200, 65001]) {
+        const ppt95 = yield* read(writePpt95([{ shapes: ["Caf\u00e9 menu"] }], { codePage }), "95.ppt")
+        expect(linesOf(ppt95).filter(([part]) => part === "slides")).toEqual([["slides", "1", "Caf\u00e9 menu"]])
+        const ppt40 = yield* read(writePpt40([{ frames: [{ text: "Caf\u00e9 menu" }] }], { codePage }), "40.ppt")
+        expect(linesOf(ppt40).filter(([part]) => part === "slides")).toEqual([["slides", "1", "Caf\u00e9 menu"]])
+      }
+    })
+  )
+})
+
 describe("hostile PowerPoint 4.0 streams: a specific reason, never a crash, a hang or an allocation past the limits", () => {
   const budget = () => new LineBudget(5_000_000)
   const run = (pp40: Uint8Array, b = budget()) => outcome(() => readPowerPoint4({ pp40: bytesSource(pp40), codePage: 1252 }, b))

@@ -112,7 +112,8 @@ interface Frame {
  */
 export function readPowerPoint4(streams: PowerPoint4Streams, budget: LineBudget): Iterator<BodyLine, void, undefined> {
   const stream = streams.pp40
-  const decoder = byteDecoder(streams.codePage)
+  // 1200 (UTF-16) and 65001 (UTF-8) cannot be the page of 8-bit text (a summary written in Unicode): read as Western.
+  const decoder = byteDecoder(streams.codePage === 1200 || streams.codePage === 65001 ? 1252 : streams.codePage)
   if (stream.size < 24) throw needsOffice(`a PP40 stream of ${stream.size} bytes`)
   const head = stream.read(0, 24)
   const hv = new DataView(head.buffer, head.byteOffset, head.byteLength)

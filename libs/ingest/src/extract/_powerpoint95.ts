@@ -170,7 +170,8 @@ export function isPowerPoint95(document: ZipSource): boolean {
  */
 export function readPowerPoint95(streams: PowerPoint95Streams, budget: LineBudget): Iterator<BodyLine, void, undefined> {
   const stream = streams.document
-  const decoder = byteDecoder(streams.codePage)
+  // 1200 (UTF-16) and 65001 (UTF-8) cannot be the page of 8-bit text (a summary written in Unicode): read as Western.
+  const decoder = byteDecoder(streams.codePage === 1200 || streams.codePage === 65001 ? 1252 : streams.codePage)
   let headersRead = 0
 
   /** The header of the record at stream offset `at`, its body inside `[at, limit)`. */
