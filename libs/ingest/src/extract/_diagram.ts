@@ -58,7 +58,7 @@ export interface DiagramTexts {
  * order of the relationships. Data parts the anchors did not name come last,
  * in `unanchored`.
  */
-export const diagramTexts = Effect.fn("Extract.diagramTexts")(function* (
+export const diagramTexts = Effect.fnUntraced(function* (
   pkg: OpcPackage,
   rels: ReadonlyArray<Relationship>,
   dataIds: ReadonlyArray<string | undefined>,

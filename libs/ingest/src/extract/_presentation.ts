@@ -55,7 +55,7 @@ export const extractPresentation = Effect.fn("Extract.presentation")(function* (
   // Each slide's title (its title placeholders' text), for the properties part (S4).
   const titles: Array<BodyLine> = []
   /** A part's paragraphs with its SmartArt text where each diagram stands (issue 15 item 8). */
-  const read = Effect.fn(function* (lines: Array<BodyLine>, part: string, loc: string, skip?: ReadonlySet<string>) {
+  const read = Effect.fnUntraced(function* (lines: Array<BodyLine>, part: string, loc: string, skip?: ReadonlySet<string>) {
     const reader = new DrawingTextReader(budget, part, skip)
     yield* pkg.readXml(part, reader)
     const rels = yield* pkg.relationships(part)

@@ -68,7 +68,7 @@ const byCell = (a: CellComment, b: CellComment): number => {
  * worksheet or a chart sheet): text boxes and shapes, then the text of each
  * chart and SmartArt diagram, through the drawing's own relationships.
  */
-export const drawingLines = Effect.fn("Extract.sheetDrawing")(function* (
+export const drawingLines = Effect.fnUntraced(function* (
   pkg: OpcPackage,
   drawingPart: string,
   budget: LineBudget
@@ -107,7 +107,7 @@ export const drawingLines = Effect.fn("Extract.sheetDrawing")(function* (
  * not already show (`A1 link`), drawing objects (`D5 shape`, `D5 chart`),
  * then headers and footers.
  */
-const sheetExtras = Effect.fn("Extract.sheetExtras")(function* (
+const sheetExtras = Effect.fnUntraced(function* (
   pkg: OpcPackage,
   rels: ReadonlyArray<Relationship>,
   reader: WorksheetReader,

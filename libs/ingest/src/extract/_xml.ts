@@ -234,7 +234,7 @@ export const feed = <E = never>(
           Effect.try({ try: () => write(decoder.decode(bytes, { stream: true })), catch: (e) => corruptPart(partName, e) }),
           after
         )
-      const writeAll = Effect.fn(function* (bytes: Uint8Array) {
+      const writeAll = Effect.fnUntraced(function* (bytes: Uint8Array) {
         for (let at = 0; at < bytes.length; at += chunkBytes) {
           yield* write1(bytes.subarray(at, at + chunkBytes))
           yield* Effect.yieldNow()
@@ -261,6 +261,8 @@ const refuseDoctype = (partName: string) => () => {
  * and external entities (trait `xml-entity-attack`) out — saxes itself never
  * fetches an external entity. Nesting deeper than `maxDepth` is `too-large`.
  * An {@link ExtractError} thrown by the visitor passes through unchanged.
+ * No tracing span: it runs once per part, and a span is a dozen fiber steps
+ * and a stack capture (spans stay on the per-file steps, issue 20).
  */
 export const parseXml = <E = never>(
   source: PartBytes,
@@ -271,7 +273,7 @@ export const parseXml = <E = never>(
   const stream = new XmlStream(partName, visitor, options?.maxDepth ?? defaultMaxXmlDepth)
   yield* feed(source, partName, (text) => stream.write(text), options?.afterChunk)
   yield* Effect.try({ try: () => stream.close(), catch: (e) => corruptPart(partName, e) })
-}).pipe(Effect.withSpan("Extract.parseXml"))
+})
 
 /**
  * One part's text going through saxes (namespaces on), the nesting limit,
