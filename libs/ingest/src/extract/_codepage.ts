@@ -70,6 +70,14 @@ const isAscii = (bytes: Uint8Array): boolean => {
 const latin1 = (bytes: Uint8Array): string => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1")
 
 /**
+ * The code page of 8-bit text that a file names `codePage`: 1200 (UTF-16)
+ * and 65001 (UTF-8) cannot be the page of bytes read one by one (a damaged
+ * record, or a summary written in Unicode), and read as Western (1252), as
+ * Office does; any other page is itself.
+ */
+export const eightBitCodePage = (codePage: number): number => (codePage === 1200 || codePage === 65001 ? 1252 : codePage)
+
+/**
  * The decoder of code page `codePage` (367 = US-ASCII, 1200 = UTF-16). An
  * unknown code page decodes as windows-1252, which is what Excel assumes for
  * a file without a CODEPAGE record.

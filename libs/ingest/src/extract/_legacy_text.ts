@@ -10,6 +10,7 @@
 import type { AppKind, BodyLine, BodyPartHead } from "@sagasu/domain"
 import { Effect } from "effect"
 import { cfbDamageOf, type CompoundFile } from "./_cfb.ts"
+import { eightBitCodePage } from "./_codepage.ts"
 import type { LineBudget } from "./_limits.ts"
 import { readPowerPoint4 } from "./_powerpoint4.ts"
 import { isPowerPoint95, readPowerPoint95 } from "./_powerpoint95.ts"
@@ -161,7 +162,7 @@ export const extractPowerPoint97 = <E>(file: CompoundFile, budget: LineBudget, s
     const lines = yield* readerOf(file, "PowerPoint Document", "presentation", (document): Iterator<PowerPoint97Line, void, undefined> =>
       // W3: PowerPoint 95 has no CurrentUserAtom; its stream is told by its first records, and read here too.
       isPowerPoint95(document)
-        ? visibleLines(readPowerPoint95({ document, codePage: summaryCodePage(file) ?? 1252 }, budget))
+        ? visibleLines(readPowerPoint95({ document, codePage: slideTextCodePage(file) }, budget))
         : readPowerPoint97({ currentUser: wholeStream(file, "Current User"), document }, budget)
     )
     // Hidden slides are few; their lines wait for their own part, as the pptx path keeps them apart.
@@ -188,12 +189,15 @@ export const extractPowerPoint97 = <E>(file: CompoundFile, budget: LineBudget, s
  */
 export const extractPowerPoint4 = <E>(file: CompoundFile, budget: LineBudget, sink: ExtractionSink<E>): Effect.Effect<void, ExtractError | E> =>
   Effect.gen(function* () {
-    const lines = yield* readerOf(file, "PP40", "presentation", (pp40) => readPowerPoint4({ pp40, codePage: summaryCodePage(file) ?? 1252 }, budget))
+    const lines = yield* readerOf(file, "PP40", "presentation", (pp40) => readPowerPoint4({ pp40, codePage: slideTextCodePage(file) }, budget))
     budget.startPart()
     yield* sink.beginPart(slidesPart)
     yield* drain(lines, sink, budget, (line) => line)
     yield* sink.endPart
   }).pipe(Effect.withSpan("Extract.powerpoint4"))
+
+/** The code page of a PowerPoint 95 or 4.0 file's 8-bit text: its summary information's (a Unicode page read as 1252), else 1252. */
+const slideTextCodePage = (file: CompoundFile): number => eightBitCodePage(summaryCodePage(file) ?? 1252)
 
 /** Lines of a format whose slides this reader marks none hidden (PowerPoint 95), as visible lines. */
 function* visibleLines(lines: Iterator<BodyLine, void, undefined>): Generator<PowerPoint97Line, void, undefined> {

@@ -47,6 +47,7 @@
 import type { BodyLine } from "@sagasu/domain"
 import { byteDecoder } from "./_codepage.ts"
 import type { LineBudget } from "./_limits.ts"
+import { addParagraphs } from "./_powerpoint95.ts"
 import type { ZipSource } from "./_zip.ts"
 import { ExtractError } from "./extract_error.ts"
 
@@ -54,7 +55,7 @@ import { ExtractError } from "./extract_error.ts"
 export interface PowerPoint4Streams {
   /** The `PP40` stream, read by positioned reads. */
   readonly pp40: ZipSource
-  /** The Windows code page of the text (the summary information's, else 1252). */
+  /** The Windows code page of the 8-bit text (the summary information's through `eightBitCodePage`, else 1252). */
   readonly codePage: number
 }
 
@@ -112,8 +113,7 @@ interface Frame {
  */
 export function readPowerPoint4(streams: PowerPoint4Streams, budget: LineBudget): Iterator<BodyLine, void, undefined> {
   const stream = streams.pp40
-  // 1200 (UTF-16) and 65001 (UTF-8) cannot be the page of 8-bit text (a summary written in Unicode): read as Western.
-  const decoder = byteDecoder(streams.codePage === 1200 || streams.codePage === 65001 ? 1252 : streams.codePage)
+  const decoder = byteDecoder(streams.codePage)
   if (stream.size < 24) throw needsOffice(`a PP40 stream of ${stream.size} bytes`)
   const head = stream.read(0, 24)
   const hv = new DataView(head.buffer, head.byteOffset, head.byteLength)
@@ -196,17 +196,7 @@ export function readPowerPoint4(streams: PowerPoint4Streams, budget: LineBudget)
     budget.hold(where, text.length)
     const decoded = decoder.decode(text)
     budget.release(text.length)
-    // A line break (0x0B) is a space, as the pptx path reads <a:br/>; 0x11 is the Mac's command key, as libmwaw shows it.
-    const split = decoded
-      .replace(/\v/g, " ")
-      .replace(/\u0011/g, "\u2318")
-      .replace(/[\u0000-\u0008\u000a\u000c\u000e-\u0010\u0012-\u001f]/g, "")
-      .split("\r")
-    for (const p of split) {
-      if (p.trim() === "") continue
-      budget.take(where, p.length)
-      out.push(p)
-    }
+    addParagraphs(decoded, budget, where, out)
   }
 
   /** A content zone's frames and texts. */

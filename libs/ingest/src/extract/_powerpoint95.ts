@@ -47,11 +47,31 @@ import type { LineBudget } from "./_limits.ts"
 import type { ZipSource } from "./_zip.ts"
 import { ExtractError } from "./extract_error.ts"
 
+/**
+ * Adds the paragraphs of an old PowerPoint text (PowerPoint 95 and 4.0:
+ * `\r` ends a paragraph) to `out`, each taken from `budget` for `where`;
+ * blank ones left out, as the pptx path leaves them out. A line break (0x0B)
+ * is a space, as the pptx path reads `<a:br/>`; 0x11 is the Mac's command
+ * key, as libmwaw shows it; other control characters but the tab go.
+ */
+export function addParagraphs(decoded: string, budget: LineBudget, where: string, out: Array<string>): void {
+  const paragraphs = decoded
+    .replace(/\v/g, " ")
+    .replace(/\u0011/g, "\u2318")
+    .replace(/[\u0000-\u0008\u000a\u000c\u000e-\u0010\u0012-\u001f]/g, "")
+    .split("\r")
+  for (const p of paragraphs) {
+    if (p.trim() === "") continue
+    budget.take(where, p.length)
+    out.push(p)
+  }
+}
+
 /** What the reader needs: the `PowerPoint Document` stream and the code page of its 8-bit text. */
 export interface PowerPoint95Streams {
   /** The `PowerPoint Document` stream, read by positioned reads. */
   readonly document: ZipSource
-  /** The Windows code page of the text (the summary information's, else 1252). */
+  /** The Windows code page of the 8-bit text (the summary information's through `eightBitCodePage`, else 1252). */
   readonly codePage: number
 }
 
@@ -170,8 +190,7 @@ export function isPowerPoint95(document: ZipSource): boolean {
  */
 export function readPowerPoint95(streams: PowerPoint95Streams, budget: LineBudget): Iterator<BodyLine, void, undefined> {
   const stream = streams.document
-  // 1200 (UTF-16) and 65001 (UTF-8) cannot be the page of 8-bit text (a summary written in Unicode): read as Western.
-  const decoder = byteDecoder(streams.codePage === 1200 || streams.codePage === 65001 ? 1252 : streams.codePage)
+  const decoder = byteDecoder(streams.codePage)
   let headersRead = 0
 
   /** The header of the record at stream offset `at`, its body inside `[at, limit)`. */
@@ -258,17 +277,7 @@ export function readPowerPoint95(streams: PowerPoint95Streams, budget: LineBudge
     }
     decoded += decoder.decode(bytes.subarray(from))
     budget.release(bytes.length)
-    // A line break (0x0B) is a space, as the pptx path reads <a:br/>; 0x11 is the Mac's command key, as libmwaw shows it.
-    const paragraphs = decoded
-      .replace(/\v/g, " ")
-      .replace(/\u0011/g, "\u2318")
-      .replace(/[\u0000-\u0008\u000a\u000c\u000e-\u0010\u0012-\u001f]/g, "")
-      .split("\r")
-    for (const p of paragraphs) {
-      if (p.trim() === "") continue
-      budget.take(where, p.length)
-      out.push(p)
-    }
+    addParagraphs(decoded, budget, where, out)
   }
 
   /** Adds the paragraphs of a text zone (4064) to `out`: its data record of kind 53 and the field runs beside it, in a 2028 or not. */

@@ -29,7 +29,7 @@ import { Effect } from "effect"
 import type { BodyLine } from "@sagasu/domain"
 import { byteStringAt, damaged, errorTexts, f64, RecordCursor, rkNumber, u16, u32, type BiffRecord } from "./_biff.ts"
 import { numberForms, numberText } from "./_cell_text.ts"
-import { byteDecoder, type ByteDecoder } from "./_codepage.ts"
+import { byteDecoder, type ByteDecoder, eightBitCodePage } from "./_codepage.ts"
 import { compileFormat, formatText, type NumberFormat } from "./_format_code.ts"
 import type { LineBudget } from "./_limits.ts"
 import { emitLines, type ExtractionSink } from "./_sink.ts"
@@ -91,11 +91,10 @@ const substreamNames: Record<number, string> = { 0x0020: "chart", 0x0040: "macro
 
 /**
  * Code pages of BIFF2–4 CODEPAGE records that are not Windows code page
- * numbers: 0x8001 is Windows ANSI (1252), 0x8000 Apple Roman.
+ * numbers: 0x8001 is Windows ANSI (1252), 0x8000 Apple Roman; a Unicode
+ * page is read as 1252 ({@link eightBitCodePage}).
  */
-const codePageOf = (word: number): number =>
-  // 1200 (UTF-16) and 65001 (UTF-8) cannot be the page of 8-bit strings: a damaged record, read as Western.
-  word === 0x8001 || word === 1200 || word === 65001 ? 1252 : word === 0x8000 ? 10000 : word
+const codePageOf = (word: number): number => (word === 0x8001 ? 1252 : word === 0x8000 ? 10000 : eightBitCodePage(word))
 
 /** A note's text as the NOTE records give it (the first, then those whose row is 0xFFFF). */
 interface Note {
