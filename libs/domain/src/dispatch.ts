@@ -60,6 +60,17 @@ export interface PickNextDispatchOptions {
   readonly queueBytes?: number
 }
 
+/**
+ * A target not yet dispatched, as {@link pickNextDispatch} sees it: its
+ * worker kind, its size in bytes (0 when unknown), and whether it was in
+ * flight when a run was killed (C1: it goes last, after every other target).
+ */
+export interface DispatchCandidate {
+  readonly kind: WorkerKind
+  readonly size?: number
+  readonly last?: boolean
+}
+
 /** The target to hand over: its position in the not-yet-dispatched list and the plain worker (1-based) that takes it, 0 for an Office owner. */
 export interface DispatchPick {
   readonly at: number
@@ -67,15 +78,21 @@ export interface DispatchPick {
 }
 
 /**
- * The first target among the first `window` not yet dispatched (in order)
- * that a worker of its kind can take now, and that worker, or `undefined`
- * when none can go now (R13). An Office owner takes a file when it has a free
+ * The target among the first `window` not yet dispatched that a worker of
+ * its kind can take now, and that worker, or `undefined` when none can go
+ * now (R13). While more targets wait than the window holds, the first in
+ * order. Once the window holds every target left (the run's last files, no
+ * new one comes into it, so none waits for ever), the largest, the first in
+ * order among equals, a file put last by C1 after every other that can go: a big file handed over last kept one worker and then
+ * the 2-gram thread busy alone at a run's end (the corpus's two 55 MB-text
+ * workbooks, 216th and 217th of 262: the last 3 s of a 20 s run on one
+ * core; issue 20). An Office owner takes a file when it has a free
  * slot. A plain worker takes one when it holds none, or fewer than
  * `queueFiles` that total at most `queueBytes`; among those that can, the one
  * holding the fewest files, then the fewest bytes, then the lowest number.
  */
 export function pickNextDispatch(
-  notDispatched: ReadonlyArray<{ readonly kind: WorkerKind }>,
+  notDispatched: ReadonlyArray<DispatchCandidate>,
   room: WorkerRoom,
   options: PickNextDispatchOptions = {}
 ): DispatchPick | undefined {
@@ -91,15 +108,21 @@ export function pickNextDispatch(
       plainWorker = i + 1
     }
   })
-  const end = Math.min(notDispatched.length, options.window ?? dispatchWindow)
+  const window = options.window ?? dispatchWindow
+  const largestFirst = notDispatched.length <= window
+  const end = Math.min(notDispatched.length, window)
+  let pick: DispatchPick | undefined
+  let pickRank = -2
   for (let i = 0; i < end; i++) {
-    const kind = notDispatched[i]?.kind
-    if (kind === undefined) continue
-    if (kind === "plain") {
-      if (plainWorker > 0) return { at: i, worker: plainWorker }
-    } else if (room.owners[kind] > 0) {
-      return { at: i, worker: 0 }
-    }
+    const target = notDispatched[i]
+    if (target === undefined) continue
+    const canGo = target.kind === "plain" ? plainWorker > 0 : room.owners[target.kind] > 0
+    if (!canGo) continue
+    const rank = target.last === true ? -1 : (target.size ?? 0)
+    if (rank <= pickRank) continue
+    pick = { at: i, worker: target.kind === "plain" ? plainWorker : 0 }
+    pickRank = rank
+    if (!largestFirst) break
   }
-  return undefined
+  return pick
 }

@@ -69,6 +69,34 @@ describe("workerKindOf() and pickNextDispatch() (R13)", () => {
     expect(pickNextDispatch(queue.slice(1), free(1, 0))).toEqual({ at: 199, worker: 1 })
   })
 
+  // Issue 20: a big file handed over last kept one worker and the 2-gram thread busy alone at the run's end.
+  it("takes the first in order while more than the window waits, the largest once the window holds every target left", () => {
+    const sized = (sizes: ReadonlyArray<number>) => sizes.map((size) => ({ kind: "plain" as const, size }))
+    const big = [10, 20, 9_000_000, 30]
+    // 201 targets left: a file past the window may still come in, so order rules.
+    expect(pickNextDispatch(sized([...big, ...Array(197).fill(5)]), free(1))).toEqual({ at: 0, worker: 1 })
+    // 200 left: the largest.
+    expect(pickNextDispatch(sized([...big, ...Array(196).fill(5)]), free(1))).toEqual({ at: 2, worker: 1 })
+    expect(pickNextDispatch(sized(big), free(1), { window: 3 })).toEqual({ at: 0, worker: 1 })
+    expect(pickNextDispatch(sized(big.slice(1)), free(2), { window: 3 })).toEqual({ at: 1, worker: 1 })
+    // Among equals, the first; unknown sizes count as 0.
+    expect(pickNextDispatch(sized([7, 40, 40]), free(1))).toEqual({ at: 1, worker: 1 })
+    expect(pickNextDispatch([{ kind: "plain" }, { kind: "plain", size: 0 }], free(1))).toEqual({ at: 0, worker: 1 })
+    // Only among the files a worker can take now: the larger Office file waits for its owner.
+    const mixed = [{ kind: "plain", size: 10 }, { kind: "document", size: 5_000 }, { kind: "plain", size: 300 }] as const
+    expect(pickNextDispatch(mixed, free(1, 0, 0))).toEqual({ at: 2, worker: 1 })
+    expect(pickNextDispatch(mixed, free(1, 0, 1))).toEqual({ at: 1, worker: 0 })
+    expect(pickNextDispatch(mixed, free(0, 0, 0))).toBeUndefined()
+  })
+
+  it("C1: a file in flight at a kill goes after every other that can go, however large", () => {
+    const queue = [{ kind: "plain", size: 10 }, { kind: "plain", size: 9_000_000, last: true }, { kind: "plain", size: 20 }] as const
+    expect(pickNextDispatch(queue, free(1))).toEqual({ at: 2, worker: 1 })
+    expect(pickNextDispatch(queue.slice(1, 2), free(1))).toEqual({ at: 0, worker: 1 })
+    // Before the window holds every target left, order alone rules (C1's files stand at the list's end).
+    expect(pickNextDispatch(queue, free(1), { window: 2 })).toEqual({ at: 0, worker: 1 })
+  })
+
   // Issue 20: files queued ahead of a plain worker, so it never waits for the commander between two small files.
   const owners = { spreadsheet: 0, document: 0, presentation: 0 }
   const load = (files: number, bytes: number) => ({ files, bytes })

@@ -9,16 +9,18 @@
  * @module
  */
 import {
-  type CrawledFile, type WorkerKind, type WorkerRoom, plainQueueFiles, sourceFolderOf, stoppedAtOnce, workerKindOf
+  type Target, type WorkerKind, type WorkerRoom, plainQueueFiles, sourceFolderOf, stoppedAtOnce, workerKindOf
 } from "@sagasu/domain"
 import type { InFlight } from "./_run_context.ts"
 import type { IngestWorkersShape } from "./workers.ts"
 
-/** A target not yet dispatched: its number in the target list (1-based) and its worker kind. */
+/** A target not yet dispatched: its number in the target list (1-based), its worker kind, its size in bytes, and whether it goes last (C1). */
 export interface Waiting {
-  readonly target: CrawledFile
+  readonly target: Target
   readonly n: number
   readonly kind: WorkerKind
+  readonly size: number
+  readonly last: boolean
 }
 
 const folderOf = (t: { readonly index: string; readonly path: string }) => sourceFolderOf(t.index, t.path)
@@ -41,9 +43,9 @@ export class DispatchBook {
 
   private readonly workers: IngestWorkersShape
 
-  constructor(targets: ReadonlyArray<CrawledFile>, workers: IngestWorkersShape) {
+  constructor(targets: ReadonlyArray<Target>, workers: IngestWorkersShape) {
     this.workers = workers
-    this.notDispatched = targets.map((target, i) => ({ target, n: i + 1, kind: workerKindOf(target.path) }))
+    this.notDispatched = targets.map((target, i) => ({ target, n: i + 1, kind: workerKindOf(target.path), size: target.size, last: target.reason === "inFlight" }))
     const threads = workers.slots.plain
     this.ownerNumber = { spreadsheet: threads + 1, document: threads + 2, presentation: threads + 3 }
     this.plainLoad = Array.from({ length: threads }, () => ({ files: 0, bytes: 0 }))

@@ -8,7 +8,7 @@
  * @module
  */
 import {
-  type CrawledFile, type FailedFile, type Language, type ProgressEvent, type Settings, type StagedFile, type TeamServerSettings, type WorkerKind,
+  type CrawledFile, type FailedFile, type Language, type ProgressEvent, type Settings, type StagedFile, type Target, type TeamServerSettings, type WorkerKind,
   describeWorkFolderError, logTimestamp, type messages
 } from "@sagasu/domain"
 import type { GramUpdateSummary, RunLog, WorkPaths, WorkStore } from "@sagasu/store"
@@ -137,7 +137,7 @@ export interface InFlight {
  * it; the domain decides from what it holds (`dispatchHalted`, `settleRun`).
  */
 export interface RunState {
-  readonly targets: ReadonlyArray<CrawledFile>
+  readonly targets: ReadonlyArray<Target>
   /** The target folder of each selected index. */
   readonly folders: ReadonlyMap<string, string>
   stopped: boolean
@@ -161,7 +161,7 @@ export interface RunState {
 
 /** A fresh ledger for `targets` of the `selected` indexes, the vanished files already removed (R8). */
 export const makeRunState = (options: {
-  readonly targets: ReadonlyArray<CrawledFile>
+  readonly targets: ReadonlyArray<Target>
   readonly selected: ReadonlyArray<{ readonly name: string; readonly path: string }>
   readonly vanished: ReadonlyArray<{ readonly index: string; readonly path: string }>
   readonly round: GramRoundHook | undefined

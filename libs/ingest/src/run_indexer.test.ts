@@ -326,7 +326,7 @@ describe("runIndexer(): journal recovery and crawl (R7, R8, C1, C3)", () => {
       expect(r.code).toBe(0)
       expect(r.echoed).toContain("復旧しました: A/1.xlsx（中断した前回の実行が用意した本文を書き出しました）")
       expect(tsvText(f.paths, "A", "1.xlsx")).toBe("A1\tone v2 staged")
-      // 1.xlsx is done and unchanged: not a target; 2.xlsx was in flight: last.
+      // 1.xlsx is done and unchanged: not a target; 2.xlsx was in flight: last, though the larger (issue 20).
       expect(r.dispatched).toEqual(["plain:0.xlsx", "plain:2.xlsx"])
       expect(fs.existsSync(path.join(f.paths.root, "publish", "99999"))).toBe(false)
       expect((yield* readJournal(f.paths)).at(-1)).toEqual({ _tag: "end" })
@@ -539,7 +539,8 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
 
   it.live("W5/R14: a stop lets the plain file in flight finish, interrupts Office, leaves the rest pending, exit 2", () =>
     provide(Effect.gen(function* () {
-      const f = yield* makeFixture({ A: { "1.xlsx": "slow", "2.xlsx": "b", "3.xlsx": "c", "9.fods": "office-slow" } })
+      // 1.xlsx the largest, then 9.fods: the first two handed over (the run's last files go largest first, issue 20).
+      const f = yield* makeFixture({ A: { "1.xlsx": "slow plain file", "2.xlsx": "b", "3.xlsx": "c", "9.fods": "office-slow" } })
       const gate = yield* Deferred.make<void>()
       const r = yield* run(f, {
         script: (kind, request) =>
@@ -610,7 +611,8 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
 
   it.effect("R13: the target folder disappears mid-run → exit 1, the rest stays pending; back again → the next run completes", () =>
     provide(Effect.gen(function* () {
-      const f = yield* makeFixture({ A: { "1.xlsx": "one", "2.xlsx": "two", "3.xlsx": "three" } })
+      // 1.xlsx the largest goes first; 2 and 3 of one size go in order (the run's last files go largest first, issue 20).
+      const f = yield* makeFixture({ A: { "1.xlsx": "first", "2.xlsx": "two", "3.xlsx": "six" } })
       const away = f.folder("A") + ".away"
       const r = yield* run(f, {
         script: (_kind, request) =>
