@@ -10,7 +10,7 @@ import {
   type Language, type Plan, type Progress, defaultPlanAnswer, defaultSettings, displayWidth, formatProgressLine, initialPlainProgress,
   messages, plainProgressDue, selectIndexes
 } from "@sagasu/domain"
-import { NodeContext } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
 import { workPaths, WorkStore } from "@sagasu/store"
 import { Deferred, Effect, Fiber, Option, Ref, Schedule, Stream, SubscriptionRef } from "effect"

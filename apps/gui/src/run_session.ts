@@ -9,7 +9,7 @@
  * @module
  */
 import type { FileSystem } from "@effect/platform"
-import { NodeContext } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { type FailedFile, failureDetail, messages } from "@sagasu/domain"
 import { type IndexerChannel, makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
 import { type StoreReadError, workPaths, WorkStore } from "@sagasu/store"

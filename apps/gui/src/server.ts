@@ -11,7 +11,8 @@
  * @module
  */
 import { type FileSystem, HttpIncomingMessage, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { NodeHttpServer, NodeHttpServerRequest } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
 import { type TeamServerSettings, defaultSettings, fileTypeGroups, inBothLanguages, resolveFileType, searchesTeamServer } from "@sagasu/domain"
 import { type FileSearchOptions, formatSettings, WorkStore } from "@sagasu/store"
 import { describeTeamError, searchTeamFiles } from "@sagasu/team"

@@ -8,7 +8,7 @@
  */
 import { CommandExecutor, type FileSystem } from "@effect/platform"
 import type { IngestResult, Settings } from "@sagasu/domain"
-import { NodeContext } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { type WorkPaths, WorkStore, stagingWriteFailure } from "@sagasu/store"
 import { gramRoundThread } from "./gram_thread.ts"
 import { Duration, Effect, Layer, Option } from "effect"

@@ -19,7 +19,7 @@
  * @module
  */
 import { FileSystem } from "@effect/platform"
-import { NodeFileSystem } from "@effect/platform-node"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 import { type IndexEdit, type IngestRow, type JournalEntry, type Language, type Progress, type Settings, inBothLanguages } from "@sagasu/domain"
 import type { Extraction } from "@sagasu/domain"
 import { Effect, Schema, type Scope } from "effect"

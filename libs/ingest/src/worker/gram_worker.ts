@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { NodeContext } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { type GramRound, GramIndexError, WorkStore, workPaths } from "@sagasu/store"
 import { Effect, Either, Exit, Layer, ManagedRuntime, Schema, Scope } from "effect"
 import * as os from "node:os"

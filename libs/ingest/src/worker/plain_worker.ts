@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { NodeContext } from "@effect/platform-node"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import { WorkStore } from "@sagasu/store"
 import { Either, Layer, ManagedRuntime, Schema } from "effect"
 import * as os from "node:os"
