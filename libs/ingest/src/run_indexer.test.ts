@@ -788,6 +788,7 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
     provide(Effect.gen(function* () {
       const f = yield* makeFixture({ A: { "x/0.xlsx": "見積 零", "y/1.xlsx": "見積 壱", "z/2.xlsx": "見積 弐" } })
       let thread: { terminate: () => Promise<number> } | undefined
+      let youngMb: number | undefined
       const ended = yield* Deferred.make<void>()
       // The thread is ended while y/1.xlsx is read, after x/0.xlsx was published and noted.
       const script: Script = (_kind, request) =>
@@ -801,9 +802,18 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       const code = yield* runIndexer(yield* makeChannel(), {
         work: f.paths.root, version: "test",
         workers: () => fakeWorkers([], script),
-        gramRound: (p) => gramRoundThread(p, { round: { builderMemoryBytes: 1 }, onThread: (t) => (thread = t) }).pipe(Effect.provide(WorkStore.Default))
+        gramRound: (p) =>
+          gramRoundThread(p, {
+            round: { builderMemoryBytes: 1 },
+            onThread: (t) => {
+              thread = t
+              youngMb = t.resourceLimits?.maxYoungGenerationSizeMb
+            }
+          }).pipe(Effect.provide(WorkStore.Default))
       })
       expect(code).toBe(0)
+      // The thread runs with a small nursery (issue 20: the process's peak).
+      expect(youngMb).toBe(16)
       expect(yield* Deferred.isDone(ended)).toBe(true)
       const found = yield* searchIndex(f.paths, "見積")
       expect([found.engine, ...found.hits.map((h) => h.text).sort()]).toEqual(["gram", "見積 壱", "見積 弐", "見積 零"])
