@@ -8,7 +8,7 @@
  */
 import {
   type Language, type Plan, type Progress, defaultPlanAnswer, defaultSettings, displayWidth, formatProgressLine, initialPlainProgress,
-  messages, plainProgressDue, selectIndexes
+  messages, plainProgressDue, selectIndexes, wrapToWidth
 } from "@sagasu/domain"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
@@ -152,8 +152,13 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
         if (options.quiet && level === "info") return
         echoed.add(line)
         clearBar()
-        if (level === "error") process.stderr.write(red(line) + "\n")
-        else process.stdout.write((level === "warn" ? yellow(line) : dim(line)) + "\n")
+        // On a terminal a line wider than it is cut at a comma or a space (the terminal cut inside a
+        // word); a pipe or a file gets the log's line as it is (issue 16). Like the progress line,
+        // at most columns - 1.
+        const stream = level === "error" ? process.stderr : process.stdout
+        const shown = stream.isTTY === true ? wrapToWidth(line, (stream.columns || 80) - 1).join("\n") : line
+        if (level === "error") process.stderr.write(red(shown) + "\n")
+        else process.stdout.write((level === "warn" ? yellow(shown) : dim(shown)) + "\n")
       }
     })
 

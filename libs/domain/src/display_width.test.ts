@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { alignColumns, displayWidth, truncateToWidth } from "./display_width.ts"
+import { alignColumns, displayWidth, truncateToWidth, wrapToWidth } from "./display_width.ts"
 import { formatDuration, formatProgressLine, initialPlainProgress, plainProgressDue } from "./progress_line.ts"
 import type { Progress } from "./progress.ts"
 
@@ -24,6 +24,43 @@ describe("displayWidth() (issue 16: East Asian wide characters take two columns)
     ["共有/営業部/2024年度/見積書_A-1234.xlsx", 39]
   ])("%j → %i", (text, columns) => {
     expect(displayWidth(text)).toBe(columns)
+  })
+})
+
+describe("wrapToWidth() (issue 16: a log line wider than the terminal is cut at a comma or a space, not inside a word)", () => {
+  it.each([
+    { label: "a line that fits comes back alone", line: "取り込み対象: 7 件", columns: 80, lines: ["取り込み対象: 7 件"] },
+    {
+      label: "the settings line: cut after the last comma that fits, the rest indented",
+      line: "設定: ingestThreads （CPU の数）、cloudFiles skip、fileTimeoutMinutes 10、officeRecycleAfter 100、language ja",
+      columns: 80,
+      lines: ["設定: ingestThreads （CPU の数）、cloudFiles skip、fileTimeoutMinutes 10、", "  officeRecycleAfter 100、language ja"]
+    },
+    {
+      label: "Japanese counts two columns a character",
+      line: "インデックス「書類」: 新規 7、変更 0、未取り込み 0、再試行 0、変更なし 0、前回失敗 0、前回失敗・環境（再試行） 0、削除 0",
+      columns: 80,
+      lines: [
+        "インデックス「書類」: 新規 7、変更 0、未取り込み 0、再試行 0、変更なし 0、",
+        "  前回失敗 0、前回失敗・環境（再試行） 0、削除 0"
+      ]
+    },
+    { label: "a space: cut there and left out", line: "aaaa bbbb cccc", columns: 10, lines: ["aaaa bbbb", "  cccc"] },
+    {
+      label: "a comma before a later space: a label keeps its number",
+      line: "環境: Linux 6.18.44-fc-v1147 (x64)、Node.js v20.20.2、CPU 2 個、プロセス番号 61516",
+      columns: 79,
+      lines: ["環境: Linux 6.18.44-fc-v1147 (x64)、Node.js v20.20.2、CPU 2 個、", "  プロセス番号 61516"]
+    },
+    { label: "English commas keep their place, the space after goes", line: "new 7, changed 0, pending 0", columns: 12, lines: ["new 7,", "  changed 0,", "  pending 0"] },
+    { label: "no place to cut: at the width", line: "abcdefghijklmnop", columns: 6, lines: ["abcdef", "  ghij", "  klmn", "  op"] },
+    { label: "no place to cut in wide text: a character never split", line: "見積番号一覧表", columns: 5, lines: ["見積", "  番", "  号", "  一", "  覧", "  表"] },
+    { label: "a combining mark stays with its character", line: "abcde\u0301fg", columns: 5, lines: ["abcde\u0301", "  fg"] },
+    { label: "too narrow for an indent: as it is", line: "abcdefgh", columns: 3, lines: ["abcdefgh"] }
+  ])("$label", ({ line, columns, lines }) => {
+    const wrapped = wrapToWidth(line, columns)
+    expect(wrapped).toEqual(lines)
+    if (wrapped.length > 1) for (const l of wrapped) expect(displayWidth(l)).toBeLessThanOrEqual(columns)
   })
 })
 

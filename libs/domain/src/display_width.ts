@@ -122,3 +122,59 @@ export function truncateToWidth(text: string, columns: number, options: Truncate
   }
   return chars.slice(0, end).join("") + mark
 }
+
+/** The indent of a line {@link wrapToWidth} continues (display columns). */
+export const wrapIndent = "  "
+
+/**
+ * A line cut into lines of at most `columns` display columns for a
+ * terminal (issue 16: the terminal itself broke the log's long lines inside
+ * a word, `office` / `RecycleAfter`, `前回失` / `敗`): each cut after the
+ * last `、`, `，` or `,` that fits, else at the last space that fits (a
+ * space at a cut is left out), the lines after the first indented by
+ * {@link wrapIndent}; where no such place fits, the cut falls at the width,
+ * never inside a code point nor before a combining mark. A line that fits comes back alone, as it is;
+ * so does every line when `columns` leaves no room past the indent.
+ */
+export function wrapToWidth(line: string, columns: number): Array<string> {
+  if (displayWidth(line) <= columns || columns <= wrapIndent.length + 1) return [line]
+  const out: Array<string> = []
+  let rest = [...line]
+  let prefix = ""
+  for (;;) {
+    const room = columns - prefix.length
+    let used = 0
+    let fit = 0
+    let afterComma = -1
+    let space = -1
+    for (let i = 0; i < rest.length; i++) {
+      const c = rest[i] ?? ""
+      const w = codePointWidth(c.codePointAt(0) ?? 0)
+      if (w > 0 && used + w > room) break
+      used += w
+      fit = i + 1
+      if (c === " " && i > 0) space = i
+      else if (c === "、" || c === "，" || c === ",") afterComma = i + 1
+    }
+    if (fit >= rest.length) {
+      out.push(prefix + rest.join(""))
+      return out
+    }
+    // After a comma (a space after it goes with the cut); else at a space (a Japanese label and its
+    // number, `プロセス番号 6743`, part only when nothing else fits); else at the width (a combining
+    // mark was taken with its character).
+    let breakAt = fit
+    let skip = 0
+    if (afterComma > 0) {
+      breakAt = afterComma
+      skip = rest[afterComma] === " " ? 1 : 0
+    } else if (space > 0) {
+      breakAt = space
+      skip = 1
+    }
+    out.push(prefix + rest.slice(0, breakAt).join(""))
+    rest = rest.slice(breakAt + skip)
+    prefix = wrapIndent
+    if (rest.length === 0) return out
+  }
+}
