@@ -119,19 +119,31 @@ describe("formatProgressLine() (P1, issue 16: columns, elapsed time, rate, ETA)"
     const line = formatProgressLine(ingest(1234, 28766, current, 17), { language: "ja", elapsedMs: 3_723_000, ingestElapsedMs: 3_600_000, columns })
     expect(displayWidth(line)).toBeLessThanOrEqual(columns - 1)
     // 1234 files in an hour: 0.34 files/s, 28766 left ≈ 23 h 18 min.
-    if (columns >= 80) expect(line).toBe("取り込み 1234/30000 4% 失敗 17  経過 1:02:03 0.3 件/秒 残り約 23:18:40")
+    // 80 columns: the rate and the bar make room for the file name (issue 20: a new user saw none once files had failed).
+    if (columns >= 80) expect(line).toBe("取り込み 1234/30000 4% 失敗 17  経過 1:02:03 残り約 23:18:40  ...３版_最終.xlsx")
     if (columns === 60) expect(line).toBe("取り込み 1234/30000 4% 失敗 17  ...見積書_第３版_最終.xlsx")
     if (columns >= 40) expect(line).toMatch(/^取り込み 1234\/30000 4% 失敗 17/)
   })
 
   it.each([
-    [120, "取り込み [############------------] 5/10 50%  経過 0:10 0.5 件/秒 残り約 0:10  ...長長長長長長長長長長長長長長長長.xlsx"],
-    // The full bar would leave the path none: the bar narrows, the path gets the rest (12 columns).
-    [80, "取り込み [######------] 5/10 50%  経過 0:10 0.5 件/秒 残り約 0:10  ...長長.xlsx"]
-  ])("%i columns: the bar narrows before the path is cut below 16 columns", (columns, expected) => {
+    [120, "取り込み [############------------] 5/10 50%  経過 0:10 0.5 件/秒 残り約 0:10  ...長長長長長長長長長長長長長長長長.xlsx"] as const,
+    // The full bar would leave the path 4 columns, the narrow one 12: the rate goes, still 13; the bar goes.
+    [80, "取り込み [######------] 5/10 50%  経過 0:10 残り約 0:10  ...長長長長長長長.xlsx"] as const,
+    // 100 columns: the full bar leaves the path 21 columns.
+    [100, "取り込み [############------------] 5/10 50%  経過 0:10 0.5 件/秒 残り約 0:10  ...長長長長長長.xlsx"] as const
+  ])("%i columns: the bar narrows, the rate goes, then the bar, before the path is cut below 16 columns", (columns, expected) => {
     const line = formatProgressLine(ingest(5, 5, "共有/" + "長".repeat(40) + ".xlsx"), { language: "ja", elapsedMs: 10_000, ingestElapsedMs: 10_000, columns })
     expect(line).toBe(expected)
     expect(displayWidth(line)).toBeLessThanOrEqual(columns - 1)
+  })
+
+  it("80 columns, files failed: the file name stays (a new-user trial on the corpus saw none)", () => {
+    const line = formatProgressLine(ingest(66, 196, "corpus/excel-cellformatter/cell_format_chinese.xlsx", 4), {
+      language: "ja", elapsedMs: 4_000, ingestElapsedMs: 4_000, columns: 80
+    })
+    // The narrow bar would leave the path 13 columns: it goes, the path gets 28.
+    expect(line).toBe("取り込み 66/262 25% 失敗 4  経過 0:04 残り約 0:11  .../cell_format_chinese.xlsx")
+    expect(displayWidth(line)).toBeLessThanOrEqual(79)
   })
 
   it("without columns (a log): no bar, the whole line", () => {

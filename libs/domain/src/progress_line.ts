@@ -70,8 +70,11 @@ const oneLine = (text: string) => text.replace(/\p{Cc}/gu, "?")
  * With `columns`, at most `columns - 1` display columns (the last column
  * left free, so no terminal wraps it): `current` is cut from its start
  * first (the file name is its end) down to 16 columns, then the bar
- * narrows, the path goes, the bar goes, then the elapsed time, rate and
- * ETA, and last the line is cut.
+ * narrows, the rate goes, the bar goes (the percentage stays), then the
+ * path is cut down to 8 columns, then the elapsed time and ETA go, then
+ * the path, and last the line is cut. A new user watching a run in 80
+ * columns saw no file name once files had failed (issue 20): the bar and
+ * the rate had kept its place.
  */
 export function formatProgressLine(progress: Progress, options: ProgressLineOptions): string {
   const l = label[options.language]
@@ -82,33 +85,34 @@ export function formatProgressLine(progress: Progress, options: ProgressLineOpti
       (progress.failed > 0 ? ` ${l.failed} ${progress.failed}` : "")
     : ""
   const rate = counting ? ingestRate(progress.processed, options.ingestElapsedMs) : undefined
-  const stats = [
-    `${l.elapsed} ${formatDuration(options.elapsedMs)}`,
-    ...(rate === undefined ? [] : [`${rate >= 10 ? Math.round(rate) : rate.toFixed(1)} ${l.rate}`]),
-    ...(rate === undefined || progress.phase !== "ingest" ? [] : [`${l.eta} ${formatDuration((progress.remaining / rate) * 1000)}`])
-  ].join(" ")
+  const elapsed = `${l.elapsed} ${formatDuration(options.elapsedMs)}`
+  const perSecond = rate === undefined ? [] : [`${rate >= 10 ? Math.round(rate) : rate.toFixed(1)} ${l.rate}`]
+  const eta = rate === undefined || progress.phase !== "ingest" ? [] : [`${l.eta} ${formatDuration((progress.remaining / rate) * 1000)}`]
+  // The stats in full (2), without the rate (1), or none (0).
+  const stats = (level: 0 | 1 | 2) => (level === 0 ? "" : [elapsed, ...(level === 2 ? perSecond : []), ...eta].join(" "))
   const current = oneLine(progress.current)
-  const build = (cells: number, withStats: boolean) =>
+  const build = (cells: number, level: 0 | 1 | 2) =>
     [
       l.phase[progress.phase],
       ...(counting && cells > 0 ? [barCells(progress.processed, total, cells)] : []),
       ...(counts === "" ? [] : [counts]),
-      ...(withStats ? [" " + stats] : [])
+      ...(level > 0 ? [" " + stats(level)] : [])
     ].join(" ")
-  if (options.columns === undefined) return build(0, true) + (current === "" ? "" : `  ${current}`)
+  if (options.columns === undefined) return build(0, 2) + (current === "" ? "" : `  ${current}`)
 
   const room = Math.max(0, options.columns - 1)
   const withCurrent = (head: string, left: number) =>
     current === "" || left < 8 ? head : `${head}  ${truncateToWidth(current, left, { cut: "start", ellipsis: "..." })}`
-  // First the full bar and the stats with at least 16 columns of the path; then the path gets what
-  // is left (none under 8), the bar narrows and goes, and the stats go last.
+  // [bar cells, stats level, least columns of the path]: what goes first is at the start.
   const minCurrent = Math.min(displayWidth(current), 16)
-  for (const [cells, withStats, least] of [[24, true, minCurrent], [12, true, minCurrent], [12, true, 0], [0, true, 0], [0, false, 0]] as const) {
-    const head = build(cells, withStats)
+  const minShort = Math.min(displayWidth(current), 8)
+  const steps = [[24, 2, minCurrent], [12, 2, minCurrent], [12, 1, minCurrent], [0, 1, minCurrent], [0, 1, minShort], [0, 0, minShort], [0, 0, 0]] as const
+  for (const [cells, level, least] of steps) {
+    const head = build(cells, level)
     const left = room - displayWidth(head) - 2
     if (left >= least && displayWidth(head) <= room) return withCurrent(head, left)
   }
-  return truncateToWidth(build(0, false), room)
+  return truncateToWidth(build(0, 0), room)
 }
 
 /** What {@link plainProgressDue} remembers of the last plain line printed. */
