@@ -127,7 +127,7 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
       expect(result.failure?.detail).toMatch(/^the TSVs could not be written to the work folder \(/)
     }).pipe(Effect.provide(NodeWithWorkStore)))
 
-  it.scopedLive("issue 15 item 10: a file done with no text at all says so in its log, and its block is a warning; one with text is not", () =>
+  it.scopedLive("issue 15 item 10: a file done with no text at all says so in its log, and its block is a warning a terminal shows; one with text is not", () =>
     Effect.gen(function* () {
       const base = yield* tempDir()
       const source = path.join(base, "src")
@@ -145,8 +145,15 @@ describe("ingestPlain(): staging while reading (W1, C2, R7)", () => {
             Effect.provide(NodeWithWorkStore)
           )
       })
-      const channel = yield* makeChannel({})
+      const echoed: Array<string> = []
+      const channel = yield* makeChannel({ echo: (line, level, kind) => echoed.push(`${level}:${kind}:${line}`) })
       expect(yield* runIndexer(channel, { work: paths.root, version: "test", workers: () => workers })).toBe(0)
+      // A terminal shows the warning without --verbose (kind fileAlert: no closing list repeats it); the other file's block is a plain file line.
+      expect(echoed.filter((l) => l.includes("空.docx") || l.includes("文字が見つかりません"))).toEqual([
+        expect.stringMatching(/^warn:fileAlert:\[\d\/2\] A\/空\.docx: 取り込みました$/),
+        "warn:fileAlert:    注意: 文字が見つかりません。エラーなく読めましたが、Sagasu が読む文字が何もありません"
+      ])
+      expect(echoed.find((l) => l.includes("有.docx"))).toMatch(/^info:file:\[\d\/2\] A\/有\.docx: 取り込みました$/)
       expect(results.get("空.docx")).toMatchObject({ status: "done", lines: 0 })
       expect(results.get("空.docx")?.log).toContain(noTextWarning)
       expect(results.get("有.docx")).toMatchObject({ status: "done", lines: 1 })

@@ -359,7 +359,8 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
           break
         case "Done": {
           // A file done with no text at all is a warning (issue 15 item 10).
-          yield* log.block(flight.n, total, text.logFile(name, { _tag: "done" }), notes(arrival.result), step.empty ? "warn" : "info")
+          // Issue 15 item 10: a file with no text at all is a warning no closing list repeats: a terminal shows it.
+          yield* log.block(flight.n, total, text.logFile(name, { _tag: "done" }), notes(arrival.result), step.empty ? "warn" : "info", step.empty ? "fileAlert" : "file")
           // S1: a done file is findable at once, from its staging folder while it waits for the rest
           // of its source folder to be published (R14); noted before its row says done.
           const staging = flight.staging.split(path.sep).join("/")

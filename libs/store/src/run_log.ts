@@ -18,9 +18,12 @@ export type LogLevel = "info" | "warn" | "error"
 /**
  * `run`: a line about the run as a whole (header, crawl, counts, warnings, the closing message);
  * `file`: a line about one file (its `[n/total]` block, a skip, a recovery, a removal), of which a
- * run has as many as files — a terminal shows those only when asked (`sagasu index --verbose`, issue 16).
+ * run has as many as files — a terminal shows those only when asked (`sagasu index --verbose`, issue 16);
+ * `fileAlert`: a file's block that is a warning the closing message does not list again (a file
+ * read without error but with no text, issue 15 item 10) — a terminal shows it as it shows a run's
+ * warning (a new user found it only in the log file).
  */
-export type LogLineKind = "run" | "file"
+export type LogLineKind = "run" | "file" | "fileAlert"
 
 /** Receives every line also written to the file (headless runs print the log, R4). */
 export type LogEcho = (line: string, level: LogLevel, kind: LogLineKind) => void
@@ -33,7 +36,7 @@ export interface RunLog {
    * Writes one file's block (R4): the first line prefixed `[n/total]` with `n`
    * the file's 1-based position in the target list, the worker's lines indented.
    */
-  readonly block: (n: number, total: number, title: string, lines: ReadonlyArray<string>, level?: LogLevel) => Effect.Effect<void>
+  readonly block: (n: number, total: number, title: string, lines: ReadonlyArray<string>, level?: LogLevel, kind?: LogLineKind) => Effect.Effect<void>
 }
 
 
@@ -109,12 +112,12 @@ export const openRunLog = (
           raw(mark(level) + line + "\n")
           echo(line, level, kind)
         })
-      const block = (n: number, total: number, title: string, lines: ReadonlyArray<string>, level: LogLevel = "info") =>
+      const block = (n: number, total: number, title: string, lines: ReadonlyArray<string>, level: LogLevel = "info", kind: LogLineKind = "file") =>
         Effect.sync(() => {
           const head = `[${n}/${total}] ${title}`
           raw([mark(level) + head, ...lines.map((l) => `    ${l}`)].join("\n") + "\n")
-          echo(head, level, "file")
-          for (const l of lines) echo(`    ${l}`, level, "file")
+          echo(head, level, kind)
+          for (const l of lines) echo(`    ${l}`, level, kind)
         })
       Effect.runSync(Effect.forEach(header, (l) => write(l)))
       return { write, block } satisfies RunLog
