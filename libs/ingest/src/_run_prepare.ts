@@ -97,7 +97,12 @@ export const crawlSelected = (ctx: RunContext, selected: ReadonlyArray<TargetFol
       yield* ctx.progress({ _tag: "phase", phase: "crawl", current: text.crawling(target.name, target.path) })
       yield* log.write(text.crawling(target.name, target.path))
       const result = yield* crawlFolder(target.name, target.path).pipe(Effect.mapError((e) => new RunFailure({ message: e.message })))
-      for (const s of result.skipped) yield* log.write(text.logSkipped(`${target.name}/${s.path}`, s.reason, s.detail), "info", "file")
+      // An entry that cannot be read (a folder without permission, a dangling link) leaves files out
+      // of the run: a warning a terminal shows; the other skips (a loop, a lock file…) are file lines.
+      for (const s of result.skipped) {
+        const unreadableEntry = s.reason === "unreadable"
+        yield* log.write(text.logSkipped(`${target.name}/${s.path}`, s.reason, s.detail), unreadableEntry ? "warn" : "info", unreadableEntry ? "fileAlert" : "file")
+      }
       for (const s of result.skipped) if (s.reason === "unreadable") unreadable.push({ index: target.name, path: s.path })
       files.push(...result.files)
       crawledIndexes.push(target.name)

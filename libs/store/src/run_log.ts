@@ -19,9 +19,9 @@ export type LogLevel = "info" | "warn" | "error"
  * `run`: a line about the run as a whole (header, crawl, counts, warnings, the closing message);
  * `file`: a line about one file (its `[n/total]` block, a skip, a recovery, a removal), of which a
  * run has as many as files — a terminal shows those only when asked (`sagasu index --verbose`, issue 16);
- * `fileAlert`: a file's block that is a warning the closing message does not list again (a file
- * read without error but with no text, issue 15 item 10) — a terminal shows it as it shows a run's
- * warning (a new user found it only in the log file).
+ * `fileAlert`: a line about one file that is a warning the closing message does not list again (a
+ * file read without error but with no text, issue 15 item 10; an entry the crawl cannot read) — a
+ * terminal shows it as it shows a run's warning (a new user found them only in the log file).
  */
 export type LogLineKind = "run" | "file" | "fileAlert"
 
