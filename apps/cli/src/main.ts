@@ -30,7 +30,6 @@ import {
 import { localUsageError } from "./usage_errors.ts"
 import { searchUsageErrors, searchUsageExitCode } from "./search_output.ts"
 import { WorkStore, workPaths } from "@sagasu/store"
-import { guiCommand } from "@sagasu/gui"
 import { indexCommand } from "./index_command.ts"
 import { statusCommand } from "./status_command.ts"
 import { connectCommand, grantCommand, publishCommand } from "./team_command.ts"
@@ -213,7 +212,9 @@ const gui = Command.make(
     ),
     noOpen: Options.boolean("no-open").pipe(Options.withDescription(help.gui.noOpen))
   },
-  (o) => guiCommand(o.work, { port: o.port, open: !o.noOpen, version })
+  // The GUI's server (HTTP, WebSocket, its pages) is loaded only by this command: every other
+  // command, `index` above all, ran with it in memory (issue 20: the process's peak).
+  (o) => Effect.promise(() => import("@sagasu/gui/gui-command")).pipe(Effect.flatMap((gui) => gui.guiCommand(o.work, { port: o.port, open: !o.noOpen, version })))
 ).pipe(Command.withDescription(summary.gui))
 
 const publish = Command.make(
