@@ -16,8 +16,10 @@ import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import { fileURLToPath } from "node:url"
 import { documentFiles, zipOf } from "./extract/_test_packages.ts"
 import { IngestFile } from "./ingest_request.ts"
+import { gramWorkerUrl, plainWorkerUrl } from "./worker/worker_bundle.ts"
 import { type IngestWorkersShape, IngestWorkers, type ThreadWorkersOptions, heapLimitFailure, threadWorkersLayer } from "./workers.ts"
 
 const scripted = () => Promise.resolve(new URL("./testdata/scripted_plain_worker.mjs", import.meta.url))
@@ -134,4 +136,15 @@ describe("threadWorkersLayer(): plain worker queues (W1, W4, W5, issue 20)", () 
         expect(fs.readFileSync(path.join(dir, "staging", name, tsv), "utf8")).toContain(`本文${i}`)
       }
     }).pipe(Effect.provide(NodeContext.layer))), 60_000)
+})
+
+// Issue 20: what a worker's bundle holds, each isolate evaluates at start; @effect/platform-node's index
+// loads undici (≈ 19 MB resident a thread), which no worker uses.
+describe("the worker threads' bundles", () => {
+  it.each([["plain", plainWorkerUrl], ["2-gram", gramWorkerUrl]] as const)("the %s worker's bundle holds no undici", async (_name, bundleUrl) => {
+    const text = fs.readFileSync(fileURLToPath(await bundleUrl()), "utf8")
+    // esbuild marks each input's code with its path; the worker's own sources are there.
+    expect(text).toMatch(/^\/\/ \S*worker\/(plain|gram)_worker\.ts$/m)
+    expect(text).not.toMatch(/^\/\/ \S*node_modules\/undici\//m)
+  }, 120_000)
 })
