@@ -8,7 +8,7 @@
  */
 import {
   type Language, type Plan, type Progress, defaultPlanAnswer, defaultSettings, displayWidth, formatProgressLine, initialPlainProgress,
-  messages, plainProgressDue, selectIndexes, wrapToWidth
+  messages, plainProgressDue, selectIndexes, wrapTextToWidth
 } from "@sagasu/domain"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
@@ -97,6 +97,16 @@ const ask = (question: string): Promise<string | undefined> =>
   })
 
 /**
+ * `text` (one or more lines) as `stream` shows it: on a terminal each line
+ * wider than it is cut after a comma or at a space and continued indented
+ * (`wrapTextToWidth`; the terminal itself cut inside a word), at most
+ * columns - 1 like the progress line; a pipe or a file gets it as it is —
+ * one line per message, as the log has them (issue 16).
+ */
+const forTerminal = (text: string, stream: NodeJS.WriteStream): string =>
+  stream.isTTY === true ? wrapTextToWidth(text, (stream.columns || 80) - 1) : text
+
+/**
  * Runs `sagasu index` on the work folder `work` and sets the process exit code (0, 1, 2).
  *
  * What it prints (issue 16): on a terminal, one progress line redrawn in place
@@ -152,11 +162,7 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
         if (options.quiet && level === "info") return
         echoed.add(line)
         clearBar()
-        // On a terminal a line wider than it is cut at a comma or a space (the terminal cut inside a
-        // word); a pipe or a file gets the log's line as it is (issue 16). Like the progress line,
-        // at most columns - 1.
-        const stream = level === "error" ? process.stderr : process.stdout
-        const shown = stream.isTTY === true ? wrapToWidth(line, (stream.columns || 80) - 1).join("\n") : line
+        const shown = forTerminal(line, level === "error" ? process.stderr : process.stdout)
         if (level === "error") process.stderr.write(red(shown) + "\n")
         else process.stdout.write((level === "warn" ? yellow(shown) : dim(shown)) + "\n")
       }
@@ -171,7 +177,7 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
       interrupts++
       if (interrupts > 1) process.exit(2)
       clearBar()
-      console.log(yellow(messages(language).stoppingRun))
+      console.log(yellow(forTerminal(messages(language).stoppingRun, process.stdout)))
       Effect.runSync(requestStop(channel))
     }
     process.on("SIGINT", onSigint)
@@ -246,12 +252,12 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
     const error = yield* Ref.get(channel.error)
     const closing = yield* Ref.get(channel.closing)
     if (Option.isSome(error)) {
-      if (!echoed.has(error.value)) process.stderr.write(red(error.value) + "\n")
+      if (!echoed.has(error.value)) process.stderr.write(red(forTerminal(error.value, process.stderr)) + "\n")
     } else if (Option.isSome(closing) && !echoed.has(closing.value.message)) {
-      console.log(closing.value.message)
+      console.log(forTerminal(closing.value.message, process.stdout))
     }
     // A stopped run (exit 2): what is left, and that the next run goes on from there.
     const left = (yield* SubscriptionRef.get(channel.progress)).remaining
-    if (code === 2 && left > 0) console.log(messages(language).indexResumeHint(left, workHint(work)))
+    if (code === 2 && left > 0) console.log(forTerminal(messages(language).indexResumeHint(left, workHint(work)), process.stdout))
     process.exitCode = code
   })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { alignColumns, displayWidth, truncateToWidth, wrapToWidth } from "./display_width.ts"
+import { alignColumns, displayWidth, truncateToWidth, wrapTextToWidth, wrapToWidth } from "./display_width.ts"
 import { formatDuration, formatProgressLine, initialPlainProgress, plainProgressDue } from "./progress_line.ts"
 import type { Progress } from "./progress.ts"
 
@@ -56,11 +56,42 @@ describe("wrapToWidth() (issue 16: a log line wider than the terminal is cut at 
     { label: "no place to cut: at the width", line: "abcdefghijklmnop", columns: 6, lines: ["abcdef", "  ghij", "  klmn", "  op"] },
     { label: "no place to cut in wide text: a character never split", line: "見積番号一覧表", columns: 5, lines: ["見積", "  番", "  号", "  一", "  覧", "  表"] },
     { label: "a combining mark stays with its character", line: "abcde\u0301fg", columns: 5, lines: ["abcde\u0301", "  fg"] },
-    { label: "too narrow for an indent: as it is", line: "abcdefgh", columns: 3, lines: ["abcdefgh"] }
+    { label: "too narrow for an indent: as it is", line: "abcdefgh", columns: 3, lines: ["abcdefgh"] },
+    {
+      label: "an indented line continues further in; its own indent is no place to cut",
+      line: "  共有/poi/Divino_Revelado.pptx: ファイルが壊れています。Office で開いて保存し直すと直ることがあります。",
+      columns: 40,
+      lines: ["  共有/poi/Divino_Revelado.pptx:", "    ファイルが壊れています。", "    Office で開いて保存し直すと直ること", "    があります。"]
+    },
+    { label: "a space that would leave the line less than half full is passed over", line: "ab cdefghijklmnop", columns: 10, lines: ["ab cdefghi", "  jklmnop"] },
+    {
+      label: "a cut at the width does not start a line with a closing mark",
+      line: "見積番号一覧表」です",
+      columns: 14,
+      lines: ["見積番号一覧", "  表」です"]
+    }
   ])("$label", ({ line, columns, lines }) => {
     const wrapped = wrapToWidth(line, columns)
     expect(wrapped).toEqual(lines)
     if (wrapped.length > 1) for (const l of wrapped) expect(displayWidth(l)).toBeLessThanOrEqual(columns)
+  })
+})
+
+describe("wrapTextToWidth() (a closing message and its list of failed files are several lines)", () => {
+  it("cuts each line on its own: a short line stays whole, blank lines stay blank", () => {
+    const text = [
+      "インデックス作成が完了しました。（成功: 0 件 / 失敗: 25 件）",
+      "失敗したファイルと原因:",
+      "",
+      "  共有/a.pptx: ファイルが壊れています。（corrupt: no zip central directory）"
+    ].join("\n")
+    expect(wrapTextToWidth(text, 60).split("\n")).toEqual([
+      "インデックス作成が完了しました。（成功: 0 件 / 失敗: 25 件）",
+      "失敗したファイルと原因:",
+      "",
+      "  共有/a.pptx: ファイルが壊れています。",
+      "    （corrupt: no zip central directory）"
+    ])
   })
 })
 

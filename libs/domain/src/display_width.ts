@@ -123,6 +123,9 @@ export function truncateToWidth(text: string, columns: number, options: Truncate
   return chars.slice(0, end).join("") + mark
 }
 
+// Characters a line cut at the width does not start with (Japanese line-breaking rules, in brief).
+const closers = new Set(["、", "。", "，", "．", "）", "」", "』", "】", "〕", "・", "ー", ")", ",", "."])
+
 /** The indent of a line {@link wrapToWidth} continues (display columns). */
 export const wrapIndent = "  "
 
@@ -130,51 +133,72 @@ export const wrapIndent = "  "
  * A line cut into lines of at most `columns` display columns for a
  * terminal (issue 16: the terminal itself broke the log's long lines inside
  * a word, `office` / `RecycleAfter`, `前回失` / `敗`): each cut after the
- * last `、`, `，` or `,` that fits, else at the last space that fits (a
- * space at a cut is left out), the lines after the first indented by
- * {@link wrapIndent}; where no such place fits, the cut falls at the width,
- * never inside a code point nor before a combining mark. A line that fits comes back alone, as it is;
- * so does every line when `columns` leaves no room past the indent.
+ * last `、`, `，`, `,` or `。` that fits, else at the last space that fits
+ * and leaves the line at least half full (a space at a cut is left out),
+ * the lines after the first indented as the line is plus {@link wrapIndent};
+ * where no such place fits, the cut falls at the width (never inside a code
+ * point, before a combining mark, nor before a closing `、。）」`). A
+ * line that fits comes back alone, as it is; so does every line when
+ * `columns` leaves too little room past the indent. `line` holds no line
+ * feed ({@link wrapTextToWidth} takes text of several lines).
  */
 export function wrapToWidth(line: string, columns: number): Array<string> {
-  if (displayWidth(line) <= columns || columns <= wrapIndent.length + 1) return [line]
+  const indent = (/^ */.exec(line)?.[0] ?? "") + wrapIndent
+  if (displayWidth(line) <= columns || columns <= indent.length + 1) return [line]
   const out: Array<string> = []
   let rest = [...line]
   let prefix = ""
   for (;;) {
     const room = columns - prefix.length
+    // Spaces the piece starts with (the line's own indent) are no place to cut.
+    let lead = 0
+    while (rest[lead] === " ") lead++
     let used = 0
     let fit = 0
     let afterComma = -1
     let space = -1
+    let spaceAt = 0
     for (let i = 0; i < rest.length; i++) {
       const c = rest[i] ?? ""
       const w = codePointWidth(c.codePointAt(0) ?? 0)
       if (w > 0 && used + w > room) break
+      if (c === " " && i > lead) {
+        space = i
+        spaceAt = used
+      }
       used += w
       fit = i + 1
-      if (c === " " && i > 0) space = i
-      else if (c === "、" || c === "，" || c === ",") afterComma = i + 1
+      if (c === "、" || c === "，" || c === "," || c === "。") afterComma = i + 1
     }
     if (fit >= rest.length) {
       out.push(prefix + rest.join(""))
       return out
     }
-    // After a comma (a space after it goes with the cut); else at a space (a Japanese label and its
-    // number, `プロセス番号 6743`, part only when nothing else fits); else at the width (a combining
-    // mark was taken with its character).
+    // After a comma or a full stop (a space after it goes with the cut); else at a space (a Japanese
+    // label and its number, `プロセス番号 6743`, part only when nothing else fits) that leaves the
+    // line at least half full; else at the width (a combining mark was taken with its character),
+    // a character before `、。）」` going on with it.
     let breakAt = fit
     let skip = 0
     if (afterComma > 0) {
       breakAt = afterComma
       skip = rest[afterComma] === " " ? 1 : 0
-    } else if (space > 0) {
+    } else if (space > 0 && spaceAt * 2 >= room) {
       breakAt = space
       skip = 1
-    }
+    } else if (closers.has(rest[fit] ?? "") && fit > lead + 1) breakAt = fit - 1
     out.push(prefix + rest.slice(0, breakAt).join(""))
     rest = rest.slice(breakAt + skip)
-    prefix = wrapIndent
+    prefix = indent
     if (rest.length === 0) return out
   }
+}
+
+/**
+ * Text of one or more lines (a message, a block of the run's log) with each
+ * line cut by {@link wrapToWidth} for a terminal of `columns` display
+ * columns; blank lines stay blank.
+ */
+export function wrapTextToWidth(text: string, columns: number): string {
+  return text.split("\n").flatMap((line) => wrapToWidth(line, columns)).join("\n")
 }
