@@ -8,13 +8,14 @@
  */
 import {
   type Language, type Plan, type Progress, defaultPlanAnswer, defaultSettings, displayWidth, formatProgressLine, initialPlainProgress,
-  messages, plainProgressDue, selectIndexes, wrapTextToWidth
+  messages, plainProgressDue, selectIndexes
 } from "@sagasu/domain"
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import { makeChannel, requestStop, runIndexer, standardRunOptions } from "@sagasu/ingest"
 import { workPaths, WorkStore } from "@sagasu/store"
 import { Deferred, Effect, Fiber, Option, Ref, Schedule, Stream, SubscriptionRef } from "effect"
 import * as readline from "node:readline"
+import { forTerminal } from "./terminal_text.ts"
 import { version } from "./version.ts"
 import { workHint } from "./work_dir.ts"
 
@@ -95,16 +96,6 @@ const ask = (question: string): Promise<string | undefined> =>
       if (!answered) resolve(undefined)
     })
   })
-
-/**
- * `text` (one or more lines) as `stream` shows it: on a terminal each line
- * wider than it is cut after a comma or at a space and continued indented
- * (`wrapTextToWidth`; the terminal itself cut inside a word), at most
- * columns - 1 like the progress line; a pipe or a file gets it as it is —
- * one line per message, as the log has them (issue 16).
- */
-const forTerminal = (text: string, stream: NodeJS.WriteStream): string =>
-  stream.isTTY === true ? wrapTextToWidth(text, (stream.columns || 80) - 1) : text
 
 /**
  * Runs `sagasu index` on the work folder `work` and sets the process exit code (0, 1, 2).

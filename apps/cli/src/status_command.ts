@@ -12,6 +12,7 @@ import { Console, Effect, Option } from "effect"
 import * as path from "node:path"
 import { workHint } from "./work_dir.ts"
 import { jsonForTerminal } from "./json_output.ts"
+import { forTerminal } from "./terminal_text.ts"
 
 /** A failed file as `status --failed --json` prints it. */
 export interface FailedFileEntry {
@@ -93,7 +94,7 @@ export const statusCommand = (work: string, options: StatusCommandOptions) =>
     const rows = yield* WorkStore.readIngestList(paths)
     if (options.failed) {
       const groups = failedPerIndex(rows, settings)
-      yield* Console.log(json ? jsonForTerminal({ indexes: groups }) : formatFailed(groups, language))
+      yield* Console.log(json ? jsonForTerminal({ indexes: groups }) : forTerminal(formatFailed(groups, language)))
       return
     }
     const progress = yield* WorkStore.readProgress(paths)
@@ -112,13 +113,13 @@ export const statusCommand = (work: string, options: StatusCommandOptions) =>
     }
     const text = messages(language)
     if (Option.isNone(progress)) {
-      yield* Console.log(text.statusNoRun)
+      yield* Console.log(forTerminal(text.statusNoRun))
     } else {
       const p = progress.value
-      yield* Console.log(text.statusLastRun({ exitCode: p.exitCode, phase: p.phase, processed: p.processed, remaining: p.remaining, failed: p.failed }))
-      if (p.current !== "") yield* Console.log(`  ${p.current}`)
+      yield* Console.log(forTerminal(text.statusLastRun({ exitCode: p.exitCode, phase: p.phase, processed: p.processed, remaining: p.remaining, failed: p.failed })))
+      if (p.current !== "") yield* Console.log(forTerminal(`  ${p.current}`))
     }
     for (const line of alignColumns(indexes.map(text.indexListed))) yield* Console.log(line)
-    if (indexes.some((i) => i.failed > 0)) yield* Console.log(text.statusFailedHint(workHint(work)))
-    if (indexes.some((i) => i.pending > 0)) yield* Console.log(text.statusPendingHint(workHint(work)))
+    if (indexes.some((i) => i.failed > 0)) yield* Console.log(forTerminal(text.statusFailedHint(workHint(work))))
+    if (indexes.some((i) => i.pending > 0)) yield* Console.log(forTerminal(text.statusPendingHint(workHint(work))))
   }).pipe(Effect.catchAll((e) => Console.error(e.message).pipe(Effect.zipRight(Effect.sync(() => { process.exitCode = 1 })))))
