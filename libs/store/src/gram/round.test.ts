@@ -315,6 +315,8 @@ describe("openGramRound(): the 2-gram index kept live while a run ingests (R16, 
         yield* change.remove("共有", "old.xlsx")
         yield* change.publish("共有", "new.xlsx", [part("s", "cell", ["見積 new"])])
         yield* round.awaitLive
+        // A file never indexed (a new file that failed): its removal takes nothing out, and is not counted.
+        yield* change.remove("共有", "failed-new.xlsx")
         // Removed at the very end (noted, never pinged): the finish drains it.
         yield* Effect.promise(() => remove(paths, "共有", "kept.xlsx"))
         return yield* round.finish({ published: [{ index: "共有", path: "new.xlsx" }], removed: [{ index: "共有", path: "old.xlsx" }, { index: "共有", path: "kept.xlsx" }] })

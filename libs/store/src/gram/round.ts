@@ -218,6 +218,10 @@ export const openGramRound = (
       // Every key this round consumed, with the fingerprint of the version it indexed (`null`:
       // removed): the final update need not read those folders again (issue 20).
       indexed: new Map<string, string | null>(),
+      // Keys a removal of this round took something out of (live pieces, or a version it fed): the
+      // log's 削除 counts those — a failed new file's removal takes out nothing (a first run of the
+      // corpus said 削除 25 for its 25 failed files).
+      tookOut: new Set<string>(),
       // How far the log was consumed (entries done) and read.
       pos: manifest?.freshFrom ?? 0,
       queue: [] as Array<{ readonly entry: FreshEntry; readonly start: number; readonly end: number }>,
@@ -449,6 +453,7 @@ export const openGramRound = (
         const { entry } = item
         const key = docKey(entry.index, entry.path)
         if (entry.op === "-") {
+          if ((live.get(key)?.length ?? 0) > 0 || state.builderKeys.has(key) || typeof state.indexed.get(key) === "string") state.tookOut.add(key)
           if (state.builderKeys.has(key)) yield* flush
           state.consumed.set(key, null)
           state.indexed.set(key, null)
@@ -623,7 +628,7 @@ export const openGramRound = (
         // The files this round took out (its removals are live already, so the update found none of them):
         // counted with the update's own, as its `indexed` counts the round's (the log's 削除 said 0).
         let removedByRound = 0
-        if (!state.failed) for (const version of state.indexed.values()) if (version === null) removedByRound++
+        if (!state.failed) for (const [key, version] of state.indexed) if (version === null && state.tookOut.has(key)) removedByRound++
         return {
           ...summary,
           prebuilt: state.failed ? 0 : state.built,
