@@ -188,6 +188,13 @@ describe("sagasu index output (issue 16: --quiet, --verbose, plain progress off 
     expect(r.out).toBe(
       `インデックス作成が完了しました。（成功: ${smallCount} 件 / 失敗: 1 件）\n失敗したファイルと原因:\n  壊れ/${brokenFile}: ${brokenReason}\n`
     )
+    // Nothing to do the next time, the broken file still failed: where to see why and how to retry (R9, R12).
+    const again = run(["index", "--yes", "--quiet", "--work", work])
+    expect([again.code, again.err]).toEqual([0, ""])
+    expect(again.out).toBe(
+      "取り込みが必要なファイルはありません。\n" +
+        `前回失敗した 1 件は取り込み直していません（原因は sagasu status --failed --work ${work}）。直したら sagasu index --retry-failed --work ${work} で取り込み直します。\n`
+    )
   }, 600_000)
 
   it("off a terminal: no per-file lines and no redraw, a plain progress line at each tenth up to 100 %", () => {

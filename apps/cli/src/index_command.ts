@@ -7,7 +7,7 @@
  * @module
  */
 import {
-  type Language, type Plan, type Progress, defaultPlanAnswer, defaultSettings, displayWidth, formatProgressLine, initialPlainProgress,
+  type Language, type Plan, type Progress, defaultPlanAnswer, defaultSettings, displayWidth, failureCause, formatProgressLine, initialPlainProgress,
   messages, plainProgressDue, selectIndexes
 } from "@sagasu/domain"
 import * as NodeContext from "@effect/platform-node/NodeContext"
@@ -246,6 +246,15 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
       if (!echoed.has(error.value)) process.stderr.write(red(forTerminal(error.value, process.stderr)) + "\n")
     } else if (Option.isSome(closing) && !echoed.has(closing.value.message)) {
       console.log(forTerminal(closing.value.message, process.stdout))
+    }
+    // R12 said nothing needs ingesting while files of the run's indexes stay failed for a reason of
+    // their own (R9: tried again only with --retry-failed): say where to see why and how to retry.
+    if (code === 0 && Option.isSome(closing) && closing.value.message === messages(language).noTargetsNeeded && Option.isSome(read)) {
+      const selection = selectIndexes(read.value.targetFolders, options.only)
+      const names = new Set(selection._tag === "selected" ? selection.selected.map((t) => t.name) : [])
+      const rows = yield* WorkStore.readIngestList(workPaths(work)).pipe(Effect.orElseSucceed(() => []))
+      const failed = rows.filter((r) => names.has(r.index) && r.status === "failed" && r.failure !== undefined && failureCause(r.failure.reason) === "file").length
+      if (failed > 0) console.log(forTerminal(messages(language).indexRetryFailedHint(failed, workHint(work)), process.stdout))
     }
     // A stopped run (exit 2): what is left, and that the next run goes on from there.
     const left = (yield* SubscriptionRef.get(channel.progress)).remaining
