@@ -83,8 +83,9 @@ export interface DispatchPick {
  * now (R13). While more targets wait than the window holds, the first in
  * order. Once the window holds every target left (the run's last files, no
  * new one comes into it, so none waits for ever), the largest, the first in
- * order among equals, a file put last by C1 after every other that can go: a big file handed over last kept one worker and then
- * the 2-gram thread busy alone at a run's end (the corpus's two 55 MB-text
+ * order among equals, a file put last by C1 after every other that can go:
+ * a big file handed over last kept one worker and then the 2-gram thread
+ * busy alone at a run's end (the corpus's two 55 MB-text
  * workbooks, 216th and 217th of 262: the last 3 s of a 20 s run on one
  * core; issue 20). An Office owner takes a file when it has a free
  * slot. A plain worker takes one when it holds none, or fewer than

@@ -102,8 +102,8 @@ export const crawlSelected = (ctx: RunContext, selected: ReadonlyArray<TargetFol
       for (const s of result.skipped) {
         const unreadableEntry = s.reason === "unreadable"
         yield* log.write(text.logSkipped(`${target.name}/${s.path}`, s.reason, s.detail), unreadableEntry ? "warn" : "info", unreadableEntry ? "fileAlert" : "file")
+        if (unreadableEntry) unreadable.push({ index: target.name, path: s.path })
       }
-      for (const s of result.skipped) if (s.reason === "unreadable") unreadable.push({ index: target.name, path: s.path })
       files.push(...result.files)
       crawledIndexes.push(target.name)
     }
