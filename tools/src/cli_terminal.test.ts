@@ -332,6 +332,37 @@ describe("sagasu index in an 80-column terminal (issue 16: tmux, long Japanese p
       expect(last.filter((l) => barLine.test(l))).toEqual([])
       expect(last).toContain(`インデックス作成が完了しました。（成功: ${longCount} 件 / 失敗: 0 件）`)
       expect(last).toContain("SAGASU_EXIT=0")
+      // Not asked (--yes): the plan's counts are said as the log has them, cut at the width.
+      expect(rows.some((r) => r.startsWith(`インデックス「共有」: 新規 ${longCount}、変更 0、`))).toBe(true)
+    } finally {
+      tmux("kill-server")
+    }
+  }, 600_000)
+
+  it.skipIf(!has("tmux"))("asks on the terminal when stdout goes to a file (R10), and does not print the plan a second time after the answer", async () => {
+    const work = makeWork("tmux-asked", { 共有: small })
+    const out = path.join(base, "asked-out.txt")
+    const socket = `sagasu-test-asked-${process.pid}`
+    const tmux = (...args: Array<string>) => spawnSync("tmux", ["-u", "-L", socket, "-f", "/dev/null", ...args], { encoding: "utf8" })
+    const command = `"${process.execPath}" "${bin}" index --work "${work}" > "${out}"; echo "SAGASU_EXIT=$?"; sleep 600`
+    expect(tmux("new-session", "-d", "-x", "80", "-y", "50", "-s", "t", command).status).toBe(0)
+    const pane = () => tmux("capture-pane", "-p", "-S", "-", "-t", "t").stdout.split("\n").map((l) => l.trimEnd())
+    try {
+      // The question waits for an answer: the pane shows it (before, it went into the file).
+      const askedIn = (lines: ReadonlyArray<string>) => lines.some((l) => l.startsWith("取り込みを始めますか？"))
+      const inFile = () => (fs.existsSync(out) ? fs.readFileSync(out, "utf8").includes("取り込みを始めますか？") : false)
+      while (!askedIn(pane()) && !inFile()) await sleep(100)
+      const asked = pane()
+      expect(askedIn(asked)).toBe(true)
+      expect(asked).toContainEqual(expect.stringMatching(new RegExp(`^新規 +${smallCount}$`)))
+      expect(tmux("send-keys", "-t", "t", "y", "Enter").status).toBe(0)
+      while (!pane().some((l) => l.startsWith("SAGASU_EXIT="))) await sleep(100)
+      expect(pane()).toContain("SAGASU_EXIT=0")
+      const written = fs.readFileSync(out, "utf8").split("\n")
+      expect(written).toContain(`インデックス作成が完了しました。（成功: ${smallCount} 件 / 失敗: 0 件）`)
+      // The plan went to the terminal only, once: neither its table nor its counts line is in the file.
+      expect(written.filter((l) => /^新規 |取り込みを始めますか|インデックス「共有」: 新規/.test(l))).toEqual([])
+      expect(written).toContain(`取り込み対象: ${smallCount} 件`)
     } finally {
       tmux("kill-server")
     }

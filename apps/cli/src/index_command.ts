@@ -83,9 +83,18 @@ export function formatPlan(plan: Plan, language: Language, columns = 80): string
     .join("\n")
 }
 
-const ask = (question: string): Promise<string | undefined> =>
+/**
+ * Where the plan and its question go (R10): stdout, unless stdout is not a terminal while stdin is —
+ * `sagasu index > run.txt` or `| tee` typed by someone at a terminal, who is asked and must see the
+ * question (a new user saw a blank screen, the plan and the question having gone into the file).
+ * A script answering on stdin, with stdout piped too, still reads the plan on stdout.
+ */
+const planStream = (): NodeJS.WriteStream =>
+  process.stdout.isTTY !== true && process.stdin.isTTY === true ? process.stderr : process.stdout
+
+const ask = (question: string, output: NodeJS.WriteStream): Promise<string | undefined> =>
   new Promise((resolve) => {
-    const rl = readline.createInterface({ input: process.stdin, output: process.stdout })
+    const rl = readline.createInterface({ input: process.stdin, output })
     let answered = false
     rl.question(question, (answer) => {
       answered = true
@@ -137,6 +146,7 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
     let barShown = false
     let drawn = ""
     let asking = false
+    let planShown = false
     // Lines the log already printed (R4): the closing message is one of them when the log was open.
     const echoed = new Set<string>()
     const clearBar = () => {
@@ -150,6 +160,8 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
       ...(options.includeCloud ? { includeCloud: true } : {}),
       echo: (line, level, kind) => {
         if (kind === "file" && !options.verbose) return
+        // R10: the plan's counts were just shown as a table above the question.
+        if (kind === "plan" && planShown) return
         if (options.quiet && level === "info") return
         echoed.add(line)
         clearBar()
@@ -182,8 +194,10 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
           // The plan is set a moment before the phase says `confirm`: no bar may overwrite the question.
           asking = true
           clearBar()
-          console.log(formatPlan(plan.value, language, process.stdout.columns ?? 80))
-          const reply = yield* Effect.promise(() => ask(messages(language).askStartIngest))
+          const out = planStream()
+          out.write(`${formatPlan(plan.value, language, out.columns ?? 80)}\n`)
+          planShown = true
+          const reply = yield* Effect.promise(() => ask(messages(language).askStartIngest, out))
           asking = false
           const yes = reply !== undefined && /^(y|yes|はい)$/i.test(reply.trim())
           // R9, R10: "yes" is the answer the run takes when nobody is asked (the flags, else the setting).

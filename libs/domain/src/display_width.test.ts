@@ -32,9 +32,9 @@ describe("wrapToWidth() (issue 16: a log line wider than the terminal is cut at 
     { label: "a line that fits comes back alone", line: "取り込み対象: 7 件", columns: 80, lines: ["取り込み対象: 7 件"] },
     {
       label: "the settings line: cut after the last comma that fits, the rest indented",
-      line: "設定: ingestThreads （CPU の数）、cloudFiles skip、fileTimeoutMinutes 10、officeRecycleAfter 100、language ja",
+      line: "設定: ingestThreads 2（CPU の数）、cloudFiles skip、fileTimeoutMinutes 10、officeRecycleAfter 100、language ja",
       columns: 80,
-      lines: ["設定: ingestThreads （CPU の数）、cloudFiles skip、fileTimeoutMinutes 10、", "  officeRecycleAfter 100、language ja"]
+      lines: ["設定: ingestThreads 2（CPU の数）、cloudFiles skip、fileTimeoutMinutes 10、", "  officeRecycleAfter 100、language ja"]
     },
     {
       label: "Japanese counts two columns a character",

@@ -3,6 +3,7 @@ import type { CrawlSkipReason } from "./crawl_skip.ts"
 import type { FileNote } from "./ingest_result.ts"
 import { helpText } from "./help_text.ts"
 import { type FileLogOutcome, inBothLanguages, logTimestamp, messages } from "./messages.ts"
+import { defaultSettings } from "./settings.ts"
 
 // Kana, kanji and the full-width forms: a Japanese text has at least one of them.
 const japanese = /[\u3040-\u30ff\u3400-\u9fff\uff01-\uff60]/
@@ -145,5 +146,14 @@ describe("the log's words (R4, issue 16: every line of indexing_log.txt from the
     expect(ja.logStarted("0.1.0", "2026-12-01 21:40:12 +09:00")).toBe("Sagasu 0.1.0 — インデックス作成の開始: 2026-12-01 21:40:12 +09:00")
     expect(ja.logEnded("2026-12-01 21:41:15 +09:00", 63_400)).toBe("インデックス作成の終了: 2026-12-01 21:41:15 +09:00（所要 1:03）")
     expect(en.logEnded("2026-12-01 21:41:15 +09:00", 63_400)).toBe("Indexing run ended 2026-12-01 21:41:15 +09:00 (took 1:03)")
+  })
+
+  it("the settings line gives the number of plain workers also when ingestThreads is left to the CPU count (R4)", () => {
+    const settings = { ...defaultSettings, targetFolders: [] }
+    expect(ja.logSettings(settings, 2)).toBe(
+      "設定: ingestThreads 2（CPU の数）、cloudFiles skip、fileTimeoutMinutes 10、officeRecycleAfter 100、language ja"
+    )
+    expect(ja.logSettings({ ...settings, ingestThreads: 3 }, 2)).toMatch(/^設定: ingestThreads 3、cloudFiles/)
+    expect(en.logSettings(settings, 8)).toMatch(/^Settings: ingestThreads 8 \(CPU count\), cloudFiles skip/)
   })
 })

@@ -115,7 +115,11 @@ interface Catalogue {
   readonly logWorkFolder: (path: string) => string
   /** LibreOffice's version, or (`undefined`) that it is missing and what that means, with the Debian packages to install. */
   readonly logLibreOffice: (version: string | undefined, packages: ReadonlyArray<string>) => string
-  readonly logSettings: (settings: Settings) => string
+  /**
+   * The settings summary (R4); `cpus` is this machine's CPU count, the plain workers' number when
+   * `ingestThreads` is not set (shown with it, so the log says how many workers ran).
+   */
+  readonly logSettings: (settings: Settings, cpus: number) => string
   readonly logIndex: (index: TargetFolder) => string
   readonly logSkipped: (name: string, reason: CrawlSkipReason, detail: string) => string
   readonly logRecovered: (name: string) => string
@@ -456,8 +460,8 @@ const ja: Catalogue = {
       ? `LibreOffice の版: ${version}`
       : "LibreOffice が見つかりません。LibreOffice で読む形式（fods・fodt・fodp、Office 2003 XML、PowerPoint 3 以前の ppt など）のファイルは失敗します。" +
         `Debian/Ubuntu では sudo apt-get install --no-install-recommends ${packages.join(" ")} でインストールし、もう一度インデックス作成を実行してください。`,
-  logSettings: (s) =>
-    `設定: ingestThreads ${s.ingestThreads ?? "（CPU の数）"}、cloudFiles ${s.cloudFiles}、fileTimeoutMinutes ${s.fileTimeoutMinutes}、` +
+  logSettings: (s, cpus) =>
+    `設定: ingestThreads ${s.ingestThreads ?? `${cpus}（CPU の数）`}、cloudFiles ${s.cloudFiles}、fileTimeoutMinutes ${s.fileTimeoutMinutes}、` +
     `officeRecycleAfter ${s.officeRecycleAfter}、language ${s.language}`,
   logIndex: (t) => `インデックス「${t.name}」: ${t.path}${t.enabled ? "" : "（無効）"}`,
   logSkipped: (name, reason, detail) => `飛ばしました: ${name} — ${skipReasonJa[reason]}（${codeAndDetail(reason, detail)}）`,
@@ -690,8 +694,8 @@ const en: Catalogue = {
       ? `LibreOffice: ${version}`
       : "LibreOffice: not found — files that need it (fods/fodt/fodp, Office 2003 XML, PowerPoint 3 and older ppt, …) fail. " +
         `Install it (Debian/Ubuntu: sudo apt-get install --no-install-recommends ${packages.join(" ")}) and run the indexing again.`,
-  logSettings: (s) =>
-    `Settings: ingestThreads ${s.ingestThreads ?? "(CPU count)"}, cloudFiles ${s.cloudFiles}, fileTimeoutMinutes ${s.fileTimeoutMinutes}, ` +
+  logSettings: (s, cpus) =>
+    `Settings: ingestThreads ${s.ingestThreads ?? `${cpus} (CPU count)`}, cloudFiles ${s.cloudFiles}, fileTimeoutMinutes ${s.fileTimeoutMinutes}, ` +
     `officeRecycleAfter ${s.officeRecycleAfter}, language ${s.language}`,
   logIndex: (t) => `Index ${t.name}: ${t.path}${t.enabled ? "" : " (disabled)"}`,
   logSkipped: (name, reason, detail) => `skipped: ${name} — ${skipReasonEn[reason]} (${codeAndDetail(reason, detail)})`,

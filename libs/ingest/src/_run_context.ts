@@ -236,7 +236,7 @@ export const logHeader = (
   ]
   return Option.match(settings, {
     onNone: () => lines,
-    onSome: (s) => [...lines, text.logSettings(s), ...s.targetFolders.map((t) => text.logIndex(t))]
+    onSome: (s) => [...lines, text.logSettings(s, os.availableParallelism()), ...s.targetFolders.map((t) => text.logIndex(t))]
   })
 }
 

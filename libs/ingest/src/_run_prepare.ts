@@ -182,6 +182,6 @@ export const reportCloudSkipped = (ctx: RunContext, list: TargetList) =>
 /** R13: the counts per index, then the number of targets, into the log. */
 export const reportCounts = (ctx: RunContext, list: TargetList) =>
   Effect.gen(function* () {
-    for (const c of list.counts) yield* ctx.log.write(ctx.text.logIndexCounts(c))
+    for (const c of list.counts) yield* ctx.log.write(ctx.text.logIndexCounts(c), "info", "plan")
     yield* ctx.log.write(ctx.text.targetCounts(list.targets.length))
   })

@@ -95,7 +95,7 @@ describe("the run's log in the settings' language (R4, issue 16)", { timeout: 18
       "\uFEFFSagasu 0.1.0 — インデックス作成の開始: 2026-12-01 21:40:12 +09:00",
       "環境: Linux 6.1.0-18-amd64 (x64)、Node.js v20.19.0、CPU 2 個、プロセス番号 4242",
       "環境: Linux 5.15.153.1-microsoft-standard-WSL2 (x64)、Node.js v20.19.0、CPU 2 個、プロセス番号 4242",
-      "設定: ingestThreads （CPU の数）、cloudFiles skip、fileTimeoutMinutes 10、officeRecycleAfter 100、language ja",
+      "設定: ingestThreads 2（CPU の数）、cloudFiles skip、fileTimeoutMinutes 10、officeRecycleAfter 100、language ja",
       "[警告] [2/3] 共有/壊れ.xlsx: 失敗 — ファイルが壊れています。（corrupt: the file is not a zip archive at all）",
       "飛ばしました: 共有/~$見積.xlsx — Office が開いている間だけある作業用のファイルです（owner-file）",
       "    1 パート、1 行、7 ms",

@@ -21,9 +21,11 @@ export type LogLevel = "info" | "warn" | "error"
  * run has as many as files — a terminal shows those only when asked (`sagasu index --verbose`, issue 16);
  * `fileAlert`: a line about one file that is a warning the closing message does not list again (a
  * file read without error but with no text, issue 15 item 10; an entry the crawl cannot read) — a
- * terminal shows it as it shows a run's warning (a new user found them only in the log file).
+ * terminal shows it as it shows a run's warning (a new user found them only in the log file);
+ * `plan`: an index's counts of the plan (R10, R13), which a terminal that was just shown the plan as a
+ * table and asked about it need not show again as a line (a new user read it as the plan printed twice).
  */
-export type LogLineKind = "run" | "file" | "fileAlert"
+export type LogLineKind = "run" | "file" | "fileAlert" | "plan"
 
 /** Receives every line also written to the file (headless runs print the log, R4). */
 export type LogEcho = (line: string, level: LogLevel, kind: LogLineKind) => void
