@@ -170,6 +170,8 @@ interface Catalogue {
   /** After a stopped run (exit 2), on the terminal: how many files are left for the next run. */
   /** `work`: as in {@link Messages.statusFailedHint}. */
   readonly indexResumeHint: (pending: number, work?: string) => string
+  /** A run that goes on from a stopped or interrupted one (R8, C1): how many files it takes up again. */
+  readonly resumingPending: (pending: number) => string
   /**
    * After `取り込みが必要なファイルはありません。` while `failed` files stay failed for a reason of their
    * own (R9: tried again only when asked): where to see why, and how to try them again. `work`: as in
@@ -527,6 +529,7 @@ const ja: Catalogue = {
   guiOpened: (opened) => `${opened ? "ブラウザで開きました。" : "このアドレスをブラウザで開いてください。"}終わるときは Ctrl+C を押します。`,
   guiStopped: "Sagasu の画面を終了しました。",
   indexResumeHint: (pending, work = "") => `未取り込みの ${pending} 件は、次の sagasu index${work} で続きから取り込みます。`,
+  resumingPending: (pending) => `前回中止・中断した実行の続きです（そのとき未取り込みだった ${pending} 件も取り込みます）。`,
   indexRetryFailedHint: (failed, work = "") =>
     `前回失敗した ${failed} 件は取り込み直していません（原因は sagasu status --failed${work}）。直したら sagasu index --retry-failed${work} で取り込み直します。`,
   guiCannotListen: (port, detail) => `画面のサーバーを 127.0.0.1:${port} で始められませんでした（ほかのプログラムが使っていませんか。--port で変えられます）: ${detail}`,
@@ -760,6 +763,7 @@ const en: Catalogue = {
   guiOpened: (opened) => `${opened ? "Opened in the browser." : "Open this address in a browser."} Press Ctrl+C to quit.`,
   guiStopped: "The Sagasu page has stopped.",
   indexResumeHint: (pending, work = "") => `The ${pending} files not ingested yet are taken up by the next sagasu index${work}.`,
+  resumingPending: (pending) => `This run goes on from a stopped or interrupted one (the ${pending} files it left pending are ingested too).`,
   indexRetryFailedHint: (failed, work = "") =>
     `The ${failed} files that failed last time were not tried again (why: sagasu status --failed${work}); once mended, sagasu index --retry-failed${work} tries them again.`,
   guiCannotListen: (port, detail) => `The GUI server could not listen on 127.0.0.1:${port} (is another program using it? --port picks another): ${detail}`,

@@ -179,9 +179,14 @@ export const reportCloudSkipped = (ctx: RunContext, list: TargetList) =>
     for (const f of list.cloudSkipped) yield* log.write(text.logCloudOnlyFile(`${f.index}/${f.path}`), "info", "file")
   })
 
-/** R13: the counts per index, then the number of targets, into the log. */
+/**
+ * R13: the counts per index, then the number of targets, into the log; before them, when files an
+ * earlier run left pending (R8: stopped; C1: killed) are taken up, a line that says so in words.
+ */
 export const reportCounts = (ctx: RunContext, list: TargetList) =>
   Effect.gen(function* () {
+    const pending = list.counts.reduce((n, c) => n + c.pending, 0)
+    if (pending > 0) yield* ctx.log.write(ctx.text.resumingPending(pending))
     for (const c of list.counts) yield* ctx.log.write(ctx.text.logIndexCounts(c), "info", "plan")
     yield* ctx.log.write(ctx.text.targetCounts(list.targets.length))
   })

@@ -561,11 +561,16 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       expect(r.code).toBe(2)
       expect(r.dispatched).toEqual(["plain:1.xlsx", "spreadsheet:9.fods"])
       expect(statuses(r.rows)).toEqual({ "A/1.xlsx": "done", "A/2.xlsx": "pending", "A/3.xlsx": "pending", "A/9.fods": "pending" })
+      expect(r.echoed.some((l) => l.startsWith("前回中止"))).toBe(false)
       expect(tsvText(f.paths, "A", "1.xlsx")).toBe("A1\tslow")
       expect(tsvText(f.paths, "A", "9.fods")).toBeUndefined()
       expect(yield* closing(r)).toEqual(Option.some("インデックス作成を中止しました。（成功: 1 件 / 失敗: 0 件）"))
       const progress = yield* SubscriptionRef.get(r.channel.progress)
       expect(progress).toMatchObject({ phase: "finalize", processed: 1, failed: 0, exitCode: 2 })
+      // The next run says in words that it goes on from the stopped one, with the 3 files it left.
+      const next = yield* run(f, { script: () => Effect.succeed(undefined) })
+      expect(next.code).toBe(0)
+      expect(next.echoed).toContain("前回中止・中断した実行の続きです（そのとき未取り込みだった 3 件も取り込みます）。")
     })), 20_000)
 
   it.live("R14: a reroute that arrives after a stop keeps the file pending, not failed", () =>
