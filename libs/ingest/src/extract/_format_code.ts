@@ -353,94 +353,190 @@ function integerShapeOf(section: Section): "plain" | "grouped" | undefined {
   return shape === "other" ? undefined : shape
 }
 
-function formatNumberSection(abs: number, section: Section, sign: string): string {
-  const tokens = section.tokens
+/**
+ * What a number section does with any value, worked out once per section
+ * (issue 20: `formatNumberSection` ran this token analysis, a dozen array
+ * filters and maps, for every numeric cell; V8 optimised and deoptimised it
+ * again and again). `general`: the tokens' literals, `undefined` where the
+ * General form goes; `literal`: the section's text replaces the number;
+ * `fraction`: {@link formatFraction}; `decimal`: placeholders, scaling,
+ * grouping, exponent.
+ */
+type NumberPlan =
+  | { readonly kind: "general"; readonly parts: ReadonlyArray<string | undefined> }
+  | { readonly kind: "literal"; readonly text: string }
+  | { readonly kind: "fraction"; readonly percent: number; readonly tokens: ReadonlyArray<Token> }
+  | DecimalPlan
+
+interface DecimalPlan {
+  readonly kind: "decimal"
+  /** 100 ** the number of `%`. */
+  readonly percent: number
+  /** Commas that scale by 1000 (after the last placeholder of the integer or decimal part). */
+  readonly thousands: number
+  readonly grouping: boolean
+  /** The integer part's placeholders (`0`, `#`, `?`), left to right. */
+  readonly intPhs: ReadonlyArray<string>
+  readonly fracPhs: ReadonlyArray<string>
+  /** The integer part's tokens as literals (a placeholder `""`), for the interior-literal layout. */
+  readonly intLiterals: ReadonlyArray<string>
+  /** Whether a literal stands between the integer part's first and last placeholder (`0-00`). */
+  readonly interiorLiterals: boolean
+  /** The index of the integer part's first placeholder among its tokens, or -1. */
+  readonly firstIntPh: number
+  /** The integer part's literals before and after its first placeholder (without interior literals). */
+  readonly intBefore: string
+  readonly intAfter: string
+  /** Whether a placeholder token is at each place of the integer part. */
+  readonly intIsPh: ReadonlyArray<boolean>
+  readonly minZeros: number
+  readonly hasZero: boolean
+  readonly dot: boolean
+  /** The decimal part: a placeholder (`undefined`) or a literal at each place. */
+  readonly fracParts: ReadonlyArray<string | undefined>
+  /** `undefined` without an exponent; else `E+` or `E-`, its digits and the literals after it. */
+  readonly exponent: { readonly plus: boolean; readonly digits: number; readonly after: string } | undefined
+}
+
+const numberPlans = new WeakMap<Section, NumberPlan>()
+
+const isPlaceholder = (t: Token) => t.t === "num" && (t.v === "0" || t.v === "#" || t.v === "?")
+const literalOf = (t: Token) => (t.t === "lit" ? t.v : t.t === "num" && t.v === "%" ? "%" : "")
+
+function numberPlanOf(section: Section): NumberPlan {
+  const cached = numberPlans.get(section)
+  if (cached !== undefined) return cached
+  const plan = makeNumberPlan(section.tokens)
+  numberPlans.set(section, plan)
+  return plan
+}
+
+function makeNumberPlan(tokens: ReadonlyArray<Token>): NumberPlan {
   const num = tokens.filter((t) => t.t === "num").map((t) => t.v)
   if (tokens.some((t) => t.t === "general") || (num.length === 0 && tokens.some((t) => t.t === "text"))) {
     // `General` (or an `@` standing for the value in a section without placeholders) shows the number's General form there.
-    return sign + tokens.map((t) => (t.t === "general" || t.t === "text" ? formatGeneralNumber(abs) : t.t === "lit" ? t.v : "")).join("")
+    return { kind: "general", parts: tokens.map((t) => (t.t === "general" || t.t === "text" ? undefined : t.t === "lit" ? t.v : "")) }
   }
-  if (num.length === 0) {
-    // Only literals: the section replaces the number (`"-"` for zero).
-    return tokens.map((t) => (t.t === "lit" ? t.v : "")).join("")
-  }
-  let value = abs * 100 ** num.filter((v) => v === "%").length
-  if (num.includes("/")) return sign + formatFraction(value, tokens)
+  // Only literals: the section replaces the number (`"-"` for zero).
+  if (num.length === 0) return { kind: "literal", text: tokens.map((t) => (t.t === "lit" ? t.v : "")).join("") }
+  const percent = 100 ** num.filter((v) => v === "%").length
+  if (num.includes("/")) return { kind: "fraction", percent, tokens }
   const expAt = tokens.findIndex((t) => t.t === "num" && (t.v === "E+" || t.v === "E-"))
   const mantissaTokens = expAt < 0 ? tokens : tokens.slice(0, expAt)
-  const isPh = (t: Token) => t.t === "num" && (t.v === "0" || t.v === "#" || t.v === "?")
   const dotAt = mantissaTokens.findIndex((t) => t.t === "num" && t.v === ".")
   const intTokens = dotAt < 0 ? mantissaTokens : mantissaTokens.slice(0, dotAt)
   let fracTokens = dotAt < 0 ? [] : mantissaTokens.slice(dotAt + 1)
+  let thousands = 0
   // Commas after the last decimal placeholder scale too (`0.0,,` shows 12200000 as 12.2).
-  const lastFracPh = fracTokens.reduce((at, t, i) => (isPh(t) ? i : at), -1)
+  const lastFracPh = fracTokens.reduce((at, t, i) => (isPlaceholder(t) ? i : at), -1)
   if (lastFracPh >= 0) {
     fracTokens = fracTokens.filter((t, i) => {
       if (i <= lastFracPh || t.t !== "num" || t.v !== ",") return true
-      value /= 1000
+      thousands++
       return false
     })
   }
   // Commas right after the last integer placeholder scale by 1000; between placeholders they group.
-  const lastIntPh = intTokens.reduce((at, t, i) => (isPh(t) ? i : at), -1)
+  const lastIntPh = intTokens.reduce((at, t, i) => (isPlaceholder(t) ? i : at), -1)
   let grouping = false
   intTokens.forEach((t, i) => {
     if (t.t !== "num" || t.v !== ",") return
-    if (i > lastIntPh) value /= 1000
+    if (i > lastIntPh) thousands++
     else grouping = true
   })
-  const intPhs = intTokens.filter(isPh).map((t) => (t as { v: string }).v)
-  const fracPhs = fracTokens.filter(isPh).map((t) => (t as { v: string }).v)
+  const intPhs = intTokens.filter(isPlaceholder).map((t) => (t as { v: string }).v)
+  const fracPhs = fracTokens.filter(isPlaceholder).map((t) => (t as { v: string }).v)
+  const firstIntPh = intTokens.findIndex(isPlaceholder)
+  const intLiterals = intTokens.map(literalOf)
+  const exponent = expAt < 0
+    ? undefined
+    : {
+      plus: (tokens[expAt] as { v: string }).v === "E+",
+      digits: tokens.slice(expAt + 1).filter(isPlaceholder).length,
+      after: tokens.slice(expAt + 1).map(literalOf).join("")
+    }
+  return {
+    kind: "decimal",
+    percent,
+    thousands,
+    grouping,
+    intPhs,
+    fracPhs,
+    intLiterals,
+    interiorLiterals: intTokens.slice(firstIntPh, lastIntPh + 1).some((t) => t.t === "lit"),
+    firstIntPh,
+    intBefore: firstIntPh < 0 ? "" : intLiterals.slice(0, firstIntPh).join(""),
+    intAfter: intLiterals.slice(firstIntPh < 0 ? 0 : firstIntPh + 1).join(""),
+    intIsPh: intTokens.map(isPlaceholder),
+    minZeros: intPhs.length - Math.max(intPhs.indexOf("0"), 0),
+    hasZero: intPhs.includes("0"),
+    dot: dotAt >= 0,
+    fracParts: fracTokens.map((t) => (isPlaceholder(t) ? undefined : literalOf(t))),
+    exponent
+  }
+}
+
+function formatNumberSection(abs: number, section: Section, sign: string): string {
+  const plan = numberPlanOf(section)
+  if (plan.kind === "general") {
+    let out = sign
+    for (const part of plan.parts) out += part ?? formatGeneralNumber(abs)
+    return out
+  }
+  if (plan.kind === "literal") return plan.text
+  let value = abs * plan.percent
+  if (plan.kind === "fraction") return sign + formatFraction(value, plan.tokens)
+  for (let i = 0; i < plan.thousands; i++) value /= 1000
+  const { intPhs, fracPhs } = plan
   let exponentText = ""
-  if (expAt >= 0) {
-    const expToken = tokens[expAt] as { v: string }
-    const expDigits = tokens.slice(expAt + 1).filter(isPh).length
+  if (plan.exponent !== undefined) {
     const n = Math.max(intPhs.length, 1)
     let e = value === 0 ? 0 : Math.floor(Math.log10(value))
     e = intPhs.includes("#") && n > 1 ? Math.floor(e / n) * n : e - (n - 1)
     // 10 ** e underflows to 0 below e = -323 (5e-324, a denormal): scale in two steps.
     value = e < -300 ? (value * 1e300) / 10 ** (e + 300) : value / 10 ** e
-    exponentText = `E${e < 0 ? "-" : expToken.v === "E+" ? "+" : ""}${String(Math.abs(e)).padStart(expDigits, "0")}`
+    exponentText = `E${e < 0 ? "-" : plan.exponent.plus ? "+" : ""}${String(Math.abs(e)).padStart(plan.exponent.digits, "0")}`
   }
   const rounded = roundDecimal(value, fracPhs.length)
   // Integer digits fill placeholders from the right; what is left goes to the leftmost one.
-  const minZeros = intPhs.length - Math.max(intPhs.indexOf("0"), 0)
-  let intDigits = rounded.int === "0" && !intPhs.includes("0") ? "" : rounded.int
-  const zeroAt = intPhs.indexOf("0")
-  if (zeroAt >= 0) intDigits = intDigits.padStart(minZeros, "0")
-  const interiorLiterals = intTokens.slice(intTokens.findIndex(isPh), lastIntPh + 1).some((t) => t.t === "lit")
-  const literal = (t: Token) => (t.t === "lit" ? t.v : t.t === "num" && t.v === "%" ? "%" : "")
-  const intOut: Array<string> = intTokens.map(literal)
-  if (!interiorLiterals) {
-    const firstPh = intTokens.findIndex(isPh)
-    const digits = grouping ? group(intDigits) : intDigits
-    const spaces = intPhs.filter((p, i) => p === "?" && i < intPhs.length - intDigits.length).length
-    if (firstPh >= 0) intOut[firstPh] = " ".repeat(spaces) + digits
-    else intOut.unshift(digits)
+  let intDigits = rounded.int === "0" && !plan.hasZero ? "" : rounded.int
+  if (plan.hasZero) intDigits = intDigits.padStart(plan.minZeros, "0")
+  let intText: string
+  if (!plan.interiorLiterals) {
+    const digits = plan.grouping ? group(intDigits) : intDigits
+    if (plan.firstIntPh >= 0) {
+      let spaces = 0
+      for (let i = 0; i < intPhs.length - intDigits.length; i++) if (intPhs[i] === "?") spaces++
+      intText = plan.intBefore + " ".repeat(spaces) + digits + plan.intAfter
+    } else {
+      intText = digits + plan.intAfter
+    }
   } else {
+    const intOut = plan.intLiterals.slice()
     let rest = intDigits
-    for (let i = intTokens.length - 1; i >= 0; i--) {
-      const t = intTokens[i]
-      if (t === undefined || !isPh(t)) continue
-      const ph = (t as { v: string }).v
+    let ph = intPhs.length
+    for (let i = intOut.length - 1; i >= 0; i--) {
+      if (plan.intIsPh[i] !== true) continue
+      const p = intPhs[--ph]
       if (rest.length > 0) {
         intOut[i] = rest.slice(-1)
         rest = rest.slice(0, -1)
       } else {
-        intOut[i] = ph === "0" ? "0" : ph === "?" ? " " : ""
+        intOut[i] = p === "0" ? "0" : p === "?" ? " " : ""
       }
-      if (i === intTokens.findIndex(isPh) && rest.length > 0) intOut[i] = rest + (intOut[i] ?? "")
+      if (i === plan.firstIntPh && rest.length > 0) intOut[i] = rest + (intOut[i] ?? "")
     }
+    intText = intOut.join("")
   }
   let fracDigits = rounded.frac
   // Trailing zeros under `#` go, under `?` become spaces.
   for (let i = fracPhs.length - 1; i >= 0 && fracDigits[i] === "0" && fracPhs[i] !== "0"; i--) {
     fracDigits = fracDigits.slice(0, i) + (fracPhs[i] === "?" ? " " : "") + fracDigits.slice(i + 1)
   }
+  let fracText = ""
   let k = 0
-  const fracOut = fracTokens.map((t) => (isPh(t) ? (fracDigits[k++] ?? "") : literal(t)))
-  const expOut = expAt < 0 ? [] : tokens.slice(expAt + 1).map(literal)
-  return sign + intOut.join("") + (dotAt >= 0 ? "." : "") + fracOut.join("") + exponentText + expOut.join("")
+  for (const part of plan.fracParts) fracText += part ?? fracDigits[k++] ?? ""
+  return sign + intText + (plan.dot ? "." : "") + fracText + exponentText + (plan.exponent?.after ?? "")
 }
 
 /**
