@@ -650,12 +650,48 @@ function dayName(weekday: number, long: boolean, locale: Locale): string {
 
 const pad = (n: number, width = 2) => String(n).padStart(width, "0")
 
+/**
+ * What a date section's tokens say regardless of the value, worked out once per section (issue 20:
+ * the regular expressions and token lists ran for every date cell): the decimals of its seconds, whether it
+ * shows a 12-hour clock, and which tokens are minutes.
+ */
+interface DatePlan {
+  readonly decimals: number
+  readonly twelve: boolean
+  /** At a token's index: `m`/`mm` there are minutes (right after an hour or right before a second). */
+  readonly minuteAt: ReadonlyArray<boolean>
+}
+
+const datePlans = new WeakMap<Section, DatePlan>()
+
+function datePlanOf(section: Section): DatePlan {
+  const cached = datePlans.get(section)
+  if (cached !== undefined) return cached
+  const tokens = section.tokens
+  const subsecond = tokens.find((t) => t.t === "date" && t.v.startsWith("."))
+  const dateTokens = tokens.map((t, i) => ({ t, i })).filter(({ t }) => t.t === "date")
+  const isMinute = (index: number): boolean => {
+    const at = dateTokens.findIndex(({ i }) => i === index)
+    const before = dateTokens[at - 1]?.t
+    const after = dateTokens[at + 1]?.t
+    return (
+      (before?.t === "date" && /^(h+|\[h+\])$/.test(before.v)) || (after?.t === "date" && /^(s+|\[s+\])$/.test(after.v))
+    )
+  }
+  const plan: DatePlan = {
+    decimals: subsecond?.t === "date" ? subsecond.v.length - 1 : 0,
+    twelve: tokens.some((t) => t.t === "date" && /^(am\/pm|a\/p|午前\/午後|上午\/下午)$/i.test(t.v)),
+    minuteAt: tokens.map((t, i) => t.t === "date" && isMinute(i))
+  }
+  datePlans.set(section, plan)
+  return plan
+}
+
 function formatDate(serial: number, section: Section, date1904: boolean): string | undefined {
   // Past 9999-12-31 (serial 2958465 in either system's reach) Excel shows #### under any date or time format, [h] too.
   if (!Number.isFinite(serial) || serial < 0 || serial >= lastDateSerial + 1) return undefined
   const tokens = section.tokens
-  const subsecond = tokens.find((t) => t.t === "date" && t.v.startsWith("."))
-  const decimals = subsecond?.t === "date" ? subsecond.v.length - 1 : 0
+  const { decimals, twelve, minuteAt } = datePlanOf(section)
   // Excel rounds to what the format shows: 23:59:59.6 under hh:mm:ss is the next day's 00:00:00.
   const unit = 10 ** decimals
   const ticks = Math.round(serial * 86_400 * unit)
@@ -683,20 +719,9 @@ function formatDate(serial: number, section: Section, date1904: boolean): string
   const hour = Math.floor(secondOfDay / 3600)
   const minute = Math.floor(secondOfDay / 60) % 60
   const second = secondOfDay % 60
-  const twelve = tokens.some((t) => t.t === "date" && /^(am\/pm|a\/p|午前\/午後|上午\/下午)$/i.test(t.v))
   const era = eras.find(([start]) => utc >= start)
   const eraYear = era === undefined ? year : year - new Date(era[0]).getUTCFullYear() + 1
   const locale = section.locale
-  const dateTokens = tokens.map((t, i) => ({ t, i })).filter(({ t }) => t.t === "date")
-  /** `m`/`mm` are minutes right after an hour or right before a second. */
-  const isMinute = (index: number): boolean => {
-    const at = dateTokens.findIndex(({ i }) => i === index)
-    const before = dateTokens[at - 1]?.t
-    const after = dateTokens[at + 1]?.t
-    return (
-      (before?.t === "date" && /^(h+|\[h+\])$/.test(before.v)) || (after?.t === "date" && /^(s+|\[s+\])$/.test(after.v))
-    )
-  }
   return tokens
     .map((t, index) => {
       if (t.t === "lit") return t.v
@@ -716,7 +741,7 @@ function formatDate(serial: number, section: Section, date1904: boolean): string
           return String(year + 543)
         case "m":
         case "mm":
-          return isMinute(index) ? (v === "mm" ? pad(minute) : String(minute)) : v === "mm" ? pad(month) : String(month)
+          return minuteAt[index] === true ? (v === "mm" ? pad(minute) : String(minute)) : v === "mm" ? pad(month) : String(month)
         case "mmm":
         case "mmmm":
         case "mmmmm":
