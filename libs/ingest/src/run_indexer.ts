@@ -221,7 +221,8 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
     const total = state.targets.length
     // A file's notes in the run's words (R4).
     const notes = (result: IngestResult) => result.log.map((n) => text.logNote(n))
-    const results = yield* Queue.unbounded<Arrival>()
+    // A result, or `undefined`: the stop has been asked for (R8, W5) — the loop looks at it at once.
+    const results = yield* Queue.unbounded<Arrival | undefined>()
     const book = new DispatchBook(state.targets, workers)
     let officeInterrupted = false
     let halted = false
@@ -265,7 +266,16 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
         book.inFlight.set(key, flight)
       })
 
-    const stopRaised = channel.stop.changes.pipe(Stream.filter((s) => s), Stream.take(1), Stream.runDrain)
+    // One watcher for the run, not a race with a new subscription to the stop for every result
+    // (issue 20: on 2,000 small files that race was a fifth of the commander's CPU).
+    const stopSeen = yield* Deferred.make<void>()
+    yield* channel.stop.changes.pipe(
+      Stream.filter((s) => s),
+      Stream.take(1),
+      Stream.runForEach(() => Deferred.succeed(stopSeen, undefined).pipe(Effect.zipRight(Queue.offer(results, undefined)))),
+      Effect.forkScoped
+    )
+    const stopRaised = Deferred.await(stopSeen)
     for (;;) {
       // W5: when a stop arrives, Office conversions end at once (stoppedAtOnce); plain files may finish.
       if (!officeInterrupted && (yield* SubscriptionRef.get(channel.stop))) {
@@ -317,9 +327,7 @@ const dispatchLoop = (ctx: RunContext, state: RunState, workers: IngestWorkers["
       if (book.inFlight.size === 0) break
 
       // R14: one result at a time (or wake up when a stop arrives).
-      const arrival = officeInterrupted
-        ? yield* Queue.take(results)
-        : yield* Queue.take(results).pipe(Effect.raceFirst(stopRaised.pipe(Effect.as(undefined))))
+      const arrival = yield* Queue.take(results)
       const flight = arrival === undefined ? undefined : book.land(arrival.key)
       if (arrival === undefined || flight === undefined) continue
       crashPoint("result.before-append")
