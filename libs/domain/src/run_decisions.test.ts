@@ -12,7 +12,7 @@ import { type IngestRow, fileKey } from "./ingest_list.ts"
 import type { JournalEntry } from "./journal.ts"
 import { recoverFromJournal } from "./journal_recovery.ts"
 import { makePlan } from "./plan.ts"
-import { initialProgress, nextProgress } from "./progress.ts"
+import { initialProgress, nextProgress, progressWriteDue } from "./progress.ts"
 import { foldersReadyToPublish, sourceFolderOf } from "./publish_plan.ts"
 import { selectIndexes } from "./select_indexes.ts"
 
@@ -202,6 +202,22 @@ describe("recoverFromJournal() (R7, C1, C3)", () => {
       { _tag: "end" }
     ], [])
     expect(r).toEqual({ publish: [], inFlight: new Set(), ended: true })
+  })
+})
+
+describe("progressWriteDue() (P2)", () => {
+  it.each([
+    { event: { _tag: "dispatched", current: "A/a.xlsx" }, since: undefined, due: "now" },
+    { event: { _tag: "result", failed: false, current: "A/a.xlsx" }, since: 30, due: "later" },
+    { event: { _tag: "dispatched", current: "A/b.xlsx" }, since: 99.9, due: "later" },
+    { event: { _tag: "result", failed: true, current: "A/b.xlsx" }, since: 100, due: "now" },
+    { event: { _tag: "result", failed: false, current: "A/c.xlsx" }, since: 2500, due: "now" },
+    // A phase change, the finalize step's steps and the end never wait.
+    { event: { _tag: "phase", phase: "finalize", current: "書き出し中" }, since: 1, due: "now" },
+    { event: { _tag: "current", current: "取り込み一覧の書き直し" }, since: 1, due: "now" },
+    { event: { _tag: "ended", exitCode: 2, current: "中止しました" }, since: 0, due: "now" }
+  ] as const)("$event._tag $since ms after the last write: $due", ({ event, since, due }) => {
+    expect(progressWriteDue(event, since)).toBe(due)
   })
 })
 

@@ -11,7 +11,7 @@
 import {
   type ExitCode, type Failure, type IngestResult, type IngestRow, type Language, type PlanAnswer, type ProgressEvent, type RunOutcome,
   computeTargetList, decideAfterTargets, decideBeforeDispatch, decideConfirmation, decideResult, describeWorkFolderError, dispatchHalted, fileKey,
-  foldersReadyToPublish, logTimestamp, messages, nextProgress, pickNextDispatch, settleRun
+  foldersReadyToPublish, logTimestamp, messages, nextProgress, pickNextDispatch, type Progress, progressRecordIntervalMs, progressWriteDue, settleRun
 } from "@sagasu/domain"
 import { WorkStore, crashPoint, maxPathBytes } from "@sagasu/store"
 import { Clock, Context, Deferred, Effect, Fiber, Layer, Option, Queue, Ref, type Scope, Stream, SubscriptionRef } from "effect"
@@ -79,10 +79,27 @@ const runGuarded = (channel: IndexerChannel, options: RunIndexerOptions) =>
       const libreOffice = typeof options.libreOffice === "function" ? yield* options.libreOffice(paths) : options.libreOffice
       const header = logHeader(paths, options, settingsForMessages, text, { nowMs: startedMs, utcOffsetMinutes: utcOffsetAt(startedMs) }, libreOffice)
       const log = yield* store.openRunLog(paths, header, channel.echo, language)
+      // P2: every event goes to the channel at once; progress.json gets hand-overs and results at
+      // most every progressRecordIntervalMs, the latest progress then (a timer), the rest at once.
+      let lastWrite: number | undefined
+      let trailing: ReturnType<typeof setTimeout> | undefined
+      const writeNow = (p: Progress) => {
+        if (trailing !== undefined) clearTimeout(trailing)
+        trailing = undefined
+        lastWrite = performance.now()
+        return store.writeProgress(paths, p).pipe(Effect.ignore)
+      }
       const progress = (event: ProgressEvent) =>
         SubscriptionRef.updateAndGet(channel.progress, (p) => nextProgress(p, event)).pipe(
-          Effect.flatMap((p) => store.writeProgress(paths, p)),
-          Effect.ignore
+          Effect.flatMap((p) => {
+            const since = lastWrite === undefined ? undefined : performance.now() - lastWrite
+            if (progressWriteDue(event, since) === "now") return writeNow(p)
+            trailing ??= setTimeout(() => {
+              trailing = undefined
+              Effect.runSync(SubscriptionRef.get(channel.progress).pipe(Effect.flatMap(writeNow)))
+            }, Math.max(0, progressRecordIntervalMs - (since ?? 0))).unref()
+            return Effect.void
+          })
         )
       const ctx: RunContext = { channel, options, store, paths, log, language, text, progress }
 
