@@ -26,7 +26,8 @@ import { Effect, Schema, type Scope } from "effect"
 import * as nodeFs from "node:fs"
 import * as path from "node:path"
 import {
-  type StagingFolder, bodyFolderOf, completeMarkOf, longestPathBytes, openStagingFolder, publishSourceFolder, removeBodyFolder, stageExtraction
+  type StagingFolder, bodyFolderOf, completeMarkOf, longestPathBytes, openStagingFolder, publishSourceFolder, removeBodyFolder, stageExtraction,
+  writeCompleteMark
 } from "./body_index.ts"
 import { type BodyFolder, bodyFolderAt, completeFolderIn, readBodyFolderParts, sourceStampOf, stagingCompleteMark, walkBodyIndex } from "./gram/body_walk.ts"
 import { writeFolderSieve } from "./gram/sieve.ts"
@@ -182,7 +183,7 @@ const make = Effect.gen(function* () {
      * written is left out (it only saves a search a read).
      */
     completeStaging: (dir: string, source: string, sieves?: string) =>
-      writing(dir, Effect.flatMap(completeMarkOf(source), (mark) => fs.writeFileString(path.join(dir, stagingCompleteMark), mark))).pipe(
+      writing(dir, Effect.flatMap(completeMarkOf(source), (mark) => writeCompleteMark(dir, stagingCompleteMark, mark))).pipe(
         Effect.tap(() =>
           sieves === undefined ? Effect.void : Effect.sync(() => {
             try {
