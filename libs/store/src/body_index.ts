@@ -201,8 +201,8 @@ export const completeMarkOf = (source: string): Effect.Effect<string> =>
   Effect.sync(() => {
     try {
       const info = fs.statSync(source)
-      // Whole milliseconds, as a Date holds them (the platform's stat gave a Date).
-      return formatSourceStamp({ size: info.size, mtimeMs: Math.trunc(info.mtimeMs) })
+      // Whole milliseconds as before, when the platform's stat gave Node's Date (which rounds mtimeMs).
+      return formatSourceStamp({ size: info.size, mtimeMs: Math.round(info.mtimeMs) })
     } catch {
       return ""
     }
