@@ -180,13 +180,17 @@ export const reportCloudSkipped = (ctx: RunContext, list: TargetList) =>
   })
 
 /**
- * R13: the counts per index, then the number of targets, into the log; before them, when files an
- * earlier run left pending (R8: stopped; C1: killed) are taken up, a line that says so in words.
+ * R8, C1: when the plan takes up files an earlier run left pending (stopped, or killed), a line that
+ * says so in words, before the plan is shown (a new user saw only its 未取り込み count).
  */
+export const reportResume = (ctx: RunContext, list: TargetList) => {
+  const pending = list.counts.reduce((n, c) => n + c.pending, 0)
+  return pending > 0 ? ctx.log.write(ctx.text.resumingPending(pending)) : Effect.void
+}
+
+/** R13: the counts per index, then the number of targets, into the log. */
 export const reportCounts = (ctx: RunContext, list: TargetList) =>
   Effect.gen(function* () {
-    const pending = list.counts.reduce((n, c) => n + c.pending, 0)
-    if (pending > 0) yield* ctx.log.write(ctx.text.resumingPending(pending))
     for (const c of list.counts) yield* ctx.log.write(ctx.text.logIndexCounts(c), "info", "plan")
     yield* ctx.log.write(ctx.text.targetCounts(list.targets.length))
   })

@@ -567,10 +567,31 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       expect(yield* closing(r)).toEqual(Option.some("インデックス作成を中止しました。（成功: 1 件 / 失敗: 0 件）"))
       const progress = yield* SubscriptionRef.get(r.channel.progress)
       expect(progress).toMatchObject({ phase: "finalize", processed: 1, failed: 0, exitCode: 2 })
-      // The next run says in words that it goes on from the stopped one, with the 3 files it left.
-      const next = yield* run(f, { script: () => Effect.succeed(undefined) })
+      // The next run says in words that it goes on from the stopped one, with the 3 files it left,
+      // before it asks about the plan.
+      const resumed = "前回中止・中断した実行の続きです（そのとき未取り込みだった 3 件も取り込みます）。"
+      let saidWhenAsked = false
+      const echoedSoFar: Array<string> = []
+      const next = yield* run(f, {
+        script: () => Effect.succeed(undefined),
+        confirmTargets: true,
+        onEcho: (line) => {
+          echoedSoFar.push(line)
+        },
+        during: (c) =>
+          c.plan.changes.pipe(
+            Stream.filter(Option.isSome),
+            Stream.take(1),
+            Stream.runDrain,
+            Effect.zipRight(Effect.sync(() => {
+              saidWhenAsked = echoedSoFar.includes(resumed)
+            })),
+            Effect.zipRight(Deferred.succeed(c.answer, { retryFailed: false, includeCloud: false }))
+          )
+      })
       expect(next.code).toBe(0)
-      expect(next.echoed).toContain("前回中止・中断した実行の続きです（そのとき未取り込みだった 3 件も取り込みます）。")
+      expect(saidWhenAsked).toBe(true)
+      expect(next.echoed).toContain(resumed)
     })), 20_000)
 
   it.live("R14: a reroute that arrives after a stop keeps the file pending, not failed", () =>

@@ -22,7 +22,7 @@ import {
   ioFailure, isFolder, isRegularFileOrUnknown, logHeader, makeRunState, runFailureMessage, utcOffsetAt
 } from "./_run_context.ts"
 import {
-  crawlSelected, keepPreviousRows, obtainAnswer, prepareWorkArea, removeVanished, reportCloudSkipped, reportCounts,
+  crawlSelected, keepPreviousRows, obtainAnswer, prepareWorkArea, removeVanished, reportCloudSkipped, reportCounts, reportResume,
   selectTargetFolders
 } from "./_run_prepare.ts"
 import { bodyPathBytes, finallyStep, noteRound, openRunTeamRound, publishStaged, publishTeamStep, updateGramIndex } from "./_run_publish.ts"
@@ -182,7 +182,9 @@ const runMain = (run: RunContext): Effect.Effect<MainOutcome, RunFailure, Scope.
       stoppedDuringCrawl: crawl.stopped, confirmTargets: channel.confirmTargets,
       retryFailed: channel.retryFailed, includeCloud: channel.includeCloud, cloudFiles: settings.cloudFiles
     })
-    const reply = yield* obtainAnswer(ctx, confirmation, () => decide(uncounted))
+    const counted = decide(uncounted)
+    if (!crawl.stopped) yield* reportResume(ctx, counted)
+    const reply = yield* obtainAnswer(ctx, confirmation, () => counted)
     if (reply._tag === "Cancelled") {
       yield* keepPreviousRows(ctx, previousRows, reply.counted)
       return { _tag: "Cancelled", why: reply.why } as MainOutcome
