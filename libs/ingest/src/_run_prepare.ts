@@ -141,14 +141,14 @@ export const askForAnswer = (ctx: RunContext, counted: TargetList) =>
 
 /**
  * R8, R10: the answer as `decideConfirmation` said to get it: cancelled
- * (with the list `counted` gives), asked for ({@link askForAnswer}), or given.
+ * (with the list `counted`), asked for ({@link askForAnswer}, showing `counted`), or given.
  */
-export const obtainAnswer = (ctx: RunContext, confirmation: Confirmation, counted: () => TargetList): Effect.Effect<Reply> => {
+export const obtainAnswer = (ctx: RunContext, confirmation: Confirmation, counted: TargetList): Effect.Effect<Reply> => {
   switch (confirmation._tag) {
     case "Cancel":
-      return Effect.succeed({ _tag: "Cancelled", counted: counted(), why: { _tag: "stopped" } })
+      return Effect.succeed({ _tag: "Cancelled", counted, why: { _tag: "stopped" } })
     case "Ask":
-      return askForAnswer(ctx, counted())
+      return askForAnswer(ctx, counted)
     case "Answer":
       return Effect.succeed({ _tag: "Answered", answer: confirmation.answer })
   }

@@ -182,14 +182,15 @@ const runMain = (run: RunContext): Effect.Effect<MainOutcome, RunFailure, Scope.
       stoppedDuringCrawl: crawl.stopped, confirmTargets: channel.confirmTargets,
       retryFailed: channel.retryFailed, includeCloud: channel.includeCloud, cloudFiles: settings.cloudFiles
     })
-    const counted = decide(uncounted)
+    // Given the answer (nobody asked), the list is decided once, with it.
+    const counted = decide(confirmation._tag === "Answer" ? confirmation.answer : uncounted)
     if (!crawl.stopped) yield* reportResume(ctx, counted)
-    const reply = yield* obtainAnswer(ctx, confirmation, () => counted)
+    const reply = yield* obtainAnswer(ctx, confirmation, counted)
     if (reply._tag === "Cancelled") {
       yield* keepPreviousRows(ctx, previousRows, reply.counted)
       return { _tag: "Cancelled", why: reply.why } as MainOutcome
     }
-    const list = decide(reply.answer)
+    const list = confirmation._tag === "Answer" ? counted : decide(reply.answer)
     yield* reportCloudSkipped(ctx, list) // R9
 
     // R11: the target list into the ingest list, and each index's origin.
