@@ -18,33 +18,9 @@ import * as path from "node:path"
 import type { WorkPaths } from "../work_paths.ts"
 import { walkBodyIndex } from "./body_walk.ts"
 import { type FreshEntry, appendFreshSync, formatFreshEntries, freshLogName } from "./fresh_log.ts"
-import { GramIndexError, type Manifest, gramFormat, isCurrentManifest, manifestPath, readManifestSync, writeFileDurableSync, writeManifestSync } from "./manifest.ts"
+import { GramIndexError, type Manifest, gramFormat, isCurrentManifest, readManifestSync, writeFileDurableSync, writeManifestSync } from "./manifest.ts"
 
 export type { FreshEntry } from "./fresh_log.ts"
-
-// The manifest last read, with the identity of the file it was read from (issue 20: noteFresh runs
-// twice a file on the commander's per-file path, and read and decoded the manifest each time).
-let lastManifest: { readonly gramDir: string; readonly key: string; readonly manifest: Manifest } | undefined
-
-/**
- * {@link readManifestSync}, or the manifest read last when its file is the same one: same inode,
- * size and change time (a manifest is replaced by a rename, so a new one is a new inode). The
- * file's identity is taken before it is read, so a manifest replaced meanwhile is read again next time.
- */
-function readManifestCached(gramDir: string): Manifest | undefined {
-  let key: string
-  try {
-    const st = fs.statSync(manifestPath(gramDir), { bigint: true })
-    key = `${st.dev}:${st.ino}:${st.size}:${st.ctimeNs}:${st.mtimeNs}`
-  } catch {
-    lastManifest = undefined
-    return readManifestSync(gramDir)
-  }
-  if (lastManifest !== undefined && lastManifest.gramDir === gramDir && lastManifest.key === key) return lastManifest.manifest
-  const manifest = readManifestSync(gramDir)
-  lastManifest = manifest === undefined ? undefined : { gramDir, key, manifest }
-  return manifest
-}
 
 /**
  * The manifest with a fresh log to note changes in, made now when there is
@@ -58,7 +34,7 @@ function readManifestCached(gramDir: string): Manifest | undefined {
 export function ensureFreshLogSync(gramDir: string, indexRoot: string): Manifest {
   let read: Manifest | undefined
   try {
-    read = readManifestCached(gramDir)
+    read = readManifestSync(gramDir)
   } catch {
     read = undefined
   }
