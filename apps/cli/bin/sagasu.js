@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=4
 // The `sagasu` command. The TypeScript sources are bundled into one ES module
 // with esbuild on the first start after a change (≈2 s) and cached in
 // node_modules/.cache/sagasu under a key made of the sources' sizes and
@@ -6,6 +6,10 @@
 // bundle (≈0.2 s instead of ≈1.6 s through tsx, issue 9). Without esbuild or
 // a writable cache, or with SAGASU_NO_BUNDLE=1, the sources run through tsx
 // as before (ARCHITECTURE.md "Deno-style").
+//
+// The first line sets what only the process's start can (ARCHITECTURE.md "Memory of a run", issue 20):
+// at most two glibc malloc arenas for all threads, and the main thread's young generation 3 × 4 MB — on
+// the corpus the run's peak RSS 442–461 → 339–347 MB. `node bin/sagasu.js` runs without them.
 "use strict"
 const { bundledEntry, isPacked, loadScript } = require("./bundle.js")
 

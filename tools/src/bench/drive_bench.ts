@@ -31,6 +31,7 @@ import * as path from "node:path"
 import { repoRoot } from "../corpus.ts"
 import { type DriveTree, makeDriveTree } from "./drive_tree.ts"
 import { flag, opt, treeBenchOptions } from "./_args.ts"
+import { sagasuCommand } from "./_launch.ts"
 
 const options = { ...treeBenchOptions({ files: 20000, seed: 7 }), pairs: Number(opt("pairs", "3")) }
 const bin = path.join(repoRoot, "apps", "cli", "bin", "sagasu.js")
@@ -136,7 +137,8 @@ async function sagasuRun(treeDir: string, n: number) {
   for (const args of [["init"], ["add", "drive", treeDir]]) execFileSync(process.execPath, [bin, ...args, "--work", work], { stdio: "ignore" })
   const settings = path.join(work, "setting.config")
   fs.writeFileSync(settings, JSON.stringify({ ...JSON.parse(fs.readFileSync(settings, "utf8")), ingestThreads: options.threads }))
-  const m = await measure(process.execPath, [bin, "index", "--yes", "--work", work], { ...process.env, NO_COLOR: "1" }, repoRoot)
+  const index = sagasuCommand(bin, ["index", "--yes", "--work", work], { env: { ...process.env, NO_COLOR: "1" } })
+  const m = await measure(index.command, index.args, index.env, repoRoot)
   const list = fs.readFileSync(path.join(work, "store", "ingest_list.tsv"), "utf8").split("\n").slice(1).map((l) => l.split("\t"))
   const last = new Map(list.filter((f) => f.length > 4).map((f) => [`${f[0]}/${f[1]}`, f[4]]))
   const done = [...last.values()].filter((s) => s === "done").length
@@ -189,7 +191,8 @@ function recollFinds(conf: string, probe: string, abs: string): boolean {
 function plannedIngests(work: string, env: NodeJS.ProcessEnv): number {
   let out: string
   try {
-    out = execFileSync(process.execPath, [bin, "index", "--work", work], { env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 26 })
+    const index = sagasuCommand(bin, ["index", "--work", work], { env })
+    out = execFileSync(index.command, index.args, { env: index.env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 26 })
   } catch (e) {
     out = String((e as { stdout?: unknown }).stdout ?? "") // exit 2: declined
   }
@@ -213,10 +216,11 @@ export async function rerunBench(): Promise<void> {
   say(`${work}: nothing to ingest; ${reps} re-runs of each, alternated`)
   const runs = { sagasu: [] as Array<Measured>, recoll: [] as Array<Measured> }
   // Unmeasured: after other work the page cache may not hold either tree's folders (a cold re-run took 40 s and Recoll's 120 s here).
-  await measure(process.execPath, [bin, "index", "--yes", "--work", work], env, repoRoot)
+  const index = sagasuCommand(bin, ["index", "--yes", "--work", work], { env })
+  await measure(index.command, index.args, index.env, repoRoot)
   await measure("recollindex", ["-c", conf], recollEnv, conf)
   for (let k = 0; k < reps; k++) {
-    const s = await measure(process.execPath, [bin, "index", "--yes", "--work", work], env, repoRoot)
+    const s = await measure(index.command, index.args, index.env, repoRoot)
     if (s.code !== 0) throw new Error(`sagasu index exited ${s.code}: ${s.stdout.slice(-2000)}`)
     runs.sagasu.push(s)
     const r = await measure("recollindex", ["-c", conf], recollEnv, conf)
@@ -275,7 +279,8 @@ export async function driveBench(): Promise<void> {
   // A no-change re-run of each, alternated, 3 times.
   const again = { sagasu: [] as Array<number>, recoll: [] as Array<number> }
   for (let k = 0; k < 3; k++) {
-    again.sagasu.push((await measure(process.execPath, [bin, "index", "--yes", "--work", s.work], process.env, repoRoot)).wall)
+    const index = sagasuCommand(bin, ["index", "--yes", "--work", s.work])
+    again.sagasu.push((await measure(index.command, index.args, index.env, repoRoot)).wall)
     again.recoll.push((await measure("recollindex", ["-c", r.conf], recollEnv, r.conf)).wall)
   }
 

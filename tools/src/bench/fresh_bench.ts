@@ -27,6 +27,7 @@ import * as path from "node:path"
 import { repoRoot } from "../corpus.ts"
 import { makeIngestTree } from "./ingest_tree.ts"
 import { opt } from "./_args.ts"
+import { sagasuCommand } from "./_launch.ts"
 
 const argv = process.argv.slice(2)
 const options = {
@@ -76,7 +77,8 @@ const call = (server: Server, method: string, target: string, body?: unknown) =>
   })
 
 async function startGui(work: string): Promise<Server> {
-  const child = spawn(process.execPath, [bin, "gui", "--no-open", "--work", work], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, NO_COLOR: "1" } })
+  const gui = sagasuCommand(bin, ["gui", "--no-open", "--work", work], { env: { ...process.env, NO_COLOR: "1" } })
+  const child = spawn(gui.command, gui.args, { stdio: ["ignore", "pipe", "inherit"], env: gui.env })
   let out = ""
   const url = await new Promise<URL>((resolve, reject) => {
     child.stdout?.setEncoding("utf8").on("data", (s: string) => {

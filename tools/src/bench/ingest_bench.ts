@@ -42,6 +42,7 @@ import { fileURLToPath } from "node:url"
 import { corpusDir, ooxmlKinds, readManifest, repoRoot } from "../corpus.ts"
 import type { FloorFile } from "./ingest_floor.ts"
 import { type IngestTree, makeIngestTree, makeWorkbook } from "./ingest_tree.ts"
+import { sagasuCommand } from "./_launch.ts"
 import { flag, opt, treeBenchOptions } from "./_args.ts"
 
 // One runtime for the whole run: building the platform layer per call would cost more than a recall query.
@@ -207,7 +208,9 @@ async function sagasuIndex(work: string, opts: { profileDir?: string } = {}): Pr
   const updatingGram = [messages("ja").updatingGram, messages("en").updatingGram]
   let polling = false
   const nodeArgs = opts.profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${opts.profileDir}`]
-  const t = await timed(process.execPath, [...nodeArgs, sagasuBin, "index", "--yes", "--work", work], {
+  const index = sagasuCommand(sagasuBin, ["index", "--yes", "--work", work], { extraNodeArgs: nodeArgs })
+  const t = await timed(index.command, index.args, {
+    env: index.env,
     onTick: (elapsed) => {
       if (polling) return
       polling = true
@@ -441,7 +444,8 @@ async function main() {
   }
   findTimes.sort((a, b) => a - b)
   const find = findTimes[2] ?? NaN
-  const startup = await timed(process.execPath, [sagasuBin, "--version"])
+  const version = sagasuCommand(sagasuBin, ["--version"])
+  const startup = await timed(version.command, version.args, { env: version.env })
 
   // Progress reads.
   say("progress read latency")

@@ -30,6 +30,7 @@ import { repoRoot } from "../corpus.ts"
 import { summarize } from "./ingest_profile.ts"
 import { makeIngestTree } from "./ingest_tree.ts"
 import { flag, opt } from "./_args.ts"
+import { sagasuCommand } from "./_launch.ts"
 
 const options = {
   files: Number(opt("files", "1000")),
@@ -109,11 +110,11 @@ interface Measured {
   readonly stderr: string
 }
 
-function measure(command: string, args: ReadonlyArray<string>, cwd: string): Promise<Measured> {
+function measure(command: string, args: ReadonlyArray<string>, cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<Measured> {
   return new Promise((resolve, reject) => {
     const report = path.join(options.cache, `time-${process.pid}.txt`)
     const started = performance.now()
-    const child = spawn("/usr/bin/time", ["-v", "-o", report, command, ...args], { cwd, stdio: ["ignore", "ignore", "pipe"] })
+    const child = spawn("/usr/bin/time", ["-v", "-o", report, command, ...args], { cwd, env, stdio: ["ignore", "ignore", "pipe"] })
     let stderr = ""
     child.stderr.setEncoding("utf8").on("data", (s: string) => (stderr += s))
     let peak = 0
@@ -170,7 +171,8 @@ interface CliRun extends Measured {
 
 async function cliRun(version: Version, folder: string): Promise<CliRun> {
   const work = freshWork(version, folder)
-  const m = await measure(process.execPath, [path.join(version.root, "apps", "cli", "bin", "sagasu.js"), "index", "--yes", "--work", work], version.root)
+  const index = sagasuCommand(path.join(version.root, "apps", "cli", "bin", "sagasu.js"), ["index", "--yes", "--work", work])
+  const m = await measure(index.command, index.args, version.root, index.env)
   if (m.code !== 0) say(`${version.name}: exit ${m.code} ${m.stderr.slice(-400)}`)
   return {
     ...m,
