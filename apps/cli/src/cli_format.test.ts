@@ -154,3 +154,35 @@ describe("search output on a terminal: what a document holds is shown, never obe
     expect(jsonForTerminal({ del: "a\x7fb", c1: "\x85" })).toBe('{\n  "del": "a\\u007fb",\n  "c1": "\\u0085"\n}')
   })
 })
+
+describe("search on a terminal: a file-name hit under its block's path (new-user trial: a long path printed twice)", () => {
+  const deep = "営業部/2024年度/第38版/見積書 A-1234.xlsx"
+  const nameHit = (snippet: string) => ({ index: "共有", path: deep, part: "", locator: "name" as const, loc: "path", location: "name", text: deep, snippet })
+  const block = (snippet: string) => ({
+    files: [{ index: "共有", path: deep, hits: 1, modifiedMs: Date.UTC(2024, 2, 1), size: 2048, nameTerms: 1, near: false, locations: [nameHit(snippet)] }],
+    offset: 0,
+    totals: { hits: 1, files: 1, exact: true },
+    more: false,
+    engine: "gram" as const,
+    problem: "",
+    partial: false
+  })
+  const options = { query: "A-1234", json: false, files: false, color: false, language: "ja" as const, folders: [] }
+
+  it.each([
+    ["営業部/2024年度/第38版/見積書 【A-1234】.xlsx", "…/見積書 【A-1234】.xlsx"],
+    ["営業部/2024年度/【第38版】/見積書 A-1234.xlsx", "…/【第38版】/見積書 A-1234.xlsx"],
+    ["【営業部】/2024年度/第38版/見積書 A-1234.xlsx", "【営業部】/2024年度/第38版/見積書 A-1234.xlsx"]
+  ])("%s → %s", (snippet, shown) => {
+    expect(formatSearchOutput(block(snippet), options).stdout.split("\n").slice(0, 3)).toEqual([
+      "共有  営業部/2024年度/第38版/見積書 A-1234.xlsx  (1 件 · 2024-03-01 · 2 KB)",
+      "  ファイル名",
+      `    ${shown}`
+    ])
+  })
+
+  it("--json keeps the whole marked path", () => {
+    const [json] = JSON.parse(formatSearchOutput(block("営業部/2024年度/第38版/見積書 【A-1234】.xlsx"), { ...options, json: true }).stdout) as Array<Record<string, unknown>>
+    expect(json?.["snippet"]).toBe("営業部/2024年度/第38版/見積書 【A-1234】.xlsx")
+  })
+})

@@ -180,6 +180,24 @@ export function terminalSafe(text: string): string {
 }
 
 /**
+ * A file-name hit's snippet as a terminal shows it, under its block's header
+ * that already shows the whole path: from the folder or name where the
+ * snippet first differs from the unmarked `path` (its first mark) on, after
+ * `…/` — `見積/2024/【見積書】.xlsx` → `…/【見積書】.xlsx`; the whole snippet
+ * when that is in the first name.
+ */
+export function pathHitTail(snippet: string, path: string): string {
+  let i = 0
+  while (i < snippet.length && i < path.length && snippet.charCodeAt(i) === path.charCodeAt(i)) i++
+  const cut = i === 0 ? -1 : snippet.lastIndexOf("/", i - 1)
+  return cut <= 0 ? snippet : `…/${snippet.slice(cut + 1)}`
+}
+
+// A location's snippet in a block: a file-name hit's from its mark's folder or name on.
+const shownSnippet = (h: { readonly locator: string; readonly loc: string; readonly text: string; readonly snippet: string }) =>
+  h.locator === "name" && h.loc === "path" ? pathHitTail(h.snippet, h.text) : h.snippet
+
+/**
  * The text for standard output and for standard error: with `--json` an
  * array of files ({@link jsonOfFile}); with `--files` one line per file
  * (`index  path`); else one block per file — `index  path  (N 件 · date ·
@@ -221,13 +239,13 @@ export function formatSearchOutput(result: SearchOutputInput, options: SearchOut
       // Where it stands in the settings' language (issue 16); --json keeps `location` as it is.
       const where = terminalSafe(t.searchLocation(h.locator, h.part, h.loc))
       if (contexts === undefined) {
-        out.push(`  ${where}\n    ${hl(h.snippet)}`)
+        out.push(`  ${where}\n    ${hl(shownSnippet(h))}`)
         return
       }
       const ctx = contextLines(contexts[i]?.[j], options.language)
       out.push(`  ${where}${ctx.after === "" ? "" : `  ${dim(terminalSafe(ctx.after))}`}`)
       if (ctx.before !== undefined) out.push(`    ${dim(terminalSafe(oneLine(ctx.before)))}`)
-      out.push(`    ${hl(h.snippet)}`)
+      out.push(`    ${hl(shownSnippet(h))}`)
       if (ctx.below !== undefined) out.push(`    ${dim(terminalSafe(oneLine(ctx.below)))}`)
     })
   })
