@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=4
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node
 // The `sagasu` command. The TypeScript sources are bundled into one ES module
 // with esbuild on the first start after a change (≈2 s) and cached in
 // node_modules/.cache/sagasu under a key made of the sources' sizes and
@@ -8,8 +8,9 @@
 // as before (ARCHITECTURE.md "Deno-style").
 //
 // The first line sets what only the process's start can (ARCHITECTURE.md "Memory of a run", issue 20):
-// at most two glibc malloc arenas for all threads, and the main thread's young generation 3 × 4 MB — on
-// the corpus the run's peak RSS 442–461 → 339–347 MB. `node bin/sagasu.js` runs without them.
+// at most two glibc malloc arenas for all threads — on the corpus the run's peak RSS ≈ 40 MB lower.
+// No V8 option here: any makes Node's built-in code cache unusable (≈ 10 ms more on every start).
+// `node bin/sagasu.js` runs without it.
 "use strict"
 const { bundledEntry, isPacked, loadScript } = require("./bundle.js")
 
