@@ -238,6 +238,8 @@ describe("sagasu index output (issue 16: --quiet, --verbose, plain progress off 
     const missing = run(["index", "--yes", "--work", work])
     expect(missing.code).toBe(1)
     expect(missing.err).toContain(`インデックス「消えた」のフォルダが見つかりません: ${gone}`)
+    // The commands it suggests repeat the --work given (README; new-user trial).
+    expect(missing.err).toContain(`sagasu disable 消えた --work ${work}（フォルダが移ったなら sagasu move 消えた 新しいフォルダ --work ${work}）`)
     expect(missing.out).not.toContain("フォルダが見つかりません")
     await breathe()
     // A work folder never initialised, a mistyped command, contradictory options: exit 1, nothing on stdout.

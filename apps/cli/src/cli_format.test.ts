@@ -181,6 +181,13 @@ describe("search on a terminal: a file-name hit under its block's path (new-user
     ])
   })
 
+  it("a search that scanned the body index names the run that builds the index, with the --work given", () => {
+    const scanned = { ...block("【営業部】/2024年度/第38版/見積書 A-1234.xlsx"), engine: "scan" as const }
+    expect(formatSearchOutput(scanned, { ...options, nextStepWork: " --work /tmp/w" }).stderr).toBe(
+      "検索用の索引がまだ無いため、本文インデックスを順に調べました（sagasu index --work /tmp/w で作られます）。\n"
+    )
+  })
+
   it("--json keeps the whole marked path", () => {
     const [json] = JSON.parse(formatSearchOutput(block("営業部/2024年度/第38版/見積書 【A-1234】.xlsx"), { ...options, json: true }).stdout) as Array<Record<string, unknown>>
     expect(json?.["snippet"]).toBe("営業部/2024年度/第38版/見積書 【A-1234】.xlsx")

@@ -245,7 +245,8 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
           ? undefined
           : yield* channel.progress.changes.pipe(Stream.runForEach((p) => Effect.sync(() => plainLine(p))), Effect.fork)
 
-    const code = yield* runIndexer(channel, yield* standardRunOptions(work, version).pipe(Effect.provide(NodeContext.layer)))
+    const runOptions = yield* standardRunOptions(work, version).pipe(Effect.provide(NodeContext.layer))
+    const code = yield* runIndexer(channel, { ...runOptions, nextStepWork: workHint(work) })
     yield* Fiber.interrupt(confirmFiber)
     if (progressFiber !== undefined) yield* Fiber.interrupt(progressFiber)
     // A plain line a change still queued would have given (the last tenth).

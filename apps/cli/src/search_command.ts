@@ -17,6 +17,7 @@ import { Console, Effect, Option } from "effect"
 import { cliCountBudgetMs, cliSearchBudgetMs } from "./search_fast.ts"
 import { checkSearchArgs, narrowingOptionsText } from "./search_options.ts"
 import { formatSearchOutput, searchUsageExitCode, showsTotals } from "./search_output.ts"
+import { workHint } from "./work_dir.ts"
 
 /** Options of {@link searchCommand}, as main.ts parses them. */
 export interface SearchCommandOptions {
@@ -100,7 +101,7 @@ export const searchCommand = (work: string, query: string, options: SearchComman
     const contexts = options.context && !options.files && !onServer ? yield* Effect.sync(() => hitContexts(paths, result.files)) : undefined
     const out = formatSearchOutput(
       { ...result, ...(contexts !== undefined ? { contexts } : {}) },
-      { query, json: options.json, files: options.files, color, language: settings.language, folders: settings.targetFolders, narrowedBy: narrowingOptionsText(args) }
+      { query, json: options.json, files: options.files, color, language: settings.language, folders: settings.targetFolders, narrowedBy: narrowingOptionsText(args), nextStepWork: workHint(work) }
     )
     if (out.stderr !== "") yield* Effect.sync(() => process.stderr.write(out.stderr))
     yield* Effect.sync(() => process.stdout.write(out.stdout))

@@ -53,6 +53,8 @@ export interface SearchOutputOptions {
    * a filter that matched nothing is told apart from a word that is nowhere.
    */
   readonly narrowedBy?: string
+  /** The ` --work DIR` a command the output suggests repeats (`workHint`), "" or absent for none. */
+  readonly nextStepWork?: string
 }
 
 /**
@@ -213,7 +215,7 @@ export function formatSearchOutput(result: SearchOutputInput, options: SearchOut
   const dim = (s: string) => (c ? `\x1b[2m${s}\x1b[0m` : s)
   const bold = (s: string) => (c ? `\x1b[1m${s}\x1b[0m` : s)
   const notes: Array<string> = []
-  if (result.engine === "scan" && !options.json) notes.push(dim(t.searchScanned + (result.problem === "" ? "" : `\n${result.problem}`)))
+  if (result.engine === "scan" && !options.json) notes.push(dim(t.searchScanned(options.nextStepWork) + (result.problem === "" ? "" : `\n${result.problem}`)))
   if (result.partial && !options.json) notes.push(dim(t.searchPartial))
   const stderr = notes.map((n) => n + "\n").join("")
   const contexts = result.contexts

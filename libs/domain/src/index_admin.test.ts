@@ -174,4 +174,13 @@ describe("messages: index refusals say which index and how (ja first, en)", () =
       'The folder of index "A" was not found: /a\nMake it available and run again, or leave this index out with sagasu disable A (if the folder moved: sagasu move A NEW-FOLDER).'
     )
   })
+
+  it("with a work folder named, every command it suggests repeats it (new-user trial: README's promise)", () => {
+    expect(messages("ja").targetFolderMissing("A", "/a", ["B"], " --work /tmp/w")).toBe(
+      "インデックス「A」のフォルダが見つかりません: /a\n" +
+        "フォルダを使えるようにしてからもう一度実行するか、ほかのインデックスだけを更新するなら sagasu index --only B --work /tmp/w、" +
+        "このインデックスを外すなら sagasu disable A --work /tmp/w（フォルダが移ったなら sagasu move A 新しいフォルダ --work /tmp/w）を実行してください。"
+    )
+    expect(messages("en").noEnabledIndex(" --work /tmp/w")).toBe("No index is enabled. Add one with: sagasu add NAME PATH --work /tmp/w")
+  })
 })

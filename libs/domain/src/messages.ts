@@ -58,8 +58,10 @@ interface Catalogue {
   readonly sourceVanished: string
   readonly completed: (ok: number, failed: number) => string
   readonly stopped: (ok: number, failed: number) => string
-  readonly noEnabledIndex: string
-  readonly targetFolderMissing: (name: string, path: string, others: ReadonlyArray<string>) => string
+  /** `work`: the ` --work DIR` the next step repeats (work_option.ts), "" for the default folder or none. */
+  readonly noEnabledIndex: (work?: string) => string
+  /** `work`: as in {@link Messages.noEnabledIndex}. */
+  readonly targetFolderMissing: (name: string, path: string, others: ReadonlyArray<string>, work?: string) => string
   readonly workFolderNotReady: (path: string, why: string) => string
   readonly failedFilesHeading: string
   /** What a failure reason means for a person and what to do about it, one sentence (issue 17). */
@@ -188,7 +190,8 @@ interface Catalogue {
   readonly searchTotals: (hits: number, files: number, exact: boolean) => string
   readonly searchPage: (from: number, to: number) => string
   readonly searchMore: (next: number) => string
-  readonly searchScanned: string
+  /** `work`: the ` --work DIR` the command repeats (work_option.ts), "" for the default folder. */
+  readonly searchScanned: (work?: string) => string
   readonly searchPartial: string
   /** The words before a hit's context (`--context`): a cell's column and row, a slide's title, a paragraph's neighbours. */
   readonly contextLabel: (which: "column" | "row" | "title" | "previous" | "next") => string
@@ -371,12 +374,12 @@ const ja: Catalogue = {
   sourceVanished: "元のファイルが無くなったため、取り込まずに一覧から除きます。",
   completed: (ok, failed) => `インデックス作成が完了しました。（成功: ${ok} 件 / 失敗: ${failed} 件）`,
   stopped: (ok, failed) => `インデックス作成を中止しました。（成功: ${ok} 件 / 失敗: ${failed} 件）`,
-  noEnabledIndex: "チェックの付いたインデックスがありません。sagasu add NAME PATH で追加してください。",
-  targetFolderMissing: (name, path, others) =>
+  noEnabledIndex: (work = "") => `チェックの付いたインデックスがありません。sagasu add NAME PATH${work} で追加してください。`,
+  targetFolderMissing: (name, path, others, work = "") =>
     `インデックス「${name}」のフォルダが見つかりません: ${path}\n` +
     `フォルダを使えるようにしてからもう一度実行するか、` +
-    (others.length > 0 ? `ほかのインデックスだけを更新するなら sagasu index ${others.map((o) => `--only ${quoteArg(o)}`).join(" ")}、` : "") +
-    `このインデックスを外すなら sagasu disable ${quoteArg(name)}（フォルダが移ったなら sagasu move ${quoteArg(name)} 新しいフォルダ）を実行してください。`,
+    (others.length > 0 ? `ほかのインデックスだけを更新するなら sagasu index ${others.map((o) => `--only ${quoteArg(o)}`).join(" ")}${work}、` : "") +
+    `このインデックスを外すなら sagasu disable ${quoteArg(name)}${work}（フォルダが移ったなら sagasu move ${quoteArg(name)} 新しいフォルダ${work}）を実行してください。`,
   workFolderNotReady: (path, why) => `作業フォルダを使えません（${path}）: ${why}`,
   failedFilesHeading: "失敗したファイルと原因:",
   failureReason: (reason) => failureReasonJa[reason],
@@ -540,7 +543,7 @@ const ja: Catalogue = {
   searchTotals: (hits, files, exact) => `${hits} 件${exact ? "" : "以上"}（${files} ファイル${exact ? "" : "以上"}）`,
   searchPage: (from, to) => `: ${from}〜${to} ファイル目`,
   searchMore: (next) => `（続きは --offset ${next}）`,
-  searchScanned: "検索用の索引がまだ無いため、本文インデックスを順に調べました（sagasu index で作られます）。",
+  searchScanned: (work = "") => `検索用の索引がまだ無いため、本文インデックスを順に調べました（sagasu index${work} で作られます）。`,
   searchPartial: "検索に時間がかかったため途中で打ち切りました。ここまでに見つかった結果です。",
   contextLabel: (which) => ({ column: "列", row: "行", title: "タイトル", previous: "前", next: "次" })[which],
   searchWithDefaultSettings: "（設定ファイルを直すまで、既定の設定で検索します）",
@@ -606,12 +609,12 @@ const en: Catalogue = {
   sourceVanished: "The source file is gone, so it is removed from the list without ingesting it.",
   completed: (ok, failed) => `Indexing completed. (succeeded: ${ok} / failed: ${failed})`,
   stopped: (ok, failed) => `Indexing was stopped. (succeeded: ${ok} / failed: ${failed})`,
-  noEnabledIndex: "No index is enabled. Add one with: sagasu add NAME PATH",
-  targetFolderMissing: (name, path, others) =>
+  noEnabledIndex: (work = "") => `No index is enabled. Add one with: sagasu add NAME PATH${work}`,
+  targetFolderMissing: (name, path, others, work = "") =>
     `The folder of index "${name}" was not found: ${path}\n` +
     `Make it available and run again, ` +
-    (others.length > 0 ? `update only the other indexes with sagasu index ${others.map((o) => `--only ${quoteArg(o)}`).join(" ")}, ` : "") +
-    `or leave this index out with sagasu disable ${quoteArg(name)} (if the folder moved: sagasu move ${quoteArg(name)} NEW-FOLDER).`,
+    (others.length > 0 ? `update only the other indexes with sagasu index ${others.map((o) => `--only ${quoteArg(o)}`).join(" ")}${work}, ` : "") +
+    `or leave this index out with sagasu disable ${quoteArg(name)}${work} (if the folder moved: sagasu move ${quoteArg(name)} NEW-FOLDER${work}).`,
   workFolderNotReady: (path, why) => `The work folder cannot be used (${path}): ${why}`,
   failedFilesHeading: "Files that failed, with the reason:",
   failureReason: (reason) => failureReasonEn[reason],
@@ -774,7 +777,7 @@ const en: Catalogue = {
   searchTotals: (hits, files, exact) => `${hits}${exact ? "" : "+"} ${hits === 1 && exact ? "hit" : "hits"} (${files}${exact ? "" : "+"} ${files === 1 && exact ? "file" : "files"})`,
   searchPage: (from, to) => `: files ${from}–${to}`,
   searchMore: (next) => ` (more: --offset ${next})`,
-  searchScanned: "The search index is not built yet; the body index was scanned (run `sagasu index`).",
+  searchScanned: (work = "") => `The search index is not built yet; the body index was scanned (run \`sagasu index${work}\`).`,
   searchPartial: "The search took too long and stopped: these are the hits found so far.",
   contextLabel: (which) => ({ column: "column", row: "row", title: "title", previous: "before", next: "after" })[which],
   searchWithDefaultSettings: "(searching with the default settings until it is fixed)",

@@ -61,6 +61,11 @@ export interface RunIndexerOptions {
   readonly work: string
   /** The product version for the log header (R4). */
   readonly version: string
+  /**
+   * The ` --work DIR` a command the run suggests repeats (`sagasu disable 共有 --work DIR`: the CLI's
+   * `workHint`), "" or absent when none is needed (the default work folder, the GUI).
+   */
+  readonly nextStepWork?: string
   /** How long to wait for the plan's answer (R10; default 60 minutes). */
   readonly answerTimeout?: Duration.DurationInput
   /**

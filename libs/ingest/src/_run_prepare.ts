@@ -20,13 +20,13 @@ export const selectTargetFolders = (ctx: RunContext, settings: Settings) =>
   Effect.gen(function* () {
     const { channel, log, text } = ctx
     const selection = selectIndexes(settings.targetFolders, channel.onlyNames)
-    if (selection._tag === "none") return yield* Effect.fail(new RunFailure({ message: text.noEnabledIndex }))
+    if (selection._tag === "none") return yield* Effect.fail(new RunFailure({ message: text.noEnabledIndex(ctx.options.nextStepWork) }))
     yield* Ref.set(channel.onlySkipped, selection.onlySkipped)
     for (const s of selection.onlySkipped) yield* log.write(text.onlyNameSkipped(s.name, s.reason), "warn")
     if (selection._tag === "noneSelected") return yield* Effect.fail(new RunFailure({ message: text.noneOfOnlyNames }))
     const missing = findMissingTargetFolder(selection.selected, isFolder)
     if (missing !== undefined) {
-      return yield* Effect.fail(new RunFailure({ message: text.targetFolderMissing(missing.missing.name, missing.missing.path, missing.others) }))
+      return yield* Effect.fail(new RunFailure({ message: text.targetFolderMissing(missing.missing.name, missing.missing.path, missing.others, ctx.options.nextStepWork) }))
     }
     return selection.selected
   })
