@@ -7,7 +7,7 @@
  * @module
  */
 import {
-  type Language, type Plan, type Progress, defaultPlanAnswer, defaultSettings, displayWidth, failureCause, formatProgressLine, initialPlainProgress,
+  type Language, type Plan, type Progress, defaultPlanAnswer, defaultSettings, planTargetCount, displayWidth, failureCause, formatProgressLine, initialPlainProgress,
   messages, plainProgressDue, selectIndexes
 } from "@sagasu/domain"
 import * as NodeContext from "@effect/platform-node/NodeContext"
@@ -191,6 +191,10 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
       Stream.take(1),
       Stream.runForEach((plan) =>
         Effect.gen(function* () {
+          // R9, R10: "yes" is the answer the run takes when nobody is asked (the flags, else the setting).
+          const answer = defaultPlanAnswer({ retryFailed: channel.retryFailed, includeCloud: channel.includeCloud, cloudFiles: settings.cloudFiles })
+          // Nothing a yes would ingest: nothing to ask (the plan's counts go out as the log's lines, as with --yes).
+          if (planTargetCount(plan.value, answer) === 0) return yield* Deferred.succeed(channel.answer, answer)
           // The plan is set a moment before the phase says `confirm`: no bar may overwrite the question.
           asking = true
           clearBar()
@@ -200,8 +204,6 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
           const reply = yield* Effect.promise(() => ask(messages(language).askStartIngest, out))
           asking = false
           const yes = reply !== undefined && /^(y|yes|はい)$/i.test(reply.trim())
-          // R9, R10: "yes" is the answer the run takes when nobody is asked (the flags, else the setting).
-          const answer = defaultPlanAnswer({ retryFailed: channel.retryFailed, includeCloud: channel.includeCloud, cloudFiles: settings.cloudFiles })
           yield* Deferred.succeed(channel.answer, yes ? answer : null)
         })
       ),

@@ -158,6 +158,19 @@ describe("sagasu add / list / enable / disable / move (issue 16)", () => {
   })
 })
 
+describe("sagasu index without --yes (R10)", () => {
+  it("asks nothing when a yes would ingest nothing: no question, exit 0 (new-user trial: [y/N] over a plan of zeros)", async () => {
+    const work = path.join(base, "nothing-to-ask")
+    await run(initWorkFolder(work, formatSettings(defaultSettings)))
+    expect(sagasu(work, "add", "空", folder("nothing-to-ask-empty")).code).toBe(0)
+    // stdin is closed: a question would be declined (exit 2).
+    const r = sagasu(work, "index")
+    expect([r.code, r.err]).toEqual([0, ""])
+    expect(r.out).not.toContain("取り込みを始めますか")
+    expect(r.out).toContain("取り込みが必要なファイルはありません。")
+  })
+})
+
 describe("sagasu rename / remove carry the ingested files along (issue 16)", () => {
   it("rename: search answers under the new name at once; refusals exit 1", async () => {
     const { work } = await ingestedWork("rename")

@@ -76,6 +76,23 @@ export function defaultPlanAnswer(options: DefaultPlanAnswerOptions): PlanAnswer
 }
 
 /**
+ * How many files `answer` would ingest from `plan` (R9, R10): the plan's
+ * counts were decided without retrying failed files and without cloud-only
+ * files, so these are new, changed, pending and failed for the environment,
+ * plus failed last time with `retryFailed` and cloud-only with
+ * `includeCloud` — the number of targets `computeTargetList` gives
+ * for that answer. A terminal that can only say yes or no asks nothing when
+ * its yes would ingest none (new-user trial: `[y/N]` over a plan of zeros).
+ */
+export function planTargetCount(plan: Plan, answer: PlanAnswer): number {
+  let n = 0
+  for (const e of plan.entries) {
+    n += e.new + e.changed + e.pending + e.failedByEnvironment + (answer.retryFailed ? e.failedLastTime : 0) + (answer.includeCloud ? e.cloudOnly : 0)
+  }
+  return n
+}
+
+/**
  * How a run gets its answer once the crawl is over (R8, R10; the seed's
  * boxes 「クロール中に中止」 and 「受け渡しの口の ConfirmTargets？」):
  * `Cancel` (a stop came during the crawl: nothing is asked), `Ask` (the

@@ -24,6 +24,7 @@
  *
  * @module
  */
+import { messages } from "@sagasu/domain"
 import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
@@ -186,7 +187,8 @@ function recollFinds(conf: string, probe: string, abs: string): boolean {
 /**
  * What `sagasu index` without `--yes` (declined: its stdin closed) would
  * ingest in `work`: the plan's new, changed and pending counts summed, read
- * from its output in either language; throws when the plan is not there.
+ * from its output in either language (0 when it asked nothing and said that
+ * nothing needs ingesting); throws when neither is there.
  */
 function plannedIngests(work: string, env: NodeJS.ProcessEnv): number {
   let out: string
@@ -197,6 +199,8 @@ function plannedIngests(work: string, env: NodeJS.ProcessEnv): number {
     out = String((e as { stdout?: unknown }).stdout ?? "") // exit 2: declined
   }
   const counts = [...out.matchAll(/^(新規|変更|未取り込み|new|changed|pending)\s+([\d,]+)\s*$/gm)].map((m) => Number(m[2]!.replace(/,/g, "")))
+  // Nothing a yes would ingest: the command asks nothing, shows no plan, and says so (exit 0).
+  if (counts.length === 0 && [messages("ja").noTargetsNeeded, messages("en").noTargetsNeeded].some((m) => out.includes(m))) return 0
   if (counts.length < 3) throw new Error(`no plan in the output of sagasu index:\n${out.slice(-2000)}`)
   return counts.reduce((a, b) => a + b, 0)
 }
