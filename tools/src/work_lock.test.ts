@@ -47,6 +47,9 @@ describe("sagasu index: one run per work folder, whatever path names it (R3)", (
       // R3: the refused run touched nothing, not even the log (no rotation).
       expect(fs.readFileSync(path.join(work, "indexing_log.txt")).equals(log)).toBe(true)
       expect(fs.existsSync(path.join(work, "indexing_log_previous.txt"))).toBe(false)
+      // status says a run is going on, not 「前回の」 (new-user trial).
+      const status = await runCli(["status", "--work", via[second]])
+      expect(status.out.split("\n")[0]).toBe("インデックス作成: 実行中 — 確認、処理済み 0、残り 2、失敗 0")
 
       holder.child.stdin?.end("y\n")
       const done = await holder.exited

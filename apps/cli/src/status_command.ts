@@ -112,14 +112,16 @@ export const statusCommand = (work: string, options: StatusCommandOptions) =>
       return
     }
     const text = messages(language)
+    // R3: a run that has not ended is going on when it holds the lock, else it was killed.
+    const running = Option.isSome(progress) && progress.value.exitCode === undefined ? yield* WorkStore.isLockHeld(paths) : false
     if (Option.isNone(progress)) {
       yield* Console.log(forTerminal(text.statusNoRun))
     } else {
       const p = progress.value
-      yield* Console.log(forTerminal(text.statusLastRun({ exitCode: p.exitCode, phase: p.phase, processed: p.processed, remaining: p.remaining, failed: p.failed })))
+      yield* Console.log(forTerminal(text.statusLastRun({ exitCode: p.exitCode, running, phase: p.phase, processed: p.processed, remaining: p.remaining, failed: p.failed })))
       if (p.current !== "") yield* Console.log(forTerminal(`  ${p.current}`))
     }
     for (const line of alignColumns(indexes.map(text.indexListed))) yield* Console.log(line)
     if (indexes.some((i) => i.failed > 0)) yield* Console.log(forTerminal(text.statusFailedHint(workHint(work))))
-    if (indexes.some((i) => i.pending > 0)) yield* Console.log(forTerminal(text.statusPendingHint(workHint(work))))
+    if (indexes.some((i) => i.pending > 0)) yield* Console.log(forTerminal(running ? text.statusPendingRunning : text.statusPendingHint(workHint(work))))
   }).pipe(Effect.catchAll((e) => Console.error(e.message).pipe(Effect.zipRight(Effect.sync(() => { process.exitCode = 1 })))))

@@ -60,6 +60,10 @@ describe("the message catalogue (issue 16: one catalogue, Japanese first)", () =
     expect(messages("ja").statusLastRun({ ...last, exitCode: undefined, phase: "ingest" })).toBe("前回のインデックス作成: 実行中（または強制終了） — 取り込み、処理済み 3、残り 5、失敗 1")
     expect(messages("en").statusLastRun({ ...last, exitCode: 0, phase: "finalize" })).toBe("Last indexing run: completed — processed 3, remaining 5, failed 1")
     expect(messages("en").statusLastRun({ ...last, exitCode: undefined, phase: "crawl" })).toBe("Last indexing run: running (or killed) — crawl, processed 3, remaining 5, failed 1")
+    // Knowing whether a run holds the lock (new-user trial: 「前回の」 for the run going on, and a resume hint it would refuse).
+    expect(messages("ja").statusLastRun({ ...last, exitCode: undefined, running: true, phase: "ingest" })).toBe("インデックス作成: 実行中 — 取り込み、処理済み 3、残り 5、失敗 1")
+    expect(messages("ja").statusLastRun({ ...last, exitCode: undefined, running: false, phase: "ingest" })).toBe("前回のインデックス作成: 強制終了 — 取り込み、処理済み 3、残り 5、失敗 1")
+    expect(messages("en").statusLastRun({ ...last, exitCode: undefined, running: true, phase: "ingest" })).toBe("Indexing run: running — ingest, processed 3, remaining 5, failed 1")
     expect(messages("ja").workFolderReady("/srv/作業", " --work /srv/作業")).toBe("作業フォルダを用意しました: /srv/作業\n次は sagasu add 名前 フォルダ --work /srv/作業 でインデックスを追加します。")
     expect(messages("en").indexAdded("A", "/srv/a", " --work /srv/w")).toBe('Added index "A": /srv/a\nNext: sagasu index --work /srv/w')
   })

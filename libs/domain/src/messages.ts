@@ -156,7 +156,14 @@ interface Catalogue {
   readonly runPhase: (phase: Progress["phase"]) => string
   readonly statusNoRun: string
   /** The last run's progress (P3): how it ended (`undefined`: running, or killed), its phase and counts. */
-  readonly statusLastRun: (p: { readonly exitCode: 0 | 1 | 2 | undefined; readonly phase: Progress["phase"]; readonly processed: number; readonly remaining: number; readonly failed: number }) => string
+  /**
+   * The last run's progress (P3): how it ended (`undefined`: not ended), its phase and counts;
+   * `running`: a run holds the work folder's lock now (R3) — without it, a run that did not end was
+   * killed.
+   */
+  readonly statusLastRun: (p: { readonly exitCode: 0 | 1 | 2 | undefined; readonly running?: boolean; readonly phase: Progress["phase"]; readonly processed: number; readonly remaining: number; readonly failed: number }) => string
+  /** Files pending while a run is going on: that run takes them (no command to suggest: it would be refused, R3). */
+  readonly statusPendingRunning: string
   /** `work`: the ` --work DIR` the command repeats (work_option.ts), "" for the default folder. */
   readonly statusFailedHint: (work?: string) => string
   /** `work`: as in {@link Messages.statusFailedHint}. */
@@ -521,8 +528,11 @@ const ja: Catalogue = {
   statusNoRun: "まだインデックス作成をしていません。",
   // The phase only of a run that did not end (where it was); an ended run's last phase read as if it were still in it.
   statusLastRun: (p) =>
-    `前回のインデックス作成: ${p.exitCode === undefined ? `実行中（または強制終了） — ${ja.runPhase(p.phase)}、` : `${{ 0: "完了", 1: "エラー", 2: "中止" }[p.exitCode]} — `}` +
+    (p.exitCode === undefined && p.running === true
+      ? `インデックス作成: 実行中 — ${ja.runPhase(p.phase)}、`
+      : `前回のインデックス作成: ${p.exitCode === undefined ? `${p.running === false ? "強制終了" : "実行中（または強制終了）"} — ${ja.runPhase(p.phase)}、` : `${{ 0: "完了", 1: "エラー", 2: "中止" }[p.exitCode]} — `}`) +
     `処理済み ${p.processed}、残り ${p.remaining}、失敗 ${p.failed}`,
+  statusPendingRunning: "未取り込みのファイルは、実行中のインデックス作成が取り込みます。",
   statusFailedHint: (work = "") => `失敗したファイルと原因は sagasu status --failed${work} で表示します。`,
   statusPendingHint: (work = "") => `未取り込みのファイルがあります。sagasu index${work} で続きから再開します。`,
   statusNoFailed: "失敗したファイルはありません。",
@@ -755,8 +765,11 @@ const en: Catalogue = {
   runPhase: (phase) => phase,
   statusNoRun: "No indexing run yet.",
   statusLastRun: (p) =>
-    `Last indexing run: ${p.exitCode === undefined ? `running (or killed) — ${en.runPhase(p.phase)}, ` : `${{ 0: "completed", 1: "error", 2: "stopped" }[p.exitCode]} — `}` +
+    (p.exitCode === undefined && p.running === true
+      ? `Indexing run: running — ${en.runPhase(p.phase)}, `
+      : `Last indexing run: ${p.exitCode === undefined ? `${p.running === false ? "killed" : "running (or killed)"} — ${en.runPhase(p.phase)}, ` : `${{ 0: "completed", 1: "error", 2: "stopped" }[p.exitCode]} — `}`) +
     `processed ${p.processed}, remaining ${p.remaining}, failed ${p.failed}`,
+  statusPendingRunning: "The pending files are taken up by the run going on now.",
   statusFailedHint: (work = "") => `sagasu status --failed${work} lists the failed files and why.`,
   statusPendingHint: (work = "") => `Some files are pending; sagasu index${work} resumes where it stopped.`,
   statusNoFailed: "No file failed.",
