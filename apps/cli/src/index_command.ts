@@ -102,7 +102,10 @@ const ask = (question: string, output: NodeJS.WriteStream): Promise<string | und
       resolve(answer)
     })
     rl.on("close", () => {
-      if (!answered) resolve(undefined)
+      if (answered) return
+      // No answer (its input closed): what follows starts on a line of its own, not after the question.
+      output.write("\n")
+      resolve(undefined)
     })
   })
 
@@ -178,7 +181,13 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
     let interrupts = 0
     const onSigint = () => {
       interrupts++
-      if (interrupts > 1) process.exit(2)
+      if (interrupts > 1) {
+        // The shell's prompt on a line of its own, not after the progress line.
+        if (barShown) process.stdout.write("\n")
+        process.exit(2)
+      }
+      // Ctrl+C at the question: the stop's line under it, not after it (new-user trial).
+      if (asking) planStream().write("\n")
       clearBar()
       console.log(yellow(forTerminal(messages(language).stoppingRun, process.stdout)))
       Effect.runSync(requestStop(channel))
@@ -273,8 +282,11 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
       const failed = rows.filter((r) => names.has(r.index) && r.status === "failed" && r.failure !== undefined && failureCause(r.failure.reason) === "file").length
       if (failed > 0) console.log(forTerminal(messages(language).indexRetryFailedHint(failed, workHint(work)), process.stdout))
     }
-    // A stopped run (exit 2): what is left, and that the next run goes on from there.
-    const left = (yield* SubscriptionRef.get(channel.progress)).remaining
+    // A stopped run (exit 2): what is left, and that the next run goes on from there — not after a
+    // cancel at the plan, which leaves nothing pending (R10; new-user trial: 「未取り込みの 5 件」 while
+    // list said 0).
+    const last = yield* SubscriptionRef.get(channel.progress)
+    const left = last.phase === "ingest" || last.phase === "finalize" ? last.remaining : 0
     if (code === 2 && left > 0) console.log(forTerminal(messages(language).indexResumeHint(left, workHint(work)), process.stdout))
     process.exitCode = code
   })

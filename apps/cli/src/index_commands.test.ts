@@ -169,6 +169,20 @@ describe("sagasu index without --yes (R10)", () => {
     expect(r.out).not.toContain("取り込みを始めますか")
     expect(r.out).toContain("取り込みが必要なファイルはありません。")
   })
+
+  it("declined (its input closed): the cancel on a line of its own, and no file said to be pending (new-user trial)", async () => {
+    const work = path.join(base, "declined")
+    await run(initWorkFolder(work, formatSettings(defaultSettings)))
+    const share = folder("declined-share")
+    fs.writeFileSync(path.join(share, "見積.xlsx"), "")
+    expect(sagasu(work, "add", "共有", share).code).toBe(0)
+    const r = sagasu(work, "index")
+    expect(r.code).toBe(2)
+    const lines = r.out.split("\n")
+    expect(lines).toContain("取り込みを始めますか？ [y/N] ")
+    expect(lines.some((l) => l.startsWith("取り込みの確認で取り消したため"))).toBe(true)
+    expect(r.out).not.toContain("未取り込みの")
+  })
 })
 
 describe("sagasu rename / remove carry the ingested files along (issue 16)", () => {
