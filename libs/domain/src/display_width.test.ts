@@ -64,6 +64,37 @@ describe("wrapToWidth() (issue 16: a log line wider than the terminal is cut at 
       lines: ["  共有/poi/Divino_Revelado.pptx:", "    ファイルが壊れています。", "    Office で開いて保存し直すと直ること", "    があります。"]
     },
     { label: "a space that would leave the line less than half full is passed over", line: "ab cdefghijklmnop", columns: 10, lines: ["ab cdefghi", "  jklmnop"] },
+    // The new-user trial at 80 columns (fourteenth session): a number cut from its unit, a command cut in
+    // two, a path's verdict cut after its first word, a long file name cut before its extension's last letter.
+    {
+      label: "before an opening bracket rather than between a number and its unit",
+      line: "前回中止・中断した実行の続きです（そのとき未取り込みだった 197 件も取り込みます）。",
+      columns: 79,
+      lines: ["前回中止・中断した実行の続きです", "  （そのとき未取り込みだった 197 件も取り込みます）。"]
+    },
+    {
+      label: "a command stays whole",
+      line: "前回失敗した 26 件は取り込み直していません（原因は sagasu status --failed --work /tmp/trial-work）。直したら sagasu index --retry-failed --work /tmp/trial-work で取り込み直します。",
+      columns: 79,
+      lines: [
+        "前回失敗した 26 件は取り込み直していません",
+        "  （原因は sagasu status --failed --work /tmp/trial-work）。",
+        "  直したら sagasu index --retry-failed --work /tmp/trial-work",
+        "  で取り込み直します。"
+      ]
+    },
+    {
+      label: "a path's verdict after its colon, its reason before its bracket",
+      line: "  コーパス/xlsmapper/no_excel.xlsx: Office のファイルではありません（名前の拡張子と中身が違います）。",
+      columns: 60,
+      lines: ["  コーパス/xlsmapper/no_excel.xlsx:", "    Office のファイルではありません", "    （名前の拡張子と中身が違います）。"]
+    },
+    {
+      label: "a long file name after a hyphen, not inside a word",
+      line: "  コーパス/poi/clusterfuzz-testcase-minimized-POIHSSFFuzzer-5816431116615680.xls: ファイルが壊れています。",
+      columns: 79,
+      lines: ["  コーパス/poi/clusterfuzz-testcase-minimized-POIHSSFFuzzer-", "    5816431116615680.xls: ファイルが壊れています。"]
+    },
     {
       label: "a cut at the width does not start a line with a closing mark",
       line: "見積番号一覧表」です",

@@ -132,21 +132,53 @@ export const wrapIndent = "  "
 /**
  * A line cut into lines of at most `columns` display columns for a
  * terminal (issue 16: the terminal itself broke the log's long lines inside
- * a word, `office` / `RecycleAfter`, `前回失` / `敗`): each cut after the
- * last `、`, `，`, `,` or `。` that fits, else at the last space that fits
- * and leaves the line at least half full (a space at a cut is left out),
- * the lines after the first indented as the line is plus {@link wrapIndent};
- * where no such place fits, the cut falls at the width (never inside a code
- * point, before a combining mark, nor before a closing `、。）」`). A
- * line that fits comes back alone, as it is; so does every line when
+ * a word, `office` / `RecycleAfter`, `前回失` / `敗`), the lines after the
+ * first indented as the line is plus {@link wrapIndent}. Each cut falls, in
+ * this order, at the first of these that fits:
+ *
+ * 1. after the last `、`, `，`, `,` or `。`;
+ * 2. before the last `（` or `「` that leaves the line a third full (the
+ *    new-user trial saw `…だった 197` / `件も取り込みます）。`);
+ * 3. after the last `: ` that leaves the line a third full (a file's path
+ *    and what became of it: `…/no_excel.xlsx:` / `Office のファイル…`);
+ * 4. at the last space that leaves the line half full (a space at a cut is
+ *    left out) — in a line with wide characters, not a space inside a
+ *    command (`sagasu` and the ASCII after it: `sagasu status --failed
+ *    --work W`) nor one between a digit and a wide character (`197 件`,
+ *    `プロセス番号 6743`);
+ * 5. after the last `-`, `_` or `/` inside a run of ASCII that leaves the
+ *    line half full (a long file name);
+ * 6. at the width (never inside a code point, before a combining mark, nor
+ *    before a closing `、。）」`).
+ *
+ * A line that fits comes back alone, as it is; so does every line when
  * `columns` leaves too little room past the indent. `line` holds no line
  * feed ({@link wrapTextToWidth} takes text of several lines).
  */
 export function wrapToWidth(line: string, columns: number): Array<string> {
   const indent = (/^ */.exec(line)?.[0] ?? "") + wrapIndent
   if (displayWidth(line) <= columns || columns <= indent.length + 1) return [line]
+  // Japanese text: a command stays whole, a number goes with its unit.
+  const wideLine = [...line].some((c) => codePointWidth(c.codePointAt(0) ?? 0) === 2)
+  const ascii = (c: string | undefined) => c !== undefined && c > " " && c <= "~"
+  const digit = (c: string | undefined) => c !== undefined && c >= "0" && c <= "9"
+  const wide = (c: string | undefined) => c !== undefined && codePointWidth(c.codePointAt(0) ?? 0) === 2
   const out: Array<string> = []
   let rest = [...line]
+  // The places of `rest` inside a command: from `sagasu ` to the first character that is neither ASCII nor a space.
+  const inCommand = (cps: ReadonlyArray<string>): Array<boolean> => {
+    const marks = new Array<boolean>(cps.length).fill(false)
+    if (!wideLine) return marks
+    for (let i = 0; i + 7 <= cps.length; i++) {
+      if (cps.slice(i, i + 7).join("") !== "sagasu " || ascii(cps[i - 1])) continue
+      let j = i
+      while (j < cps.length && (ascii(cps[j]) || cps[j] === " ")) marks[j++] = true
+      // A space before the text that follows is no part of it.
+      while (j > i && cps[j - 1] === " ") marks[--j] = false
+      i = j
+    }
+    return marks
+  }
   let prefix = ""
   for (;;) {
     const room = columns - prefix.length
@@ -156,36 +188,59 @@ export function wrapToWidth(line: string, columns: number): Array<string> {
     let used = 0
     let fit = 0
     let afterComma = -1
+    let beforeOpen = -1
+    let openAt = 0
+    let afterColon = -1
+    let colonAt = 0
     let space = -1
     let spaceAt = 0
+    let afterPunct = -1
+    let punctAt = 0
+    const command = inCommand(rest)
     for (let i = 0; i < rest.length; i++) {
       const c = rest[i] ?? ""
       const w = codePointWidth(c.codePointAt(0) ?? 0)
       if (w > 0 && used + w > room) break
-      if (c === " " && i > lead) {
+      const numberAndUnit = wideLine && ((digit(rest[i - 1]) && wide(rest[i + 1])) || (wide(rest[i - 1]) && digit(rest[i + 1])))
+      if (c === " " && i > lead && !command[i] && !numberAndUnit) {
         space = i
         spaceAt = used
+      }
+      if ((c === "（" || c === "「") && i > lead) {
+        beforeOpen = i
+        openAt = used
       }
       used += w
       fit = i + 1
       if (c === "、" || c === "，" || c === "," || c === "。") afterComma = i + 1
+      if (c === ":" && rest[i + 1] === " " && i + 1 > lead) {
+        afterColon = i + 1
+        colonAt = used
+      }
+      if ((c === "-" || c === "_" || c === "/") && ascii(rest[i - 1]) && ascii(rest[i + 1])) {
+        afterPunct = i + 1
+        punctAt = used
+      }
     }
     if (fit >= rest.length) {
       out.push(prefix + rest.join(""))
       return out
     }
-    // After a comma or a full stop (a space after it goes with the cut); else at a space (a Japanese
-    // label and its number, `プロセス番号 6743`, part only when nothing else fits) that leaves the
-    // line at least half full; else at the width (a combining mark was taken with its character),
-    // a character before `、。）」` going on with it.
     let breakAt = fit
     let skip = 0
     if (afterComma > 0) {
       breakAt = afterComma
       skip = rest[afterComma] === " " ? 1 : 0
+    } else if (beforeOpen > 0 && openAt * 3 >= room) {
+      breakAt = beforeOpen
+    } else if (afterColon > 0 && colonAt * 3 >= room) {
+      breakAt = afterColon
+      skip = 1
     } else if (space > 0 && spaceAt * 2 >= room) {
       breakAt = space
       skip = 1
+    } else if (afterPunct > 0 && punctAt * 2 >= room) {
+      breakAt = afterPunct
     } else if (closers.has(rest[fit] ?? "") && fit > lead + 1) breakAt = fit - 1
     out.push(prefix + rest.slice(0, breakAt).join(""))
     rest = rest.slice(breakAt + skip)
