@@ -62,6 +62,7 @@ describe("namespaces of a part's elements and attributes (BUG-03; issue 20: reso
     [`<xmlns:a/>`, 'tags may not have "xmlns" as prefix.'],
     [`<a xmlns:xmlns="http://www.w3.org/2000/xmlns/"/>`, 'may not assign a prefix (even "xmlns") to the URI http://www.w3.org/2000/xmlns/.'],
     [`<a:b:c xmlns:a="${W}"/>`, "malformed name: a:b:c."],
+    [`<a xmlns:q="${W}" q:b="1" q:c:d="2"/>`, "malformed name: q:c:d."],
     [`<a v="1" v="2"/>`, "duplicate attribute: v."]
   ])("refuses %s as saxes's namespace mode did", async (xml, message) => {
     expect(await parse(xml)).toEqual({ error: `part.xml: ${message}` })

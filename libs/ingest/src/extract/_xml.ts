@@ -161,10 +161,11 @@ export class NamespaceResolver {
       for (let i = 0; i < names.length; i++) {
         const key = names[i]!
         const colon = key.indexOf(":")
-        if (colon < 0 || (colon === bound.length && key.startsWith(bound))) continue
+        if (colon < 0) continue
+        if (colon === 0 || colon === key.length - 1 || key.indexOf(":", colon + 1) >= 0) throw new Error(`malformed name: ${key}.`)
+        if (colon === bound.length && key.startsWith(bound)) continue
         const prefix = key.slice(0, colon)
         if (prefix === "xmlns") continue
-        if (prefix === "" || colon === key.length - 1 || key.indexOf(":", colon + 1) >= 0) throw new Error(`malformed name: ${key}.`)
         if (scope.resolve(prefix) === undefined) throw new Error(`unbound namespace prefix: ${JSON.stringify(prefix)}.`)
         bound = prefix
       }
