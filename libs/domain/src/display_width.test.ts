@@ -90,6 +90,12 @@ describe("wrapToWidth() (issue 16: a log line wider than the terminal is cut at 
       lines: ["  コーパス/xlsmapper/no_excel.xlsx:", "    Office のファイルではありません", "    （名前の拡張子と中身が違います）。"]
     },
     {
+      label: "a command holds the names in it; the space before it is a place to cut",
+      line: "  ほかのインデックスだけを更新するなら sagasu index --only 書類 --work /tmp/ux1、このインデックスを外すなら sagasu disable 消えた --work /tmp/ux1",
+      columns: 79,
+      lines: ["  ほかのインデックスだけを更新するなら", "    sagasu index --only 書類 --work /tmp/ux1、", "    このインデックスを外すなら sagasu disable 消えた --work /tmp/ux1"]
+    },
+    {
       label: "a long file name after a hyphen, not inside a word",
       line: "  コーパス/poi/clusterfuzz-testcase-minimized-POIHSSFFuzzer-5816431116615680.xls: ファイルが壊れています。",
       columns: 79,

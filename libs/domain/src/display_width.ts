@@ -139,16 +139,18 @@ export const wrapIndent = "  "
  * 1. after the last `、`, `，`, `,` or `。`;
  * 2. before the last `（` or `「` that leaves the line a third full (the
  *    new-user trial saw `…だった 197` / `件も取り込みます）。`);
- * 3. after the last `: ` that leaves the line a third full (a file's path
+ * 3. at the last space before a suggested command that leaves the line a
+ *    third full;
+ * 4. after the last `: ` that leaves the line a third full (a file's path
  *    and what became of it: `…/no_excel.xlsx:` / `Office のファイル…`);
- * 4. at the last space that leaves the line half full (a space at a cut is
+ * 5. at the last space that leaves the line half full (a space at a cut is
  *    left out) — in a line with wide characters, not a space inside a
- *    command (`sagasu` and the ASCII after it: `sagasu status --failed
- *    --work W`) nor one between a digit and a wide character (`197 件`,
- *    `プロセス番号 6743`);
- * 5. after the last `-`, `_` or `/` inside a run of ASCII that leaves the
+ *    command (`sagasu` and the words after it: `sagasu status --failed
+ *    --work W`, `sagasu index --only 書類 --work W`) nor one between a
+ *    digit and a wide character (`197 件`, `プロセス番号 6743`);
+ * 6. after the last `-`, `_` or `/` inside a run of ASCII that leaves the
  *    line half full (a long file name);
- * 6. at the width (never inside a code point, before a combining mark, nor
+ * 7. at the width (never inside a code point, before a combining mark, nor
  *    before a closing `、。）」`).
  *
  * A line that fits comes back alone, as it is; so does every line when
@@ -165,14 +167,29 @@ export function wrapToWidth(line: string, columns: number): Array<string> {
   const wide = (c: string | undefined) => c !== undefined && codePointWidth(c.codePointAt(0) ?? 0) === 2
   const out: Array<string> = []
   let rest = [...line]
-  // The places of `rest` inside a command: from `sagasu ` to the first character that is neither ASCII nor a space.
+  // The places of `rest` inside a command: from `sagasu ` over its ASCII words and over a word of other
+  // characters that an ASCII word follows (an index's name, `新しいフォルダ`: `sagasu move 消えた 新しいフォルダ
+  // --work W`), to the first other character (`で取り込みます`, `）`, `、`).
   const inCommand = (cps: ReadonlyArray<string>): Array<boolean> => {
     const marks = new Array<boolean>(cps.length).fill(false)
     if (!wideLine) return marks
     for (let i = 0; i + 7 <= cps.length; i++) {
       if (cps.slice(i, i + 7).join("") !== "sagasu " || ascii(cps[i - 1])) continue
       let j = i
-      while (j < cps.length && (ascii(cps[j]) || cps[j] === " ")) marks[j++] = true
+      for (;;) {
+        while (j < cps.length && (ascii(cps[j]) || cps[j] === " ")) marks[j++] = true
+        if (j >= cps.length || cps[j - 1] !== " ") break
+        // Words of other characters, then an ASCII word: arguments; else the text after the command.
+        let end = j
+        for (;;) {
+          while (end < cps.length && cps[end] !== " ") end++
+          if (cps[end] !== " " || cps[end + 1] === undefined || cps[end + 1] === " ") end = -1
+          else if (!ascii(cps[end + 1])) end++
+          if (end < 0 || ascii(cps[end + 1])) break
+        }
+        if (end < 0) break
+        while (j < end) marks[j++] = true
+      }
       // A space before the text that follows is no part of it.
       while (j > i && cps[j - 1] === " ") marks[--j] = false
       i = j
@@ -194,6 +211,8 @@ export function wrapToWidth(line: string, columns: number): Array<string> {
     let colonAt = 0
     let space = -1
     let spaceAt = 0
+    let beforeCommand = -1
+    let commandAt = 0
     let afterPunct = -1
     let punctAt = 0
     const command = inCommand(rest)
@@ -205,6 +224,10 @@ export function wrapToWidth(line: string, columns: number): Array<string> {
       if (c === " " && i > lead && !command[i] && !numberAndUnit) {
         space = i
         spaceAt = used
+        if (command[i + 1] === true) {
+          beforeCommand = i
+          commandAt = used
+        }
       }
       if ((c === "（" || c === "「") && i > lead) {
         beforeOpen = i
@@ -217,7 +240,7 @@ export function wrapToWidth(line: string, columns: number): Array<string> {
         afterColon = i + 1
         colonAt = used
       }
-      if ((c === "-" || c === "_" || c === "/") && ascii(rest[i - 1]) && ascii(rest[i + 1])) {
+      if ((c === "-" || c === "_" || c === "/") && ascii(rest[i - 1]) && ascii(rest[i + 1]) && !command[i]) {
         afterPunct = i + 1
         punctAt = used
       }
@@ -233,6 +256,9 @@ export function wrapToWidth(line: string, columns: number): Array<string> {
       skip = rest[afterComma] === " " ? 1 : 0
     } else if (beforeOpen > 0 && openAt * 3 >= room) {
       breakAt = beforeOpen
+    } else if (beforeCommand > 0 && commandAt * 3 >= room) {
+      breakAt = beforeCommand
+      skip = 1
     } else if (afterColon > 0 && colonAt * 3 >= room) {
       breakAt = afterColon
       skip = 1
@@ -242,6 +268,8 @@ export function wrapToWidth(line: string, columns: number): Array<string> {
     } else if (afterPunct > 0 && punctAt * 2 >= room) {
       breakAt = afterPunct
     } else if (closers.has(rest[fit] ?? "") && fit > lead + 1) breakAt = fit - 1
+    // A space where the width fell goes with the cut.
+    if (skip === 0 && rest[breakAt] === " ") skip = 1
     out.push(prefix + rest.slice(0, breakAt).join(""))
     rest = rest.slice(breakAt + skip)
     prefix = indent
