@@ -74,6 +74,8 @@ export const openStagingFolder = (dir: string): Effect.Effect<StagingFolder, Pla
   Effect.gen(function* () {
     yield* Effect.try({
       try: () => {
+        // A new folder is the usual case: `mkdirSync` says so by naming what it made (`undefined`: it was there, a left-over).
+        if (fs.mkdirSync(dir, { recursive: true }) !== undefined) return
         fs.rmSync(dir, { recursive: true, force: true })
         fs.mkdirSync(dir, { recursive: true })
       },

@@ -97,6 +97,17 @@ describe("ingest list (C1, R15)", () => {
       yield* WorkStore.rewriteIngestList(paths, yield* WorkStore.readIngestList(paths))
       expect(fs.readFileSync(paths.ingestList, "utf8").trim().split("\n")).toHaveLength(3)
     }).pipe(Effect.provide(WorkStoreTest)))
+
+  it.effect("a list begins with its header, also when an empty file is there (a crash before its first write)", () =>
+    Effect.gen(function* () {
+      const paths = (yield* TestWorkFolder).paths
+      fs.writeFileSync(paths.ingestList, "")
+      yield* WorkStore.appendIngestRows(paths, [row("a.xlsx", "pending")])
+      yield* WorkStore.appendIngestRows(paths, [row("b.xlsx", "done")])
+      expect(fs.readFileSync(paths.ingestList, "utf8")).toBe(
+        "index\tpath\tsize\tmtime_ms\tstatus\treason\n共有\ta.xlsx\t1\t2\tpending\t\n\n共有\tb.xlsx\t1\t2\tdone\t\n"
+      )
+    }).pipe(Effect.provide(WorkStoreTest)))
 })
 
 describe("body index (C2) and scanning search", () => {

@@ -1,6 +1,6 @@
 import { Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { attribute, ns, parseXml, type XmlTag, type XmlVisitor } from "./_xml.ts"
+import { attribute, feed, ns, parseXml, rootElementOf, type XmlTag, type XmlVisitor } from "./_xml.ts"
 
 const W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 const R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -66,5 +66,38 @@ describe("namespaces of a part's elements and attributes (BUG-03; issue 20: reso
     [`<a v="1" v="2"/>`, "duplicate attribute: v."]
   ])("refuses %s as saxes's namespace mode did", async (xml, message) => {
     expect(await parse(xml)).toEqual({ error: `part.xml: ${message}` })
+  })
+})
+
+describe("reading a part only as far as needed (issue 20: the main part's root element, once per file)", () => {
+  /** A part in `pieces`, noting how many the reader took and whether it was released. */
+  const source = (pieces: ReadonlyArray<string>) => {
+    const seen = { taken: 0, released: false }
+    const bytes = {
+      [Symbol.asyncIterator]: () => ({
+        next: async () => (seen.taken < pieces.length ? { done: false, value: Buffer.from(pieces[seen.taken++] ?? "", "utf8") } : { done: true, value: undefined }),
+        return: async () => {
+          seen.released = true
+          return { done: true, value: undefined }
+        }
+      })
+    } as AsyncIterable<Uint8Array>
+    return { bytes, seen }
+  }
+  const pieces = [`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<x:workbook xmlns:x="${W}">${" ".repeat(300)}`, "<x:sheets>", "</x:sheets></x:workbook>"]
+
+  it("a writer that says it has read enough takes no more pieces, and the part is released", async () => {
+    const { bytes, seen } = source(pieces)
+    const written: Array<string> = []
+    await Effect.runPromise(feed(bytes, "part.xml", (text) => written.push(text) > 0))
+    expect({ written: written.length, taken: seen.taken, released: seen.released }).toEqual({ written: 1, taken: 1, released: true })
+  })
+
+  it("the root element is read from the first piece, without a failure; a part without one is corrupt", async () => {
+    const { bytes, seen } = source(pieces)
+    const root = await Effect.runPromise(rootElementOf(bytes, "xl/workbook.xml"))
+    expect({ uri: root.uri, local: root.local, taken: seen.taken, released: seen.released }).toEqual({ uri: W, local: "workbook", taken: 1, released: true })
+    const empty = await Effect.runPromise(Effect.either(rootElementOf(source(["<?xml version=\"1.0\"?>"]).bytes, "xl/workbook.xml")))
+    expect(Either.isLeft(empty) && empty.left.detail).toBe("xl/workbook.xml: no root element")
   })
 })

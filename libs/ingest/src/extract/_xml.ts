@@ -371,12 +371,14 @@ export interface ParseXmlOptions<E = never> {
  * Feeds the part's text to `write` in pieces of at most {@link chunkBytes}
  * bytes, decoded with the part's own encoding (found in its first bytes), and
  * releases the inflater however the loop ends (`return()` on interruption or
- * failure). `write` may throw to stop early. `after` runs after each piece.
+ * failure). `write` returns `true` when it has read enough (the rest of the
+ * part is never inflated), or throws to fail: an {@link ExtractError} as it
+ * is, anything else `corrupt`. `after` runs after each piece.
  */
 export const feed = <E = never>(
   source: PartBytes,
   partName: string,
-  write: (text: string) => void,
+  write: (text: string) => boolean | void,
   after: Effect.Effect<void, E> = Effect.void as Effect.Effect<void, E>
 ): Effect.Effect<void, ExtractError | E> =>
   Effect.suspend(() => {
@@ -399,24 +401,26 @@ export const feed = <E = never>(
       const first = head.length === 1 ? (head[0] ?? new Uint8Array()) : Buffer.concat(head)
       head = []
       const decoder = decoderFor(first)
+      // Set when `write` has read enough.
+      let enough = false
       const write1 = (bytes: Uint8Array) =>
         Effect.zipRight(
-          Effect.try({ try: () => write(decoder.decode(bytes, { stream: true })), catch: (e) => corruptPart(partName, e) }),
+          Effect.try({ try: () => void (enough = write(decoder.decode(bytes, { stream: true })) === true), catch: (e) => corruptPart(partName, e) }),
           after
         )
       const writeAll = Effect.fnUntraced(function* (bytes: Uint8Array) {
-        for (let at = 0; at < bytes.length; at += chunkBytes) {
+        for (let at = 0; at < bytes.length && !enough; at += chunkBytes) {
           yield* write1(bytes.subarray(at, at + chunkBytes))
           yield* Effect.yieldNow()
         }
       })
       yield* writeAll(first)
-      while (!done) {
+      while (!done && !enough) {
         const r = yield* next
         if (r.done) break
         yield* writeAll(r.value)
       }
-      yield* Effect.try({ try: () => write(decoder.decode()), catch: (e) => corruptPart(partName, e) })
+      if (!enough) yield* Effect.try({ try: () => void write(decoder.decode()), catch: (e) => corruptPart(partName, e) })
     }).pipe(Effect.ensuring(Effect.promise(() => Promise.resolve(iterator.return?.()).catch(() => undefined))))
   })
 
@@ -526,21 +530,17 @@ export const rootElementOf = (source: PartBytes, partName: string): Effect.Effec
     throw new RootFound(names.open(raw))
   })
   let root: XmlTag | undefined
-  const write = (text: string) => {
+  const write = (text: string): boolean => {
     try {
       parser.write(text)
     } catch (e) {
       if (!(e instanceof RootFound)) throw e
       root = e.tag
-      // Unwinds feed(): the rest of the part is never inflated.
-      throw e
     }
+    // Found: feed() stops, the rest of the part is never inflated (and no error is made: a stack capture each file, issue 20).
+    return root !== undefined
   }
   return feed(source, partName, write).pipe(
-    Effect.catchIf(
-      () => root !== undefined,
-      () => Effect.void
-    ),
     Effect.flatMap(() =>
       root !== undefined ? Effect.succeed(root) : Effect.fail(corruptPart(partName, new Error("no root element")))
     )
