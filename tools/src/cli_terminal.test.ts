@@ -369,4 +369,36 @@ describe("sagasu index in an 80-column terminal (issue 16: tmux, long Japanese p
       tmux("kill-server")
     }
   }, 600_000)
+
+  it.skipIf(!has("tmux"))("ends with the counts and a short list of what failed, by reason, so that many failures do not scroll the counts away (R17)", async () => {
+    const many = path.join(base, "broken-many")
+    fs.mkdirSync(many, { recursive: true })
+    for (let i = 1; i <= 12; i++) fs.writeFileSync(path.join(many, `壊れた見積書_${i}.xlsx`), "not a zip")
+    const work = makeWork("tmux-failed", { 壊れ: many })
+    const socket = `sagasu-test-failed-${process.pid}`
+    const tmux = (...args: Array<string>) => spawnSync("tmux", ["-u", "-L", socket, "-f", "/dev/null", ...args], { encoding: "utf8" })
+    const command = `"${process.execPath}" "${bin}" index --yes --work "${work}"; echo "SAGASU_EXIT=$?"; sleep 600`
+    expect(tmux("new-session", "-d", "-x", "80", "-y", "50", "-s", "t", command).status).toBe(0)
+    const pane = () => tmux("capture-pane", "-p", "-S", "-", "-t", "t").stdout.split("\n").map((l) => l.trimEnd())
+    try {
+      while (!pane().some((l) => l.startsWith("SAGASU_EXIT="))) await sleep(100)
+      const lines = pane().filter((l) => l !== "")
+      const end = lines.indexOf("SAGASU_EXIT=0")
+      const counts = lines.indexOf("インデックス作成が完了しました。（成功: 0 件 / 失敗: 12 件）")
+      expect(counts).toBeGreaterThan(0)
+      const tail = lines.slice(counts + 1, end)
+      // The reason once, ten of the files, how many more and where all are: 16 lines in all, the counts in sight.
+      expect(tail[0]).toBe("失敗したファイルと原因:")
+      expect(tail[1]).toBe("  Office のファイルではありません（名前の拡張子と中身が違います）。（12 件）")
+      expect(tail.filter((l) => /^ {4}壊れ\/壊れた見積書_\d+\.xlsx$/.test(l))).toHaveLength(10)
+      const noSpace = (text: string) => text.replace(/\s+/g, "") // the line is cut where the width falls (the work folder's path)
+      expect(noSpace(tail.slice(12).join(""))).toBe(noSpace(`ほか 2 件。すべてのファイルと詳しい原因は sagasu status --failed --work ${work} で表示します。`))
+      expect(tail.length).toBeLessThanOrEqual(16)
+      // The log keeps every file with its reason.
+      const log = fs.readFileSync(path.join(work, "indexing_log.txt"), "utf8")
+      expect(log.split("\n").filter((l) => l.startsWith("  壊れ/壊れた見積書_") && l.includes("not-office"))).toHaveLength(12)
+    } finally {
+      tmux("kill-server")
+    }
+  }, 600_000)
 })

@@ -7,7 +7,7 @@
  * @module
  */
 import {
-  type Language, type Plan, type Progress, defaultPlanAnswer, defaultSettings, planTargetCount, displayWidth, failureCause, formatProgressLine, initialPlainProgress,
+  type Language, type Plan, type Progress, defaultPlanAnswer, defaultSettings, planTargetCount, displayWidth, failedFilesForTerminal, failureCause, formatProgressLine, initialPlainProgress,
   messages, plainProgressDue, selectIndexes
 } from "@sagasu/domain"
 import * as NodeContext from "@effect/platform-node/NodeContext"
@@ -40,6 +40,9 @@ const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[0m` : s)
 // Back to the start of the line and clear to its end: the bar is one line, never wider than the
 // terminal (formatProgressLine), so this removes all of it.
 const eraseLine = "\r\x1b[K"
+
+/** Failed files the closing message names on a terminal (R17); the rest are counted (`--verbose` and a pipe get all). */
+const closingListLimit = 10
 
 /**
  * The plan for the terminal (R10), at most `columns` display columns wide
@@ -163,6 +166,8 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
       ...(options.includeCloud ? { includeCloud: true } : {}),
       echo: (line, level, kind) => {
         if (kind === "file" && !options.verbose) return
+        // R17: shown last, after the run (below).
+        if (kind === "closing") return
         // R10: the plan's counts were just shown as a table above the question.
         if (kind === "plan" && planShown) return
         if (options.quiet && level === "info") return
@@ -270,8 +275,15 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
     const closing = yield* Ref.get(channel.closing)
     if (Option.isSome(error)) {
       if (!echoed.has(error.value)) process.stderr.write(red(forTerminal(error.value, process.stderr)) + "\n")
-    } else if (Option.isSome(closing) && !echoed.has(closing.value.message)) {
-      console.log(forTerminal(closing.value.message, process.stdout))
+    } else if (Option.isSome(closing)) {
+      // R17: the counts, then the failed files — on a terminal by reason, the first ones, details left to
+      // `status --failed` (new-user trial: 25 failures scrolled the counts away); all as the log has them
+      // with --verbose or off a terminal.
+      const { failed, message } = closing.value
+      const shown = failed.length === 0 || options.verbose || !tty
+        ? message
+        : [message.split("\n")[0] ?? "", ...failedFilesForTerminal(language, failed, closingListLimit, workHint(work))].join("\n")
+      console.log(forTerminal(shown, process.stdout))
     }
     // R12 said nothing needs ingesting while files of the run's indexes stay failed for a reason of
     // their own (R9: tried again only with --retry-failed): say where to see why and how to retry.

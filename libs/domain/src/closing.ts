@@ -29,6 +29,49 @@ export function closingMessage(
   const head = outcome.stopped
     ? text.stopped(outcome.ok, outcome.failed.length)
     : text.completed(outcome.ok, outcome.failed.length)
-  if (outcome.failed.length === 0) return head
-  return [head, text.failedFilesHeading, ...outcome.failed.map((f) => `  ${f.index}/${f.path}: ${text.failure(f.failure)}`)].join("\n")
+  return [head, ...failedFileLines(language, outcome.failed)].join("\n")
+}
+
+/** The closing message's list of failed files (R17): its heading, then `  index/path: failure` a file; none when nothing failed. */
+export function failedFileLines(language: Language, failed: ReadonlyArray<FailedFile>): Array<string> {
+  if (failed.length === 0) return []
+  const text = messages(language)
+  return [text.failedFilesHeading, ...failed.map((f) => `  ${f.index}/${f.path}: ${text.failure(f.failure)}`)]
+}
+
+/**
+ * The closing message's list of failed files (R17) as a terminal shows it,
+ * short enough to keep the run's counts in sight (new-user trial: 25 failed
+ * files, each wrapped over three or four lines, scrolled them away): the
+ * heading; each reason once, in the catalogue's words with its count, the
+ * files under it (the detail only for a reason recorded by another version,
+ * whose detail is all it says); at most `limit` files in all, each reason an
+ * even share of them (what one leaves goes to the next); then how many
+ * more there are, or, when none, where the details are — `sagasu status
+ * --failed` (`work`: the ` --work DIR` the next step repeats). Reasons in
+ * the order their first file failed. No lines when nothing failed.
+ */
+export function failedFilesForTerminal(language: Language, failed: ReadonlyArray<FailedFile>, limit: number, work = ""): Array<string> {
+  if (failed.length === 0) return []
+  const text = messages(language)
+  const byReason = new Map<FailedFile["failure"]["reason"], Array<FailedFile>>()
+  for (const f of failed) {
+    const group = byReason.get(f.failure.reason)
+    if (group === undefined) byReason.set(f.failure.reason, [f])
+    else group.push(f)
+  }
+  const lines = [text.failedFilesHeading]
+  // Each reason its share of the room left, so that one common reason does not hide the files of the others.
+  let room = limit
+  let groupsLeft = byReason.size
+  let left = 0
+  for (const [reason, files] of byReason) {
+    lines.push(`  ${text.failedFilesGroup(text.failureReason(reason), files.length)}`)
+    const shown = files.slice(0, Math.ceil(room / groupsLeft--))
+    for (const f of shown) lines.push(`    ${f.index}/${f.path}${reason === "unknown" ? `: ${f.failure.detail}` : ""}`)
+    room -= shown.length
+    left += files.length - shown.length
+  }
+  lines.push(`  ${left > 0 ? text.failedFilesMore(left, work) : text.failedFilesDetails(work)}`)
+  return lines
 }

@@ -64,6 +64,12 @@ interface Catalogue {
   readonly targetFolderMissing: (name: string, path: string, others: ReadonlyArray<string>, work?: string) => string
   readonly workFolderNotReady: (path: string, why: string) => string
   readonly failedFilesHeading: string
+  /** A reason of the terminal's list of failed files (closing.ts failedFilesForTerminal), with its count. */
+  readonly failedFilesGroup: (reason: string, count: number) => string
+  /** After the terminal's list when files were left out: how many, and where all are shown with their details. */
+  readonly failedFilesMore: (more: number, work?: string) => string
+  /** After the terminal's list when every file is in it: where the details are. */
+  readonly failedFilesDetails: (work?: string) => string
   /** What a failure reason means for a person and what to do about it, one sentence (issue 17). */
   readonly failureReason: (reason: FailureReason) => string
   /** A failed file's failure as a person reads it: the reason's sentence, then the code and detail (CLI, log, closing, GUI). */
@@ -389,6 +395,9 @@ const ja: Catalogue = {
     `このインデックスを外すなら sagasu disable ${quoteArg(name)}${work}（フォルダが移ったなら sagasu move ${quoteArg(name)} 新しいフォルダ${work}）を実行してください。`,
   workFolderNotReady: (path, why) => `作業フォルダを使えません（${path}）: ${why}`,
   failedFilesHeading: "失敗したファイルと原因:",
+  failedFilesGroup: (reason, count) => `${reason}（${count} 件）`,
+  failedFilesMore: (more, work = "") => `ほか ${more} 件。すべてのファイルと詳しい原因は sagasu status --failed${work} で表示します。`,
+  failedFilesDetails: (work = "") => `詳しい原因は sagasu status --failed${work} で表示します。`,
   failureReason: (reason) => failureReasonJa[reason],
   failure: (f) => (failureDetail(f) === "" ? failureReasonJa[f.reason] : `${failureReasonJa[f.reason]}（${failureDetail(f)}）`),
   onlyNameSkipped: (name, reason) =>
@@ -627,6 +636,9 @@ const en: Catalogue = {
     `or leave this index out with sagasu disable ${quoteArg(name)}${work} (if the folder moved: sagasu move ${quoteArg(name)} NEW-FOLDER${work}).`,
   workFolderNotReady: (path, why) => `The work folder cannot be used (${path}): ${why}`,
   failedFilesHeading: "Files that failed, with the reason:",
+  failedFilesGroup: (reason, count) => `${reason} (${count})`,
+  failedFilesMore: (more, work = "") => `…and ${more} more; sagasu status --failed${work} shows every file with the details.`,
+  failedFilesDetails: (work = "") => `sagasu status --failed${work} shows the details.`,
   failureReason: (reason) => failureReasonEn[reason],
   failure: (f) => (failureDetail(f) === "" ? failureReasonEn[f.reason] : `${failureReasonEn[f.reason]} (${failureDetail(f)})`),
   onlyNameSkipped: (name, reason) =>

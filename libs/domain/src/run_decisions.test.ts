@@ -3,7 +3,7 @@
  * `describe` per decision function.
  */
 import { describe, expect, it } from "vitest"
-import { closingMessage } from "./closing.ts"
+import { closingMessage, failedFilesForTerminal } from "./closing.ts"
 import { pickNextDispatch, workerKindOf } from "./dispatch.ts"
 import type { AppKind } from "./app_kind.ts"
 import type { FailureReason } from "./failure_reason.ts"
@@ -240,6 +240,53 @@ describe("closingMessage() (R17)", () => {
     { lang: "en", stopped: false, ok: 2, failed: [], text: "Indexing completed. (succeeded: 2 / failed: 0)" }
   ] as const)("$lang stopped=$stopped ok=$ok", ({ lang, stopped, ok, failed, text }) => {
     expect(closingMessage(lang, { stopped, ok, failed })).toBe(text)
+  })
+})
+
+describe("failedFilesForTerminal() (R17 on a terminal: the counts kept in sight)", () => {
+  const file = (path: string, reason: FailureReason, detail = "…") => ({ index: "共有", path, failure: { reason, detail } })
+  const encrypted = "パスワードで保護されています。Office で開いてパスワードを外し、保存し直すと取り込めます。"
+  const corrupt = "ファイルが壊れています。Office で開いて保存し直すと直ることがあります。"
+
+  it("each reason once with its count, its files under it without the detail, then where the details are", () => {
+    expect(failedFilesForTerminal("ja", [file("a.xlsx", "corrupt"), file("b.doc", "encrypted"), file("c.pptx", "corrupt")], 10, " --work W")).toEqual([
+      "失敗したファイルと原因:",
+      `  ${corrupt}（2 件）`,
+      "    共有/a.xlsx",
+      "    共有/c.pptx",
+      `  ${encrypted}（1 件）`,
+      "    共有/b.doc",
+      "  詳しい原因は sagasu status --failed --work W で表示します。"
+    ])
+  })
+
+  it("at most `limit` files, each reason a share of what is left, and how many more", () => {
+    const many = [...["1", "2", "3", "4", "5", "6"].map((n) => file(`${n}.xls`, "encrypted")), file("x.xlsx", "corrupt"), file("y.xlsx", "corrupt")]
+    expect(failedFilesForTerminal("ja", many, 4)).toEqual([
+      "失敗したファイルと原因:",
+      `  ${encrypted}（6 件）`,
+      "    共有/1.xls",
+      "    共有/2.xls",
+      `  ${corrupt}（2 件）`,
+      "    共有/x.xlsx",
+      "    共有/y.xlsx",
+      "  ほか 4 件。すべてのファイルと詳しい原因は sagasu status --failed で表示します。"
+    ])
+    // A reason with fewer files than its share leaves the rest to the next.
+    expect(failedFilesForTerminal("en", [file("x.xlsx", "corrupt"), ...many.slice(0, 6)], 4).slice(1)).toEqual([
+      "  The file is damaged; open it in Office and save it again (Office often repairs it). (1)",
+      "    共有/x.xlsx",
+      "  The file is password-protected; open it in Office, remove the password and save it again to index it. (6)",
+      "    共有/1.xls",
+      "    共有/2.xls",
+      "    共有/3.xls",
+      "  …and 3 more; sagasu status --failed shows every file with the details."
+    ])
+  })
+
+  it("a reason recorded by another version keeps its detail, which is all it says; nothing failed, no lines", () => {
+    expect(failedFilesForTerminal("ja", [file("z.docx", "unknown", "old-reason: 古い版の原因")], 10)[2]).toBe("    共有/z.docx: old-reason: 古い版の原因")
+    expect(failedFilesForTerminal("ja", [], 10)).toEqual([])
   })
 })
 

@@ -125,7 +125,7 @@ const runGuarded = (channel: IndexerChannel, options: RunIndexerOptions) =>
           yield* Ref.set(channel.error, Option.some(settled.message))
           break
         case "closing":
-          yield* log.write(settled.message)
+          yield* log.write(settled.message, "info", "closing")
           yield* Ref.set(channel.closing, Option.some({ message: settled.message, failed: settled.failed }))
       }
       const endedMs = yield* Clock.currentTimeMillis

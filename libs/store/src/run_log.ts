@@ -16,16 +16,17 @@ import type { WorkPaths } from "./work_paths.ts"
 export type LogLevel = "info" | "warn" | "error"
 
 /**
- * `run`: a line about the run as a whole (header, crawl, counts, warnings, the closing message);
+ * `run`: a line about the run as a whole (header, crawl, counts, warnings);
  * `file`: a line about one file (its `[n/total]` block, a skip, a recovery, a removal), of which a
  * run has as many as files — a terminal shows those only when asked (`sagasu index --verbose`, issue 16);
  * `fileAlert`: a line about one file that is a warning the closing message does not list again (a
  * file read without error but with no text, issue 15 item 10; an entry the crawl cannot read) — a
  * terminal shows it as it shows a run's warning (a new user found them only in the log file);
  * `plan`: an index's counts of the plan (R10, R13), which a terminal that was just shown the plan as a
- * table and asked about it need not show again as a line (a new user read it as the plan printed twice).
+ * table and asked about it need not show again as a line (a new user read it as the plan printed twice);
+ * `closing`: the closing message (R17), which a terminal shows last, its list of failed files cut short.
  */
-export type LogLineKind = "run" | "file" | "fileAlert" | "plan"
+export type LogLineKind = "run" | "file" | "fileAlert" | "plan" | "closing"
 
 /** Receives every line also written to the file (headless runs print the log, R4). */
 export type LogEcho = (line: string, level: LogLevel, kind: LogLineKind) => void
