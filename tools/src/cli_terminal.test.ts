@@ -295,6 +295,10 @@ describe("sagasu status --failed (issue 16: the failed files at any time, from t
     // The counts point to it.
     // The command it names repeats the --work given (the default folder is another).
     expect(run(["status", "--work", work]).out).toContain(`失敗したファイルと原因は sagasu status --failed --work ${work} で表示します。`)
+    // When the last run ended, in local time (new-user trial: status did not say): the progress record's last write.
+    const ended = new Date("2026-12-01T12:40:30Z")
+    fs.utimesSync(path.join(work, "store", "progress.json"), ended, ended)
+    expect(run(["status", "--work", work], { ...process.env, NO_COLOR: "1", TZ: "Asia/Tokyo" }).out.split("\n")[0]).toMatch(/^前回のインデックス作成: 完了（2026-12-01 21:40 に終了） — 処理済み /)
     const none = makeWork("none-failed", { 小: small })
     expect(run(["status", "--failed", "--work", none]).out).toBe("失敗したファイルはありません。\n")
   }, 600_000)

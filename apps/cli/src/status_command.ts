@@ -7,7 +7,7 @@
  * @module
  */
 import { WorkStore } from "@sagasu/store"
-import { type FailureReason, type IngestRow, type Language, type Settings, alignColumns, defaultSettings, failureCause, messages } from "@sagasu/domain"
+import { type FailureReason, type IngestRow, type Language, type Settings, alignColumns, defaultSettings, failureCause, messages, statusTime } from "@sagasu/domain"
 import { Console, Effect, Option } from "effect"
 import * as path from "node:path"
 import { workHint } from "./work_dir.ts"
@@ -118,7 +118,10 @@ export const statusCommand = (work: string, options: StatusCommandOptions) =>
       yield* Console.log(forTerminal(text.statusNoRun))
     } else {
       const p = progress.value
-      yield* Console.log(forTerminal(text.statusLastRun({ exitCode: p.exitCode, running, phase: p.phase, processed: p.processed, remaining: p.remaining, failed: p.failed })))
+      // When it ended, or its last record when killed (new-user trial: status did not say when); none while running.
+      const written = running ? Option.none<number>() : yield* WorkStore.progressWrittenAt(paths)
+      const at = Option.getOrUndefined(Option.map(written, (ms) => statusTime(ms, -new Date(ms).getTimezoneOffset())))
+      yield* Console.log(forTerminal(text.statusLastRun({ exitCode: p.exitCode, running, phase: p.phase, processed: p.processed, remaining: p.remaining, failed: p.failed, ...(at === undefined ? {} : { at }) })))
       if (p.current !== "") yield* Console.log(forTerminal(`  ${p.current}`))
     }
     for (const line of alignColumns(indexes.map(text.indexListed))) yield* Console.log(line)

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest"
 import type { CrawlSkipReason } from "./crawl_skip.ts"
 import type { FileNote } from "./ingest_result.ts"
 import { helpText } from "./help_text.ts"
-import { type FileLogOutcome, inBothLanguages, logTimestamp, messages } from "./messages.ts"
+import { type FileLogOutcome, inBothLanguages, logTimestamp, messages, statusTime } from "./messages.ts"
 import { defaultSettings } from "./settings.ts"
 
 // Kana, kanji and the full-width forms: a Japanese text has at least one of them.
@@ -64,6 +64,11 @@ describe("the message catalogue (issue 16: one catalogue, Japanese first)", () =
     expect(messages("ja").statusLastRun({ ...last, exitCode: undefined, running: true, phase: "ingest" })).toBe("インデックス作成: 実行中 — 取り込み、処理済み 3、残り 5、失敗 1")
     expect(messages("ja").statusLastRun({ ...last, exitCode: undefined, running: false, phase: "ingest" })).toBe("前回のインデックス作成: 強制終了 — 取り込み、処理済み 3、残り 5、失敗 1")
     expect(messages("en").statusLastRun({ ...last, exitCode: undefined, running: true, phase: "ingest" })).toBe("Indexing run: running — ingest, processed 3, remaining 5, failed 1")
+    // When it ended, or its last record when it was killed (new-user trial: status did not say when).
+    expect(messages("ja").statusLastRun({ ...last, exitCode: 0, phase: "finalize", at: "2026-12-01 21:40" })).toBe("前回のインデックス作成: 完了（2026-12-01 21:40 に終了） — 処理済み 3、残り 5、失敗 1")
+    expect(messages("ja").statusLastRun({ ...last, exitCode: undefined, running: false, phase: "ingest", at: "2026-12-01 21:40" })).toBe("前回のインデックス作成: 強制終了（最後の記録 2026-12-01 21:40） — 取り込み、処理済み 3、残り 5、失敗 1")
+    expect(messages("en").statusLastRun({ ...last, exitCode: 2, phase: "finalize", at: "2026-12-01 21:40" })).toBe("Last indexing run: stopped (ended 2026-12-01 21:40) — processed 3, remaining 5, failed 1")
+    expect(statusTime(Date.UTC(2026, 11, 1, 12, 40, 59), 9 * 60)).toBe("2026-12-01 21:40")
     expect(messages("ja").workFolderReady("/srv/作業", " --work /srv/作業")).toBe("作業フォルダを用意しました: /srv/作業\n次は sagasu add 名前 フォルダ --work /srv/作業 でインデックスを追加します。")
     expect(messages("en").indexAdded("A", "/srv/a", " --work /srv/w")).toBe('Added index "A": /srv/a\nNext: sagasu index --work /srv/w')
   })

@@ -167,7 +167,8 @@ interface Catalogue {
    * `running`: a run holds the work folder's lock now (R3) — without it, a run that did not end was
    * killed.
    */
-  readonly statusLastRun: (p: { readonly exitCode: 0 | 1 | 2 | undefined; readonly running?: boolean; readonly phase: Progress["phase"]; readonly processed: number; readonly remaining: number; readonly failed: number }) => string
+  /** `at`: when the record was last written, as `statusTime` gives it (an ended run: when it ended; a killed one: its last record). */
+  readonly statusLastRun: (p: { readonly exitCode: 0 | 1 | 2 | undefined; readonly running?: boolean; readonly phase: Progress["phase"]; readonly processed: number; readonly remaining: number; readonly failed: number; readonly at?: string }) => string
   /** Files pending while a run is going on: that run takes them (no command to suggest: it would be refused, R3). */
   readonly statusPendingRunning: string
   /** `work`: the ` --work DIR` the command repeats (work_option.ts), "" for the default folder. */
@@ -376,6 +377,14 @@ export function logTimestamp(ms: number, utcOffsetMinutes: number): string {
     `${utcOffsetMinutes < 0 ? "-" : "+"}${two(Math.floor(abs / 60))}:${two(abs % 60)}`
 }
 
+/**
+ * A moment as `status` shows it (R3): local date and time to the minute,
+ * `2026-12-01 21:40` ({@link logTimestamp} without seconds and offset).
+ */
+export function statusTime(ms: number, utcOffsetMinutes: number): string {
+  return logTimestamp(ms, utcOffsetMinutes).slice(0, 16)
+}
+
 // An example value of a search option that takes one (the message of a value left out).
 const missingValueExample = (option: string): string =>
   ({ "--limit": "20", "--offset": "20", "--type": "excel", "--sort": "modified", "--since": "2024-04-01", "--until": "2024-04-01", "--folder": "見積/2024", "--only": "共有" } as Record<string, string>)[option] ?? "…"
@@ -539,7 +548,7 @@ const ja: Catalogue = {
   statusLastRun: (p) =>
     (p.exitCode === undefined && p.running === true
       ? `インデックス作成: 実行中 — ${ja.runPhase(p.phase)}、`
-      : `前回のインデックス作成: ${p.exitCode === undefined ? `${p.running === false ? "強制終了" : "実行中（または強制終了）"} — ${ja.runPhase(p.phase)}、` : `${{ 0: "完了", 1: "エラー", 2: "中止" }[p.exitCode]} — `}`) +
+      : `前回のインデックス作成: ${p.exitCode === undefined ? `${p.running === false ? "強制終了" : "実行中（または強制終了）"}${p.at === undefined ? "" : `（最後の記録 ${p.at}）`} — ${ja.runPhase(p.phase)}、` : `${{ 0: "完了", 1: "エラー", 2: "中止" }[p.exitCode]}${p.at === undefined ? "" : `（${p.at} に終了）`} — `}`) +
     `処理済み ${p.processed}、残り ${p.remaining}、失敗 ${p.failed}`,
   statusPendingRunning: "未取り込みのファイルは、実行中のインデックス作成が取り込みます。",
   statusFailedHint: (work = "") => `失敗したファイルと原因は sagasu status --failed${work} で表示します。`,
@@ -779,7 +788,7 @@ const en: Catalogue = {
   statusLastRun: (p) =>
     (p.exitCode === undefined && p.running === true
       ? `Indexing run: running — ${en.runPhase(p.phase)}, `
-      : `Last indexing run: ${p.exitCode === undefined ? `${p.running === false ? "killed" : "running (or killed)"} — ${en.runPhase(p.phase)}, ` : `${{ 0: "completed", 1: "error", 2: "stopped" }[p.exitCode]} — `}`) +
+      : `Last indexing run: ${p.exitCode === undefined ? `${p.running === false ? "killed" : "running (or killed)"}${p.at === undefined ? "" : ` (last recorded ${p.at})`} — ${en.runPhase(p.phase)}, ` : `${{ 0: "completed", 1: "error", 2: "stopped" }[p.exitCode]}${p.at === undefined ? "" : ` (ended ${p.at})`} — `}`) +
     `processed ${p.processed}, remaining ${p.remaining}, failed ${p.failed}`,
   statusPendingRunning: "The pending files are taken up by the run going on now.",
   statusFailedHint: (work = "") => `sagasu status --failed${work} lists the failed files and why.`,

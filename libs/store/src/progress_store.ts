@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { FileSystem } from "@effect/platform"
+import { FileSystem } from "@effect/platform"
 import { Progress } from "@sagasu/domain"
 import { Effect, Option, Schema } from "effect"
 import { writeFileAtomicSync } from "./_atomic.ts"
@@ -32,3 +32,15 @@ export const writeProgress = (paths: WorkPaths, progress: Progress): Effect.Effe
  */
 export const readProgress = (paths: WorkPaths): Effect.Effect<Option.Option<Progress>, StoreReadError, FileSystem.FileSystem> =>
   Effect.map(readTextIfExists(paths.progress), Option.flatMap(decode))
+
+/**
+ * When the progress record was last written (ms since the epoch), or `None`
+ * when there is none or it cannot be read: for a run that ended, when it
+ * ended (its last write is the `ended` step, P2); for one killed, about
+ * when it stopped. Never fails (`status` shows it only when known).
+ */
+export const progressWrittenAt = (paths: WorkPaths): Effect.Effect<Option.Option<number>, never, FileSystem.FileSystem> =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.stat(paths.progress)).pipe(
+    Effect.map((info) => Option.map(info.mtime, (d) => d.getTime())),
+    Effect.orElseSucceed(() => Option.none<number>())
+  )

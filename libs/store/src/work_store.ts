@@ -42,7 +42,7 @@ import { hasLegacyLayoutMarks, removeOldSystemIndex } from "./legacy_layout.ts"
 import { acquireLock, isLockHeld } from "./lock.ts"
 import { type Origin, describeOrigin, readOrigins, writeOrigins } from "./origins.ts"
 import { type Removal, readPendingRemove, removeBodyFolders } from "./pending_remove.ts"
-import { readProgress, writeProgress } from "./progress_store.ts"
+import { progressWrittenAt, readProgress, writeProgress } from "./progress_store.ts"
 import { type LogEcho, openRunLog } from "./run_log.ts"
 import { type CountBudget, type SearchBudget, searchIndex, searchIndexFiles } from "./search.ts"
 import type { SearchOptions } from "./gram/searcher.ts"
@@ -149,6 +149,8 @@ const make = Effect.gen(function* () {
     resetJournal: (paths: WorkPaths) => writing(paths.journal, resetJournal(paths)),
     /** The last progress record, if any (P2, P3); StoreReadError. */
     readProgress: (paths: WorkPaths) => withFs(readProgress(paths)),
+    /** When the progress record was last written, ms since the epoch (an ended run: when it ended); `None` when unknown. */
+    progressWrittenAt: (paths: WorkPaths) => withFs(progressWrittenAt(paths)),
     /** Replaces the progress record (P2). */
     writeProgress: (paths: WorkPaths, progress: Progress) => writing(paths.progress, writeProgress(paths, progress)),
     /** Removals a crashed run left (R14); StoreReadError. */
