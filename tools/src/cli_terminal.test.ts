@@ -216,6 +216,9 @@ describe("sagasu index output (issue 16: --quiet, --verbose, plain progress off 
     expect(new Set(done).size).toBe(done.length)
     expect(progress.length).toBeLessThanOrEqual(smallCount + 1)
     expect(r.out).toContain(`インデックス作成が完了しました。（成功: ${smallCount} 件 / 失敗: 0 件）`)
+    // How the run went inside is the log's (a new user read the 2-gram update's file count as a wrong count).
+    expect(r.out).not.toMatch(/^(取り込み段階|gram 索引を更新しました): /m)
+    expect(fs.readFileSync(path.join(work, "indexing_log.txt"), "utf8")).toMatch(/^取り込み段階: [\d.]+ 秒.*\ngram 索引を更新しました: /m)
   }, 600_000)
 
   it("--verbose prints each file's block, as the log has them", () => {
@@ -227,6 +230,8 @@ describe("sagasu index output (issue 16: --quiet, --verbose, plain progress off 
     for (const b of blocks) expect(b).toMatch(new RegExp(`^\\[\\d+/${smallCount}\\] 小/部署01/.+: 取り込みました$`))
     // The [n/total] lines say how far the run is: no plain progress lines besides them.
     expect(r.out.split("\n").filter((l) => barLine.test(l))).toEqual([])
+    // And how the run went inside, as the log has it.
+    expect(r.out).toMatch(/^取り込み段階: [\d.]+ 秒.*\ngram 索引を更新しました: /m)
   }, 600_000)
 
   it("errors go to stderr with their exit codes; stdout has none of them", async () => {

@@ -165,7 +165,7 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
       retryFailed: options.retryFailed,
       ...(options.includeCloud ? { includeCloud: true } : {}),
       echo: (line, level, kind) => {
-        if (kind === "file" && !options.verbose) return
+        if ((kind === "file" || kind === "detail") && !options.verbose) return
         // R17: shown last, after the run (below).
         if (kind === "closing") return
         // R10: the plan's counts were just shown as a table above the question.

@@ -79,7 +79,7 @@ export const updateGramIndex = (ctx: RunContext, changes: RoundChanges, round: G
     const started = yield* Clock.currentTimeMillis
     yield* update.pipe(
       Effect.flatMap((summary) =>
-        Clock.currentTimeMillis.pipe(Effect.flatMap((now) => ctx.log.write(gramUpdatedLine(ctx, summary, now - started))))
+        Clock.currentTimeMillis.pipe(Effect.flatMap((now) => ctx.log.write(gramUpdatedLine(ctx, summary, now - started), "info", "detail")))
       ),
       Effect.catchAllCause((cause) => ctx.log.write(ctx.text.gramFailed(causeLine(cause)), "warn"))
     )

@@ -223,7 +223,7 @@ const runMain = (run: RunContext): Effect.Effect<MainOutcome, RunFailure, Scope.
       })
     )
     const ingestEnded = yield* Clock.currentTimeMillis
-    yield* log.write(text.logIngestPhase(ingestEnded - ingestStarted))
+    yield* log.write(text.logIngestPhase(ingestEnded - ingestStarted), "info", "detail")
     return { _tag: "Ingested", state } as MainOutcome
   })
 

@@ -24,9 +24,12 @@ export type LogLevel = "info" | "warn" | "error"
  * terminal shows it as it shows a run's warning (a new user found them only in the log file);
  * `plan`: an index's counts of the plan (R10, R13), which a terminal that was just shown the plan as a
  * table and asked about it need not show again as a line (a new user read it as the plan printed twice);
- * `closing`: the closing message (R17), which a terminal shows last, its list of failed files cut short.
+ * `closing`: the closing message (R17), which a terminal shows last, its list of failed files cut short;
+ * `detail`: how the run went inside (the ingest phase's time, the 2-gram update's counts), for the log and
+ * the benchmarks that read it — a terminal shows it only with `--verbose` (a new user read 「239 ファイル」
+ * of the 2-gram update against 237 ingested as a wrong count).
  */
-export type LogLineKind = "run" | "file" | "fileAlert" | "plan" | "closing"
+export type LogLineKind = "run" | "file" | "fileAlert" | "plan" | "closing" | "detail"
 
 /** Receives every line also written to the file (headless runs print the log, R4). */
 export type LogEcho = (line: string, level: LogLevel, kind: LogLineKind) => void
