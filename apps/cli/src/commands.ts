@@ -11,7 +11,7 @@
  */
 import { type IndexEdit, type Language, alignColumns, defaultSettings, messages } from "@sagasu/domain"
 import { formatSettings, WorkStore } from "@sagasu/store"
-import { Console, Effect } from "effect"
+import { Console, Effect, Either, Option } from "effect"
 import * as path from "node:path"
 import { workHint } from "./work_dir.ts"
 import { jsonForTerminal } from "./json_output.ts"
@@ -23,19 +23,21 @@ const failWith = (message: string) =>
     process.exitCode = 1
   })
 
-/** `sagasu init`: creates the work folder. */
+/**
+ * `sagasu init`: creates the work folder (R2), or says it is there already —
+ * with what to do next while it has no index (new-user trial: a second init
+ * said it had prepared the folder again).
+ */
 export const initCommand = (work: string) =>
-  WorkStore.initWorkFolder(work, formatSettings(defaultSettings)).pipe(
-    Effect.flatMap((paths) =>
-      WorkStore.readSettings(paths).pipe(
-        Effect.map((s) => s.language),
-        // A settings file that cannot be read is `sagasu index`'s to report: init says its words in Japanese.
-        Effect.orElseSucceed((): Language => "ja"),
-        Effect.flatMap((language) => Console.log(messages(language).workFolderReady(paths.root, workHint(work))))
-      )
-    ),
-    Effect.catchAll((e) => failWith(e.message))
-  )
+  Effect.gen(function* () {
+    const existed = Either.isRight(yield* Effect.either(WorkStore.checkWorkFolder(work)))
+    const paths = yield* WorkStore.initWorkFolder(work, formatSettings(defaultSettings))
+    // A settings file that cannot be read is `sagasu index`'s to report: init says its words in Japanese.
+    const settings = yield* WorkStore.readSettings(paths).pipe(Effect.option)
+    const text = messages(Option.match(settings, { onNone: (): Language => "ja", onSome: (s) => s.language }))
+    const indexes = Option.match(settings, { onNone: () => 0, onSome: (s) => s.targetFolders.length })
+    yield* Console.log(existed ? text.workFolderAlreadyReady(paths.root, indexes, workHint(work)) : text.workFolderReady(paths.root, workHint(work)))
+  }).pipe(Effect.catchAll((e) => failWith(e.message)))
 
 // One edit through the store; `done` words the success in the settings' language.
 const edit = (work: string, change: IndexEdit, done: (language: Language, files: number) => string) =>

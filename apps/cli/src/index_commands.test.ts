@@ -73,6 +73,20 @@ describe("sagasu add / list / enable / disable / move (issue 16)", () => {
     await run(initWorkFolder(work, formatSettings(defaultSettings)))
   })
 
+  it("init makes a work folder, and on one that is there keeps it and says so (new-user trial: it said it had prepared it again)", () => {
+    const fresh = path.join(base, "init-twice")
+    expect(sagasu(fresh, "init")).toEqual({ code: 0, out: `作業フォルダを用意しました: ${fresh}\n次は sagasu add 名前 フォルダ --work ${fresh} でインデックスを追加します。\n`, err: "" })
+    expect(sagasu(fresh, "init").out).toBe(`作業フォルダはもう用意されています（設定とインデックスはそのままです）: ${fresh}\n次は sagasu add 名前 フォルダ --work ${fresh} でインデックスを追加します。\n`)
+    expect(sagasu(fresh, "add", "A", folder("init-a")).code).toBe(0)
+    const settings = fs.readFileSync(path.join(fresh, "setting.config"), "utf8")
+    expect(sagasu(fresh, "init")).toEqual({
+      code: 0,
+      out: `作業フォルダはもう用意されています（設定とインデックスはそのままです）: ${fresh}\nインデックスは 1 個あります（sagasu list --work ${fresh} で一覧できます）。\n`,
+      err: ""
+    })
+    expect(fs.readFileSync(path.join(fresh, "setting.config"), "utf8")).toBe(settings)
+  })
+
   it("list says there are none yet; add registers, list shows them", () => {
     expect(sagasu(work, "list")).toEqual({ code: 0, out: "インデックスはまだありません。sagasu add NAME PATH で追加してください。\n", err: "" })
     expect(sagasu(work, "list", "--json")).toEqual({ code: 0, out: "[]\n", err: "" })

@@ -83,6 +83,8 @@ interface Catalogue {
   // --- issue 16 (one catalogue): init, the work folder, the settings file, the store's reads, the lock, a folder ---
   /** `work`: the ` --work DIR` the next step repeats (work_option.ts), "" for the default folder. */
   readonly workFolderReady: (path: string, work?: string) => string
+  /** `init` on a work folder that is there: kept as it is; the next step while it has no index (`indexes`: how many it has). */
+  readonly workFolderAlreadyReady: (path: string, indexes: number, work?: string) => string
   readonly workFolderUnusable: (problem: WorkFolderProblem, path: string) => string
   readonly settingsUnusable: (problem: SettingsProblem, path: string) => string
   readonly storeFileUnreadable: (name: string, detail: string, file: string) => string
@@ -420,6 +422,9 @@ const ja: Catalogue = {
       ? "インデックスはまだありません。sagasu add NAME PATH で追加してください。"
       : `登録されているインデックス: ${indexes.map((i) => `${i.name}${i.enabled ? "" : "（無効）"}`).join("、")}（sagasu list で一覧できます）`,
   workFolderReady: (path, work = "") => `作業フォルダを用意しました: ${path}\n次は sagasu add 名前 フォルダ${work} でインデックスを追加します。`,
+  workFolderAlreadyReady: (path, indexes, work = "") =>
+    `作業フォルダはもう用意されています（設定とインデックスはそのままです）: ${path}` +
+    (indexes === 0 ? `\n次は sagasu add 名前 フォルダ${work} でインデックスを追加します。` : `\nインデックスは ${indexes} 個あります（sagasu list${work} で一覧できます）。`),
   workFolderUnusable: (problem, path) =>
     `作業フォルダを使えません（${path}）: ` + {
       "missing": "フォルダがありません。sagasu init で作ってください",
@@ -661,6 +666,9 @@ const en: Catalogue = {
       ? "There are no indexes yet. Add one with: sagasu add NAME PATH"
       : `The indexes: ${indexes.map((i) => `${i.name}${i.enabled ? "" : " (disabled)"}`).join(", ")} (sagasu list shows them)`,
   workFolderReady: (path, work = "") => `Work folder ready: ${path}\nNext: sagasu add NAME PATH${work}`,
+  workFolderAlreadyReady: (path, indexes, work = "") =>
+    `The work folder is there already (its settings and indexes are kept): ${path}` +
+    (indexes === 0 ? `\nNext: sagasu add NAME PATH${work}` : `\nIt has ${indexes} index(es) (sagasu list${work} lists them).`),
   workFolderUnusable: (problem, path) =>
     `The work folder cannot be used (${path}): ` + {
       "missing": "the folder does not exist; create it with `sagasu init`",
