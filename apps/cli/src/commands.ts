@@ -13,7 +13,7 @@ import { type IndexEdit, type Language, alignColumns, defaultSettings, messages 
 import { formatSettings, WorkStore } from "@sagasu/store"
 import { Console, Effect, Either, Option } from "effect"
 import * as path from "node:path"
-import { workHint } from "./work_dir.ts"
+import { errorMessage, workHint } from "./work_dir.ts"
 import { jsonForTerminal } from "./json_output.ts"
 
 /** Prints an error for a person and sets exit code 1 (no stack trace). */
@@ -37,7 +37,7 @@ export const initCommand = (work: string) =>
     const text = messages(Option.match(settings, { onNone: (): Language => "ja", onSome: (s) => s.language }))
     const indexes = Option.match(settings, { onNone: () => 0, onSome: (s) => s.targetFolders.length })
     yield* Console.log(existed ? text.workFolderAlreadyReady(paths.root, indexes, workHint(work)) : text.workFolderReady(paths.root, workHint(work)))
-  }).pipe(Effect.catchAll((e) => failWith(e.message)))
+  }).pipe(Effect.catchAll((e) => failWith(errorMessage(e, work))))
 
 // One edit through the store; `done` words the success in the settings' language.
 const edit = (work: string, change: IndexEdit, done: (language: Language, files: number) => string) =>
@@ -45,7 +45,7 @@ const edit = (work: string, change: IndexEdit, done: (language: Language, files:
     const paths = yield* WorkStore.checkWorkFolder(work)
     const outcome = yield* WorkStore.editIndexes(paths, change)
     yield* Console.log(done(outcome.settings.language, outcome.files))
-  }).pipe(Effect.catchAll((e) => failWith(e.message)))
+  }).pipe(Effect.catchAll((e) => failWith(errorMessage(e, work))))
 
 /** `sagasu add NAME PATH`: registers a folder (made absolute) as an enabled index. */
 export const addCommand = (work: string, name: string, folder: string) => {
@@ -84,5 +84,5 @@ export const listCommand = (work: string, json: boolean) =>
     const text = messages(settings.language)
     if (indexes.length === 0) return yield* Console.log(text.noIndexes)
     for (const line of alignColumns(indexes.map(text.indexListed))) yield* Console.log(line)
-  }).pipe(Effect.catchAll((e) => failWith(e.message)))
+  }).pipe(Effect.catchAll((e) => failWith(errorMessage(e, work))))
 

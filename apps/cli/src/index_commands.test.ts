@@ -87,6 +87,14 @@ describe("sagasu add / list / enable / disable / move (issue 16)", () => {
     expect(fs.readFileSync(path.join(fresh, "setting.config"), "utf8")).toBe(settings)
   })
 
+  it("a work folder that is not there: each command suggests the init of that folder, with its --work (new-user trial)", () => {
+    const missing = path.join(base, "not-made")
+    for (const args of [["list"], ["status"], ["search", "見積"], ["index", "--yes"], ["add", "A", folder("not-made-a")]]) {
+      const r = sagasu(missing, ...args)
+      expect([args, r.code, r.out, r.err.split("\n")[0]]).toEqual([args, 1, "", `作業フォルダを使えません（${missing}）: フォルダがありません。sagasu init --work ${missing} で作ってください`])
+    }
+  })
+
   it("list says there are none yet; add registers, list shows them", () => {
     expect(sagasu(work, "list")).toEqual({ code: 0, out: "インデックスはまだありません。sagasu add NAME PATH で追加してください。\n", err: "" })
     expect(sagasu(work, "list", "--json")).toEqual({ code: 0, out: "[]\n", err: "" })

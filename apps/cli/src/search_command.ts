@@ -17,7 +17,7 @@ import { Console, Effect, Option } from "effect"
 import { cliCountBudgetMs, cliSearchBudgetMs } from "./search_fast.ts"
 import { checkSearchArgs, narrowingOptionsText } from "./search_options.ts"
 import { formatSearchOutput, searchUsageExitCode, showsTotals } from "./search_output.ts"
-import { workHint } from "./work_dir.ts"
+import { errorMessage, workHint } from "./work_dir.ts"
 
 /** Options of {@link searchCommand}, as main.ts parses them. */
 export interface SearchCommandOptions {
@@ -105,7 +105,7 @@ export const searchCommand = (work: string, query: string, options: SearchComman
     )
     if (out.stderr !== "") yield* Effect.sync(() => process.stderr.write(out.stderr))
     yield* Effect.sync(() => process.stdout.write(out.stdout))
-  }).pipe(Effect.catchAll((e) => fail(e.message, 1)))
+  }).pipe(Effect.catchAll((e) => fail(errorMessage(e, work), 1)))
 
 /** Prints an error for a person and sets the exit code (no stack trace). */
 const fail = (message: string, code: number) =>

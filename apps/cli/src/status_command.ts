@@ -10,7 +10,7 @@ import { WorkStore } from "@sagasu/store"
 import { type FailureReason, type IngestRow, type Language, type Settings, alignColumns, defaultSettings, failureCause, messages, statusTime } from "@sagasu/domain"
 import { Console, Effect, Option } from "effect"
 import * as path from "node:path"
-import { workHint } from "./work_dir.ts"
+import { errorMessage, workHint } from "./work_dir.ts"
 import { jsonForTerminal } from "./json_output.ts"
 import { forTerminal } from "./terminal_text.ts"
 
@@ -127,4 +127,4 @@ export const statusCommand = (work: string, options: StatusCommandOptions) =>
     for (const line of alignColumns(indexes.map(text.indexListed))) yield* Console.log(line)
     if (indexes.some((i) => i.failed > 0)) yield* Console.log(forTerminal(text.statusFailedHint(workHint(work))))
     if (indexes.some((i) => i.pending > 0)) yield* Console.log(forTerminal(running ? text.statusPendingRunning : text.statusPendingHint(workHint(work))))
-  }).pipe(Effect.catchAll((e) => Console.error(e.message).pipe(Effect.zipRight(Effect.sync(() => { process.exitCode = 1 })))))
+  }).pipe(Effect.catchAll((e) => Console.error(errorMessage(e, work)).pipe(Effect.zipRight(Effect.sync(() => { process.exitCode = 1 })))))

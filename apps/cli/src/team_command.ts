@@ -12,6 +12,7 @@ import { type Language, messages } from "@sagasu/domain"
 import { WorkStore } from "@sagasu/store"
 import { connectWorkFolder, describeTeamError, grantTeamIndex, publishWorkFolder } from "@sagasu/team"
 import { Console, Effect } from "effect"
+import { errorMessage } from "./work_dir.ts"
 
 const failWith = (message: string) =>
   Effect.gen(function* () {
@@ -36,7 +37,7 @@ export const publishCommand = (work: string, only: ReadonlyArray<string>) =>
     for (const s of summaries) yield* Console.log(text.teamPublished(s.index, s))
   }).pipe(
     Effect.catchAll((e) =>
-      e._tag === "TeamError" ? Effect.flatMap(languageOf(work), (l) => failWith(describeTeamError(e, l))) : failWith(e.message)
+      e._tag === "TeamError" ? Effect.flatMap(languageOf(work), (l) => failWith(describeTeamError(e, l))) : failWith(errorMessage(e, work))
     )
   )
 
@@ -52,11 +53,11 @@ export const grantCommand = (work: string, index: string, role: string, granted:
       Effect.catchAll((e) => failWith(describeTeamError(e, settings.language)).pipe(Effect.as(false)))
     )
     if (done) yield* Console.log(text.teamGranted(index, role, granted))
-  }).pipe(Effect.catchAll((e) => failWith(e.message)))
+  }).pipe(Effect.catchAll((e) => failWith(errorMessage(e, work))))
 
 /** `sagasu team connect URL [--search] [--password-env NAME] [--password-file PATH]`: writes the `teamServer` setting. */
 export const connectCommand = (
   work: string,
   url: string,
   options: { readonly search: boolean; readonly passwordEnv?: string | undefined; readonly passwordFile?: string | undefined }
-) => connectWorkFolder(work, url, options).pipe(Effect.flatMap((sentence) => Console.log(sentence)), Effect.catchAll((e) => failWith(e.message)))
+) => connectWorkFolder(work, url, options).pipe(Effect.flatMap((sentence) => Console.log(sentence)), Effect.catchAll((e) => failWith(errorMessage(e, work))))

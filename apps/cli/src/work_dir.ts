@@ -5,6 +5,7 @@
  * @module
  */
 import { workOptionHint } from "@sagasu/domain"
+import { WorkFolderError } from "@sagasu/store"
 import * as os from "node:os"
 import * as path from "node:path"
 
@@ -26,3 +27,12 @@ export function defaultWorkDir(env: NodeJS.ProcessEnv = process.env, platform: N
  * command ran on: "" when it is the default one (domain `workOptionHint`).
  */
 export const workHint = (work: string): string => workOptionHint(path.resolve(work), path.resolve(defaultWorkDir()), process.platform)
+
+/**
+ * The message of a command's error `e` for a person: its own, except that a
+ * work folder that is missing or not made yet suggests the `sagasu init`
+ * with the `--work` the command was given (new-user trial: it said
+ * `sagasu init`, which makes the default folder instead).
+ */
+export const errorMessage = (e: { readonly message: string }, work: string): string =>
+  e instanceof WorkFolderError ? e.messageFor(workHint(work)) : e.message

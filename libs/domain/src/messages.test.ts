@@ -46,6 +46,9 @@ describe("the message catalogue (issue 16: one catalogue, Japanese first)", () =
       "作業フォルダを使えません（/srv/作業）: フォルダがありません。sagasu init で作ってください\n" +
         "The work folder cannot be used (/srv/作業): the folder does not exist; create it with `sagasu init`"
     )
+    expect(messages("ja").workFolderUnusable("not-initialised", "/srv/w", " --work /srv/w")).toBe(
+      "作業フォルダを使えません（/srv/w）: Sagasu の作業フォルダではありません。先に sagasu init --work /srv/w を実行してください"
+    )
   })
 
   it("init says the work folder is ready and what comes next, in each language", () => {

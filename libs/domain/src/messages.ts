@@ -85,7 +85,8 @@ interface Catalogue {
   readonly workFolderReady: (path: string, work?: string) => string
   /** `init` on a work folder that is there: kept as it is; the next step while it has no index (`indexes`: how many it has). */
   readonly workFolderAlreadyReady: (path: string, indexes: number, work?: string) => string
-  readonly workFolderUnusable: (problem: WorkFolderProblem, path: string) => string
+  /** `work`: as in {@link Messages.workFolderReady}, for the `sagasu init` it suggests. */
+  readonly workFolderUnusable: (problem: WorkFolderProblem, path: string, work?: string) => string
   readonly settingsUnusable: (problem: SettingsProblem, path: string) => string
   readonly storeFileUnreadable: (name: string, detail: string, file: string) => string
   /** A write of the work folder failed (the store's WorkStoreError, R18): a full disk, or not writable. */
@@ -425,12 +426,12 @@ const ja: Catalogue = {
   workFolderAlreadyReady: (path, indexes, work = "") =>
     `作業フォルダはもう用意されています（設定とインデックスはそのままです）: ${path}` +
     (indexes === 0 ? `\n次は sagasu add 名前 フォルダ${work} でインデックスを追加します。` : `\nインデックスは ${indexes} 個あります（sagasu list${work} で一覧できます）。`),
-  workFolderUnusable: (problem, path) =>
+  workFolderUnusable: (problem, path, work = "") =>
     `作業フォルダを使えません（${path}）: ` + {
-      "missing": "フォルダがありません。sagasu init で作ってください",
+      "missing": `フォルダがありません。sagasu init${work} で作ってください`,
       "not-a-folder": "フォルダではなくファイルです",
       "not-writable": "フォルダに書き込めません",
-      "not-initialised": "Sagasu の作業フォルダではありません。先に sagasu init を実行してください",
+      "not-initialised": `Sagasu の作業フォルダではありません。先に sagasu init${work} を実行してください`,
       "unknown-layout": "別の版の Sagasu が作ったフォルダです"
     }[problem],
   settingsUnusable: (problem, path) =>
@@ -669,12 +670,12 @@ const en: Catalogue = {
   workFolderAlreadyReady: (path, indexes, work = "") =>
     `The work folder is there already (its settings and indexes are kept): ${path}` +
     (indexes === 0 ? `\nNext: sagasu add NAME PATH${work}` : `\nIt has ${indexes} index(es) (sagasu list${work} lists them).`),
-  workFolderUnusable: (problem, path) =>
+  workFolderUnusable: (problem, path, work = "") =>
     `The work folder cannot be used (${path}): ` + {
-      "missing": "the folder does not exist; create it with `sagasu init`",
+      "missing": `the folder does not exist; create it with \`sagasu init${work}\``,
       "not-a-folder": "the path is a file, not a folder",
       "not-writable": "the folder cannot be written",
-      "not-initialised": "it is not a Sagasu work folder; run `sagasu init` first",
+      "not-initialised": `it is not a Sagasu work folder; run \`sagasu init${work}\` first`,
       "unknown-layout": "it was made by another version of Sagasu"
     }[problem],
   settingsUnusable: (problem, path) =>

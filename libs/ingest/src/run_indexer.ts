@@ -66,7 +66,10 @@ const runGuarded = (channel: IndexerChannel, options: RunIndexerOptions) =>
     Effect.gen(function* () {
       const store = yield* WorkStore
       // R2: the work folder must be usable; nothing is written otherwise.
-      const paths = yield* store.checkWorkFolder(options.work).pipe(Effect.mapError((e) => new RunFailure({ message: e.message })))
+      // A missing or unmade work folder suggests the `sagasu init` with the front end's `--work` (new-user trial).
+      const paths = yield* store.checkWorkFolder(options.work).pipe(
+        Effect.mapError((e) => new RunFailure({ message: e.messageFor(options.nextStepWork) }))
+      )
       const settingsForMessages = yield* store.readSettings(paths).pipe(Effect.option)
       const language: Language = Option.match(settingsForMessages, { onNone: () => "ja", onSome: (s) => s.language })
       const text = messages(language)

@@ -22,9 +22,16 @@ export class WorkFolderError extends Schema.TaggedError<WorkFolderError>()("Work
   detail: Schema.String
 }) {
   override get message(): string {
-    // Japanese, then English (issue 16): no language setting can be read from an unusable work folder.
+    return this.messageFor()
+  }
+
+  /**
+   * The message, Japanese then English (issue 16: no language setting can be read from an unusable
+   * work folder); `work` is the ` --work DIR` the `sagasu init` it suggests repeats (the CLI's hint).
+   */
+  messageFor(work = ""): string {
     const detail = this.detail === "" ? "" : ` (${this.detail})`
-    return inBothLanguages((text) => text.workFolderUnusable(this.reason, this.path) + detail)
+    return inBothLanguages((text) => text.workFolderUnusable(this.reason, this.path, work) + detail)
   }
 }
 
