@@ -14,12 +14,13 @@ import { formatSettings, WorkStore } from "@sagasu/store"
 import { Console, Effect, Either, Option } from "effect"
 import * as path from "node:path"
 import { errorMessage, workHint } from "./work_dir.ts"
+import { forTerminal } from "./terminal_text.ts"
 import { jsonForTerminal } from "./json_output.ts"
 
 /** Prints an error for a person and sets exit code 1 (no stack trace). */
 const failWith = (message: string) =>
   Effect.gen(function* () {
-    yield* Console.error(message)
+    yield* Console.error(forTerminal(message, process.stderr))
     process.exitCode = 1
   })
 
@@ -82,7 +83,7 @@ export const listCommand = (work: string, json: boolean) =>
     const { indexes, settings } = yield* WorkStore.listIndexes(paths)
     if (json) return yield* Console.log(jsonForTerminal(indexes))
     const text = messages(settings.language)
-    if (indexes.length === 0) return yield* Console.log(text.noIndexes)
+    if (indexes.length === 0) return yield* Console.log(text.noIndexes(workHint(work)))
     for (const line of alignColumns(indexes.map(text.indexListed))) yield* Console.log(line)
   }).pipe(Effect.catchAll((e) => failWith(errorMessage(e, work))))
 

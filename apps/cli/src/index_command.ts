@@ -142,7 +142,7 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
         const lines = [
           ...selection.onlySkipped.map((s) => text.onlyNameSkipped(s.name, s.reason)),
           text.noneOfOnlyNames,
-          text.knownIndexNames(read.value.targetFolders)
+          text.knownIndexNames(read.value.targetFolders, workHint(work))
         ]
         process.stderr.write(red(lines.join("\n")) + "\n")
         process.exitCode = 1
@@ -233,7 +233,10 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
       const now = performance.now()
       if (ingestStarted === undefined && (p.phase === "ingest" || p.phase === "finalize")) ingestStarted = now
       const elapsedMs = now - (ingestStarted ?? started)
-      return formatProgressLine(p, { language, elapsedMs, ingestElapsedMs: ingestStarted === undefined ? undefined : elapsedMs, columns })
+      // Before the first file is handed on, the ingest phase's `current` is its log line (「取り込み対象: N 件」, just
+      // printed above it), not a file: the line's path place stays empty (new-user trial).
+      const shown = p.phase === "ingest" && p.current === messages(language).targetCounts(p.processed + p.remaining) ? { ...p, current: "" } : p
+      return formatProgressLine(shown, { language, elapsedMs, ingestElapsedMs: ingestStarted === undefined ? undefined : elapsedMs, columns })
     }
     let plain = initialPlainProgress
     const plainLine = (p: Progress) => {

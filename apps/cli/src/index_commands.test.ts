@@ -96,7 +96,7 @@ describe("sagasu add / list / enable / disable / move (issue 16)", () => {
   })
 
   it("list says there are none yet; add registers, list shows them", () => {
-    expect(sagasu(work, "list")).toEqual({ code: 0, out: "インデックスはまだありません。sagasu add NAME PATH で追加してください。\n", err: "" })
+    expect(sagasu(work, "list")).toEqual({ code: 0, out: `インデックスはまだありません。sagasu add 名前 フォルダ --work ${work} で追加してください。\n`, err: "" })
     expect(sagasu(work, "list", "--json")).toEqual({ code: 0, out: "[]\n", err: "" })
     // The next step repeats the --work the user gave (a trial's new user ran `sagasu index` without it and found nothing).
     expect(sagasu(work, "add", "A", a)).toEqual({ code: 0, out: `インデックス「A」を追加しました: ${a}\n次は sagasu index --work ${work} で取り込みます。\n`, err: "" })

@@ -18,6 +18,7 @@ import { cliCountBudgetMs, cliSearchBudgetMs } from "./search_fast.ts"
 import { checkSearchArgs, narrowingOptionsText } from "./search_options.ts"
 import { formatSearchOutput, searchUsageExitCode, showsTotals } from "./search_output.ts"
 import { errorMessage, workHint } from "./work_dir.ts"
+import { forTerminal } from "./terminal_text.ts"
 
 /** Options of {@link searchCommand}, as main.ts parses them. */
 export interface SearchCommandOptions {
@@ -110,6 +111,6 @@ export const searchCommand = (work: string, query: string, options: SearchComman
 /** Prints an error for a person and sets the exit code (no stack trace). */
 const fail = (message: string, code: number) =>
   Effect.gen(function* () {
-    yield* Console.error(message)
+    yield* Console.error(forTerminal(message, process.stderr))
     process.exitCode = code
   })

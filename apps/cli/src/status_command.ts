@@ -122,9 +122,10 @@ export const statusCommand = (work: string, options: StatusCommandOptions) =>
       const written = running ? Option.none<number>() : yield* WorkStore.progressWrittenAt(paths)
       const at = Option.getOrUndefined(Option.map(written, (ms) => statusTime(ms, -new Date(ms).getTimezoneOffset())))
       yield* Console.log(forTerminal(text.statusLastRun({ exitCode: p.exitCode, running, phase: p.phase, processed: p.processed, remaining: p.remaining, failed: p.failed, ...(at === undefined ? {} : { at }) })))
-      if (p.current !== "") yield* Console.log(forTerminal(`  ${p.current}`))
+      // A run that did not end: its last file or step, labelled (new-user trial: a bare path after a double Ctrl+C).
+      if (p.current !== "") yield* Console.log(forTerminal(`  ${p.exitCode === undefined ? text.statusCurrent(p.current, running) : p.current}`))
     }
     for (const line of alignColumns(indexes.map(text.indexListed))) yield* Console.log(line)
     if (indexes.some((i) => i.failed > 0)) yield* Console.log(forTerminal(text.statusFailedHint(workHint(work))))
     if (indexes.some((i) => i.pending > 0)) yield* Console.log(forTerminal(running ? text.statusPendingRunning : text.statusPendingHint(workHint(work))))
-  }).pipe(Effect.catchAll((e) => Console.error(errorMessage(e, work)).pipe(Effect.zipRight(Effect.sync(() => { process.exitCode = 1 })))))
+  }).pipe(Effect.catchAll((e) => Console.error(forTerminal(errorMessage(e, work), process.stderr)).pipe(Effect.zipRight(Effect.sync(() => { process.exitCode = 1 })))))

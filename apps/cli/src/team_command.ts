@@ -13,10 +13,11 @@ import { WorkStore } from "@sagasu/store"
 import { connectWorkFolder, describeTeamError, grantTeamIndex, publishWorkFolder } from "@sagasu/team"
 import { Console, Effect } from "effect"
 import { errorMessage } from "./work_dir.ts"
+import { forTerminal } from "./terminal_text.ts"
 
 const failWith = (message: string) =>
   Effect.gen(function* () {
-    yield* Console.error(message)
+    yield* Console.error(forTerminal(message, process.stderr))
     process.exitCode = 1
   })
 

@@ -66,6 +66,19 @@ describe("wrapToWidth() (issue 16: a log line wider than the terminal is cut at 
     { label: "a space that would leave the line less than half full is passed over", line: "ab cdefghijklmnop", columns: 10, lines: ["ab cdefghi", "  jklmnop"] },
     // The new-user trial at 80 columns (fourteenth session): a number cut from its unit, a command cut in
     // two, a path's verdict cut after its first word, a long file name cut before its extension's last letter.
+    // The fifteenth session's trial: a name ending in a digit is no number (「…trial-w2 で表示しま」/「す。」), a size keeps its unit.
+    {
+      label: "after a command whose last word ends in a digit, not inside the word after it",
+      line: "失敗したファイルと原因は sagasu status --failed --work /tmp/trial-w2 で表示します。",
+      columns: 79,
+      lines: ["失敗したファイルと原因は sagasu status --failed --work /tmp/trial-w2", "  で表示します。"]
+    },
+    {
+      label: "a size stays with its unit",
+      line: "(1 件 · 2026-12-03 · 14 KB)",
+      columns: 26,
+      lines: ["(1 件 · 2026-12-03 ·", "  14 KB)"]
+    },
     {
       label: "before an opening bracket rather than between a number and its unit",
       line: "前回中止・中断した実行の続きです（そのとき未取り込みだった 197 件も取り込みます）。",

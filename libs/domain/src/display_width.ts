@@ -147,7 +147,9 @@ export const wrapIndent = "  "
  *    left out) — in a line with wide characters, not a space inside a
  *    command (`sagasu` and the words after it: `sagasu status --failed
  *    --work W`, `sagasu index --only 書類 --work W`) nor one between a
- *    digit and a wide character (`197 件`, `プロセス番号 6743`);
+ *    number and a wide character (`197 件`, `プロセス番号 6743`) or a
+ *    size's unit (`14 KB`) — a name ending in a digit is no number
+ *    (`--work /tmp/w2 で…`);
  * 6. after the last `-`, `_` or `/` inside a run of ASCII that leaves the
  *    line half full (a long file name);
  * 7. at the width (never inside a code point, before a combining mark, nor
@@ -163,7 +165,6 @@ export function wrapToWidth(line: string, columns: number): Array<string> {
   // Japanese text: a command stays whole, a number goes with its unit.
   const wideLine = [...line].some((c) => codePointWidth(c.codePointAt(0) ?? 0) === 2)
   const ascii = (c: string | undefined) => c !== undefined && c > " " && c <= "~"
-  const digit = (c: string | undefined) => c !== undefined && c >= "0" && c <= "9"
   const wide = (c: string | undefined) => c !== undefined && codePointWidth(c.codePointAt(0) ?? 0) === 2
   const out: Array<string> = []
   let rest = [...line]
@@ -220,7 +221,7 @@ export function wrapToWidth(line: string, columns: number): Array<string> {
       const c = rest[i] ?? ""
       const w = codePointWidth(c.codePointAt(0) ?? 0)
       if (w > 0 && used + w > room) break
-      const numberAndUnit = wideLine && ((digit(rest[i - 1]) && wide(rest[i + 1])) || (wide(rest[i - 1]) && digit(rest[i + 1])))
+      const numberAndUnit = wideLine && c === " " && ((numberEndsAt(rest, i - 1) && (wide(rest[i + 1]) || sizeUnitAt(rest, i + 1))) || (wide(rest[i - 1]) && numberStartsAt(rest, i + 1)))
       if (c === " " && i > lead && !command[i] && !numberAndUnit) {
         space = i
         spaceAt = used
@@ -276,6 +277,29 @@ export function wrapToWidth(line: string, columns: number): Array<string> {
     if (rest.length === 0) return out
   }
 }
+
+// Whether a number (digits, `,` and `.`, not the end of a name such as `trial-w2`) ends at `i` of `cps`.
+const numberEndsAt = (cps: ReadonlyArray<string>, i: number): boolean => {
+  const c = cps[i]
+  if (c === undefined || c < "0" || c > "9") return false
+  let j = i
+  while (j >= 0 && /[0-9.,]/.test(cps[j] ?? "")) j--
+  const before = cps[j]
+  return before === undefined || before === " " || before === "(" || before > "~"
+}
+
+// Whether a number begins at `i` of `cps` and is not the start of a name (`2024年` yes, `3rd-party` no).
+const numberStartsAt = (cps: ReadonlyArray<string>, i: number): boolean => {
+  const c = cps[i]
+  if (c === undefined || c < "0" || c > "9") return false
+  let j = i
+  while (j < cps.length && /[0-9.,]/.test(cps[j] ?? "")) j++
+  const after = cps[j]
+  return after === undefined || after === " " || after === ")" || after > "~"
+}
+
+// Whether a size unit (`KB`, `MB`, `B`, …) stands at `i` of `cps`: `14 KB` stays whole.
+const sizeUnitAt = (cps: ReadonlyArray<string>, i: number): boolean => /^[KMGT]?B(?![A-Za-z])/.test(cps.slice(i, i + 3).join(""))
 
 /**
  * Text of one or more lines (a message, a block of the run's log) with each

@@ -72,6 +72,7 @@ describe("the message catalogue (issue 16: one catalogue, Japanese first)", () =
     expect(messages("ja").statusLastRun({ ...last, exitCode: undefined, running: false, phase: "ingest", at: "2026-12-01 21:40" })).toBe("前回のインデックス作成: 強制終了（最後の記録 2026-12-01 21:40） — 取り込み、処理済み 3、残り 5、失敗 1")
     expect(messages("en").statusLastRun({ ...last, exitCode: 2, phase: "finalize", at: "2026-12-01 21:40" })).toBe("Last indexing run: stopped (ended 2026-12-01 21:40) — processed 3, remaining 5, failed 1")
     expect(statusTime(Date.UTC(2026, 11, 1, 12, 40, 59), 9 * 60)).toBe("2026-12-01 21:40")
+    expect(messages("ja").statusCurrent("共有/見積.xlsx", false)).toBe("最後の記録: 共有/見積.xlsx")
     expect(messages("ja").workFolderReady("/srv/作業", " --work /srv/作業")).toBe("作業フォルダを用意しました: /srv/作業\n次は sagasu add 名前 フォルダ --work /srv/作業 でインデックスを追加します。")
     expect(messages("en").indexAdded("A", "/srv/a", " --work /srv/w")).toBe('Added index "A": /srv/a\nNext: sagasu index --work /srv/w')
   })

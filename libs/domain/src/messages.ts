@@ -79,7 +79,8 @@ interface Catalogue {
   // --- issue 16: the ends of a run that ingested nothing, told apart (cancel at the plan, no answer) ---
   readonly planCancelled: string
   readonly planTimedOut: (minutes: number) => string
-  readonly knownIndexNames: (indexes: ReadonlyArray<{ readonly name: string; readonly enabled: boolean }>) => string
+  /** `work`: as in {@link Messages.workFolderReady}. */
+  readonly knownIndexNames: (indexes: ReadonlyArray<{ readonly name: string; readonly enabled: boolean }>, work?: string) => string
   // --- issue 16 (one catalogue): init, the work folder, the settings file, the store's reads, the lock, a folder ---
   /** `work`: the ` --work DIR` the next step repeats (work_option.ts), "" for the default folder. */
   readonly workFolderReady: (path: string, work?: string) => string
@@ -112,7 +113,8 @@ interface Catalogue {
   readonly indexRenamed: (from: string, to: string) => string
   readonly indexRemoved: (name: string, files: number) => string
   readonly indexMoved: (name: string, path: string) => string
-  readonly noIndexes: string
+  /** `work`: as in {@link Messages.workFolderReady}. */
+  readonly noIndexes: (work?: string) => string
   /** An index as `list` and `status` show it: its name, its folder and its counts, as columns ({@link alignColumns}). */
   readonly indexListed: (i: { name: string; path: string; enabled: boolean; done: number; failed: number; pending: number }) => readonly [string, string, string]
   // --- issue 16 (one catalogue): the run's log, indexing_log.txt (R4), every line in the run's language ---
@@ -172,6 +174,8 @@ interface Catalogue {
    */
   /** `at`: when the record was last written, as `statusTime` gives it (an ended run: when it ended; a killed one: its last record). */
   readonly statusLastRun: (p: { readonly exitCode: 0 | 1 | 2 | undefined; readonly running?: boolean; readonly phase: Progress["phase"]; readonly processed: number; readonly remaining: number; readonly failed: number; readonly at?: string }) => string
+  /** What a run that has not ended was doing (`current`, a file or a step): now (`running`) or at its last record. */
+  readonly statusCurrent: (current: string, running: boolean) => string
   /** Files pending while a run is going on: that run takes them (no command to suggest: it would be refused, R3). */
   readonly statusPendingRunning: string
   /** `work`: the ` --work DIR` the command repeats (work_option.ts), "" for the default folder. */
@@ -399,7 +403,7 @@ const ja: Catalogue = {
   sourceVanished: "元のファイルが無くなったため、取り込まずに一覧から除きます。",
   completed: (ok, failed) => `インデックス作成が完了しました。（成功: ${ok} 件 / 失敗: ${failed} 件）`,
   stopped: (ok, failed) => `インデックス作成を中止しました。（成功: ${ok} 件 / 失敗: ${failed} 件）`,
-  noEnabledIndex: (work = "") => `チェックの付いたインデックスがありません。sagasu add NAME PATH${work} で追加してください。`,
+  noEnabledIndex: (work = "") => `チェックの付いたインデックスがありません。sagasu add 名前 フォルダ${work} で追加してください。`,
   targetFolderMissing: (name, path, others, work = "") =>
     `インデックス「${name}」のフォルダが見つかりません: ${path}\n` +
     `フォルダを使えるようにしてからもう一度実行するか、` +
@@ -418,10 +422,10 @@ const ja: Catalogue = {
   // --- issue 16: the ends of a run that ingested nothing ---
   planCancelled: "取り込みの確認で取り消したため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。",
   planTimedOut: (minutes) => `取り込みの確認に ${minutes} 分返事が無かったため、インデックス作成をやめました。ファイルは 1 件も取り込んでいません。`,
-  knownIndexNames: (indexes) =>
+  knownIndexNames: (indexes, work = "") =>
     indexes.length === 0
-      ? "インデックスはまだありません。sagasu add NAME PATH で追加してください。"
-      : `登録されているインデックス: ${indexes.map((i) => `${i.name}${i.enabled ? "" : "（無効）"}`).join("、")}（sagasu list で一覧できます）`,
+      ? ja.noIndexes(work)
+      : `登録されているインデックス: ${indexes.map((i) => `${i.name}${i.enabled ? "" : "（無効）"}`).join("、")}（sagasu list${work} で一覧できます）`,
   workFolderReady: (path, work = "") => `作業フォルダを用意しました: ${path}\n次は sagasu add 名前 フォルダ${work} でインデックスを追加します。`,
   workFolderAlreadyReady: (path, indexes, work = "") =>
     `作業フォルダはもう用意されています（設定とインデックスはそのままです）: ${path}` +
@@ -484,7 +488,7 @@ const ja: Catalogue = {
   indexRenamed: (from, to) => `インデックス「${from}」の名前を「${to}」に変えました。`,
   indexRemoved: (name, files) => `インデックス「${name}」を削除しました（取り込み一覧の ${files} ファイルとその本文を索引から除きました。元のファイルはそのままです）。`,
   indexMoved: (name, path) => `インデックス「${name}」のフォルダを変えました: ${path}\n次の sagasu index で、変わったファイルだけ取り込み直します。`,
-  noIndexes: "インデックスはまだありません。sagasu add NAME PATH で追加してください。",
+  noIndexes: (work = "") => `インデックスはまだありません。sagasu add 名前 フォルダ${work} で追加してください。`,
   indexListed: (i) => [`${i.name}${i.enabled ? "" : "（無効）"}`, i.path, `済 ${i.done} / 失敗 ${i.failed} / 未取り込み ${i.pending}`],
   logMark: (level) => (level === "warn" ? "[警告]" : "[エラー]"),
   logStarted: (version, at) => `Sagasu ${version} — インデックス作成の開始: ${at}`,
@@ -556,6 +560,7 @@ const ja: Catalogue = {
       ? `インデックス作成: 実行中 — ${ja.runPhase(p.phase)}、`
       : `前回のインデックス作成: ${p.exitCode === undefined ? `${p.running === false ? "強制終了" : "実行中（または強制終了）"}${p.at === undefined ? "" : `（最後の記録 ${p.at}）`} — ${ja.runPhase(p.phase)}、` : `${{ 0: "完了", 1: "エラー", 2: "中止" }[p.exitCode]}${p.at === undefined ? "" : `（${p.at} に終了）`} — `}`) +
     `処理済み ${p.processed}、残り ${p.remaining}、失敗 ${p.failed}`,
+  statusCurrent: (current, running) => `${running ? "いま" : "最後の記録"}: ${current}`,
   statusPendingRunning: "未取り込みのファイルは、実行中のインデックス作成が取り込みます。",
   statusFailedHint: (work = "") => `失敗したファイルと原因は sagasu status --failed${work} で表示します。`,
   statusPendingHint: (work = "") => `未取り込みのファイルがあります。sagasu index${work} で続きから再開します。`,
@@ -609,7 +614,7 @@ const ja: Catalogue = {
   searchBadDate: (option, value) => `${option} には 2024-04-01 や 2024/4/1 のような日付を指定してください（指定: ${value}）。`,
   searchBadIndex: (value, names) =>
     names.length === 0
-      ? `インデックス「${value}」はありません。まだインデックスが登録されていません（sagasu add NAME PATH）。`
+      ? `インデックス「${value}」はありません。まだインデックスが登録されていません（sagasu add 名前 フォルダ）。`
       : `インデックス「${value}」はありません。登録されているのは${names.map((n) => `「${n}」`).join("")}です。`,
   teamNotConfigured: "チームサーバーが設定されていません。setting.config に teamServer（接続先の url）を書いてください。",
   teamUnreachable: (server, detail) => `チームサーバー（${server}）を使えません: ${detail}`,
@@ -662,10 +667,10 @@ const en: Catalogue = {
   // --- issue 16: the ends of a run that ingested nothing ---
   planCancelled: "Indexing was cancelled at the confirmation; no file was ingested.",
   planTimedOut: (minutes) => `The confirmation had no answer for ${minutes} minute(s), so indexing was cancelled; no file was ingested.`,
-  knownIndexNames: (indexes) =>
+  knownIndexNames: (indexes, work = "") =>
     indexes.length === 0
-      ? "There are no indexes yet. Add one with: sagasu add NAME PATH"
-      : `The indexes: ${indexes.map((i) => `${i.name}${i.enabled ? "" : " (disabled)"}`).join(", ")} (sagasu list shows them)`,
+      ? en.noIndexes(work)
+      : `The indexes: ${indexes.map((i) => `${i.name}${i.enabled ? "" : " (disabled)"}`).join(", ")} (sagasu list${work} shows them)`,
   workFolderReady: (path, work = "") => `Work folder ready: ${path}\nNext: sagasu add NAME PATH${work}`,
   workFolderAlreadyReady: (path, indexes, work = "") =>
     `The work folder is there already (its settings and indexes are kept): ${path}` +
@@ -728,7 +733,7 @@ const en: Catalogue = {
   indexRenamed: (from, to) => `Index "${from}" is now named "${to}".`,
   indexRemoved: (name, files) => `Removed index "${name}" (its ${files} file(s) of the ingest list and their text are out of the index; the files themselves are untouched).`,
   indexMoved: (name, path) => `Index "${name}" now has the folder ${path}\nThe next sagasu index ingests again only what differs.`,
-  noIndexes: "There are no indexes yet. Add one with: sagasu add NAME PATH",
+  noIndexes: (work = "") => `There are no indexes yet. Add one with: sagasu add NAME PATH${work}`,
   indexListed: (i) => [`${i.name}${i.enabled ? "" : " (disabled)"}`, i.path, `done ${i.done} / failed ${i.failed} / pending ${i.pending}`],
   logMark: (level) => (level === "warn" ? "[WARN]" : "[ERROR]"),
   logStarted: (version, at) => `Sagasu ${version} — indexing run started ${at}`,
@@ -799,6 +804,7 @@ const en: Catalogue = {
       ? `Indexing run: running — ${en.runPhase(p.phase)}, `
       : `Last indexing run: ${p.exitCode === undefined ? `${p.running === false ? "killed" : "running (or killed)"}${p.at === undefined ? "" : ` (last recorded ${p.at})`} — ${en.runPhase(p.phase)}, ` : `${{ 0: "completed", 1: "error", 2: "stopped" }[p.exitCode]}${p.at === undefined ? "" : ` (ended ${p.at})`} — `}`) +
     `processed ${p.processed}, remaining ${p.remaining}, failed ${p.failed}`,
+  statusCurrent: (current, running) => `${running ? "now" : "last recorded"}: ${current}`,
   statusPendingRunning: "The pending files are taken up by the run going on now.",
   statusFailedHint: (work = "") => `sagasu status --failed${work} lists the failed files and why.`,
   statusPendingHint: (work = "") => `Some files are pending; sagasu index${work} resumes where it stopped.`,
