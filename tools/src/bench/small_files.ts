@@ -70,8 +70,11 @@ function exportRef(ref: string): Version {
       if (name === "@sagasu" || name === ".cache") continue
       fs.symlinkSync(path.join(repoRoot, "node_modules", name), path.join(modules, name))
     }
-    for (const [name, dir] of [["cli", "apps/cli"], ["gui", "apps/gui"], ["domain", "libs/domain"], ["store", "libs/store"], ["ingest", "libs/ingest"], ["tools", "tools"]]) {
-      fs.symlinkSync(path.join("..", "..", dir ?? ""), path.join(modules, "@sagasu", name ?? ""))
+    // Every workspace package of that commit (a later one, libs/team, was missing from a fixed list).
+    const workspaces = ["apps", "libs"].flatMap((top) => (fs.existsSync(path.join(root, top)) ? fs.readdirSync(path.join(root, top)).map((d) => `${top}/${d}`) : [])).concat("tools")
+    for (const dir of workspaces) {
+      if (!fs.existsSync(path.join(root, dir, "package.json"))) continue
+      fs.symlinkSync(path.join("..", "..", dir), path.join(modules, "@sagasu", path.basename(dir)))
     }
   }
   return { name: commit, root }
