@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { normalizeForSearch, normalizeWithMap } from "./normalize.ts"
+import { normalizeForSearch, normalizeUnitTable, normalizeWithMap, unitTableMinLength } from "./normalize.ts"
 import { seededRandom } from "./seeded_random.ts"
 
 describe("normalizeForSearch() (SPEC §5: NFKC, case fold, width; issue 6: kana, dashes)", () => {
@@ -102,6 +102,56 @@ describe("normalizeForSearch() (SPEC §5: NFKC, case fold, width; issue 6: kana,
       const expected = rows.map(([loc, text]) => `${normalizeForSearch(loc ?? "")}\t${normalizeForSearch(text ?? "")}`).join("\n")
       expect(normalizeForSearch(block), JSON.stringify(block)).toBe(expected)
     }
+  })
+})
+
+// Issue 20: a long text (a block of the body index) takes steps 3–5 unit by unit from a table; a short one does not.
+describe("normalizeForSearch() of a long text: the unit table", () => {
+  it("gives each unit that NFKC leaves as it is what the string path gives it, or 0 where that is not one unit", () => {
+    const table = normalizeUnitTable()
+    const zero: Array<number> = []
+    for (let c = 0; c < 0x10000; c++) {
+      if (c >= 0xd800 && c <= 0xdfff) continue
+      const ch = String.fromCharCode(c)
+      if (ch.normalize("NFKC") !== ch) continue
+      // A one-unit text takes the string path (toLowerCase and the folds).
+      const expected = normalizeForSearch(ch)
+      if (table[c] === 0 && c !== 0) zero.push(c)
+      else expect(String.fromCharCode(table[c] ?? 0), `U+${c.toString(16)}`).toBe(expected)
+    }
+    // Only the units whose steps give two: İ (i + combining dot) and ヷ–ヺ (わ゙ ゐ゙ ゑ゙ を゙).
+    expect(zero.map((c) => c.toString(16))).toEqual(["130", "30f7", "30f8", "30f9", "30fa"])
+    expect(normalizeForSearch("\u0130")).toBe("i\u0307")
+  })
+
+  it("is the rows normalised one by one (each shorter than the table's minimum) on long random blocks", () => {
+    // Without İ and 𐐀 (Deseret) a block takes the table all through; with them, the string path.
+    const tableUnits = [..."aAZ09 -.,:()（）「」、。かなカナ漢字株式会社データｱｲｳﾊﾟｶﾞ・ーｰ－−‐〜～ΣσςŉßẞÅﬁ㈱㍻①ⅫⒶＡ１😀𠮷\u2028\uFEFFД\t"]
+    const random = seededRandom(20)
+    for (let n = 0; n < 40; n++) {
+      const alphabet = n % 4 === 0 ? [...tableUnits, "İ", "𐐀"] : tableUnits
+      const rows: Array<string> = []
+      let length = 0
+      while (length < unitTableMinLength * 2) {
+        let row = ""
+        const len = Math.floor(random() * 60)
+        for (let i = 0; i < len; i++) row += alphabet[Math.floor(random() * alphabet.length)]
+        // Some blocks hold a lone surrogate or start with U+FEFF: the decoder must not change them.
+        if (n % 10 === 3 && rows.length === 7) row += "\uD800"
+        if (n % 10 === 5 && rows.length === 0) row = `\uFEFF${row}`
+        rows.push(row)
+        length += row.length + 1
+      }
+      const block = rows.join("\n")
+      expect(normalizeForSearch(block)).toBe(rows.map((r) => normalizeForSearch(r)).join("\n"))
+    }
+  })
+
+  it("leaves a long text with nothing to change as it is, and one without ヷ or İ through the table", () => {
+    const plain = "見積番号 1234 かな漢字。".repeat(1000)
+    expect(normalizeForSearch(plain)).toBe(plain)
+    expect(normalizeForSearch("データ ABC Σ−1 ".repeat(600))).toBe("で-た abc σ-1 ".repeat(600))
+    expect(normalizeForSearch("ヷ".repeat(5000))).toBe("わ\u3099".repeat(5000))
   })
 })
 

@@ -148,5 +148,106 @@ export function normalizeForSearch(text: string, options: NormalizeOptions = {})
   const dashes = options.dashes ?? true
   let s = text
   if (s.includes("\u309B") || s.includes("\u309C")) s = s.replace(spacingMarks, foldSpacingMark)
-  return foldChars(s.normalize("NFKC").toLowerCase(), kana, dashes)
+  const nfkc = s.normalize("NFKC")
+  if (kana && dashes && nfkc.length >= unitTableMinLength && wideUnit.test(nfkc)) {
+    const folded = foldUnits(nfkc)
+    if (folded !== undefined) return folded
+  }
+  return foldChars(nfkc.toLowerCase(), kana, dashes)
 }
+
+/**
+ * Texts at least this long (UTF-16 units) take the per-unit table of steps
+ * 3–5 ({@link foldUnits}): a block of the body index, a fresh file's rows.
+ * A query or a line does not, so no cold search builds the table.
+ */
+export const unitTableMinLength = 4096
+
+// A unit past Latin-1: the engine lowers a Latin-1-only string faster than a loop of ours, and steps 4–5 change none of it.
+const wideUnit = /[^\x00-\xff]/
+
+// The blocks where a character's lower case can differ from it (Unicode 15: Latin to Greek Extended,
+// the letterlike symbols, Roman numerals and circled letters, Glagolitic to Cyrillic Extended-A, Cyrillic
+// Extended-B to Latin Extended-D, Cherokee Supplement, full-width Latin). normalize.test.ts checks the
+// table against toLowerCase for every unit, so a Node whose Unicode moves a letter outside them fails it.
+const casedBlocks: ReadonlyArray<readonly [number, number]> = [
+  [0x0041, 0x1fff],
+  [0x2100, 0x24ff],
+  [0x2c00, 0x2dff],
+  [0xa640, 0xa7ff],
+  [0xab70, 0xabbf],
+  [0xff21, 0xff3a]
+]
+
+// The supplementary scripts with case (Deseret, Osage, Vithkuqi; Old Hungarian; Warang Citi; Medefaidrin; Adlam) by their high surrogate.
+const casedHighSurrogates = [0xd801, 0xd803, 0xd806, 0xd81b, 0xd83a]
+
+let unitTable: Uint16Array | undefined
+
+/**
+ * Steps 3–5 (lower case, kana and dash folding) of each UTF-16 unit after
+ * NFKC where they give one unit for one, as `foldChars(c.toLowerCase())`
+ * does; 0 where they do not (İ, ヷ–ヺ, and a high surrogate of a
+ * supplementary script with case). The final sigma needs no context here:
+ * step 3 folds ς onto σ. Built on first use (about 3 ms).
+ */
+export function normalizeUnitTable(): Uint16Array {
+  if (unitTable !== undefined) return unitTable
+  const table = new Uint16Array(65536)
+  for (let c = 0; c < 65536; c++) table[c] = c
+  for (const [first, last] of casedBlocks) {
+    for (let c = first; c <= last; c++) {
+      if (c >= 0xd800 && c <= 0xdfff) continue
+      const lower = String.fromCharCode(c).toLowerCase()
+      table[c] = lower.length === 1 ? lower.charCodeAt(0) : 0
+    }
+  }
+  table[0x03c2] = 0x03c3
+  for (let c = 0x30a1; c <= 0x30f6; c++) table[c] = c - 0x60
+  for (let c = 0x30f7; c <= 0x30fa; c++) table[c] = 0
+  table[0x30fd] = 0x309d
+  table[0x30fe] = 0x309e
+  for (const c of [0x2010, 0x2011, 0x2012, 0x2013, 0x2014, 0x2015, 0x2043, 0x2212, 0xfe58, 0xfe63, 0x30fc]) table[c] = 0x2d
+  for (const c of [0x301c, 0x2053, 0x223c]) table[c] = 0x7e
+  for (const c of casedHighSurrogates) table[c] = 0
+  unitTable = table
+  return table
+}
+
+/**
+ * Steps 3–5 of an NFKC text by {@link normalizeUnitTable}: the text itself
+ * when no unit changes, `undefined` when a unit has no one-unit result (the
+ * caller then takes the string path). On kana-rich Japanese text twice as
+ * fast as lowering the whole string and folding it (docs/benchmarks.md).
+ */
+function foldUnits(text: string): string | undefined {
+  const table = normalizeUnitTable()
+  const n = text.length
+  let i = 0
+  while (i < n) {
+    const c = text.charCodeAt(i)
+    if (table[c] !== c) break
+    i++
+  }
+  if (i === n) return text
+  const out = new Uint16Array(n)
+  for (let k = 0; k < n; k++) {
+    const c = text.charCodeAt(k)
+    if ((c & 0xf800) === 0xd800) {
+      // A pair is copied whole; a lone surrogate (the decoder would make it U+FFFD) or a pair of a script
+      // with case takes the string path.
+      const low = text.charCodeAt(k + 1)
+      if (c >= 0xdc00 || !(low >= 0xdc00 && low <= 0xdfff) || table[c] === 0) return undefined
+      out[k] = c
+      out[++k] = low
+      continue
+    }
+    const m = table[c] ?? 0
+    if (m === 0 && c !== 0) return undefined
+    out[k] = m
+  }
+  return utf16Decoder.decode(out)
+}
+
+// A leading U+FEFF is text here, kept (ignoreBOM).
+const utf16Decoder = new TextDecoder("utf-16le", { ignoreBOM: true })
