@@ -127,6 +127,8 @@ describe("normalizeForSearch() of a long text: the unit table", () => {
   it("is the rows normalised one by one (each shorter than the table's minimum) on long random blocks", () => {
     // Without İ and 𐐀 (Deseret) a block takes the table all through; with them, the string path.
     const tableUnits = [..."aAZ09 -.,:()（）「」、。かなカナ漢字株式会社データｱｲｳﾊﾟｶﾞ・ーｰ－−‐〜～ΣσςŉßẞÅﬁ㈱㍻①ⅫⒶＡ１😀𠮷\u2028\uFEFFД\t"]
+    // Built, as in a process past unitTableAfterUnits (these blocks are fewer units).
+    normalizeUnitTable()
     const random = seededRandom(20)
     for (let n = 0; n < 40; n++) {
       const alphabet = n % 4 === 0 ? [...tableUnits, "İ", "𐐀"] : tableUnits
@@ -148,6 +150,7 @@ describe("normalizeForSearch() of a long text: the unit table", () => {
   })
 
   it("leaves a long text with nothing to change as it is, and one without ヷ or İ through the table", () => {
+    normalizeUnitTable()
     const plain = "見積番号 1234 かな漢字。".repeat(1000)
     expect(normalizeForSearch(plain)).toBe(plain)
     expect(normalizeForSearch("データ ABC Σ−1 ".repeat(600))).toBe("で-た abc σ-1 ".repeat(600))
