@@ -351,6 +351,45 @@ describe("sagasu index in an 80-column terminal (issue 16: tmux, long Japanese p
     }
   }, 600_000)
 
+  it.skipIf(!has("tmux"))("cuts the next steps of init, add and list and the refusal of --only where Japanese may be cut, not where the terminal would", async () => {
+    // A work folder whose path puts each message's suggested command across the 80th column.
+    const work = path.join(base, "端末で読む作業フォルダ-w2")
+    const socket = `sagasu-test-steps-${process.pid}`
+    const tmux = (...args: Array<string>) => spawnSync("tmux", ["-u", "-L", socket, "-f", "/dev/null", ...args], { encoding: "utf8" })
+    const cli = `"${process.execPath}" "${bin}"`
+    const command = `${cli} init --work "${work}"; ${cli} list --work "${work}"; ${cli} index --only nope --work "${work}"; ${cli} add 共有 "${small}" --work "${work}"; echo SAGASU_DONE; sleep 600`
+    expect(tmux("new-session", "-d", "-x", "80", "-y", "50", "-s", "t", command).status).toBe(0)
+    const pane = () => tmux("capture-pane", "-p", "-S", "-", "-t", "t").stdout.split("\n").map((l) => l.trimEnd())
+    try {
+      while (!pane().includes("SAGASU_DONE")) await sleep(100)
+      const lines = pane().slice(0, pane().indexOf("SAGASU_DONE"))
+      const hint = `sagasu add 名前 フォルダ --work ${work}`
+      // Nothing lost (spaces apart: a cut at a space takes it), as the commands print it to a pipe.
+      const said = [
+        `作業フォルダを用意しました: ${work}`,
+        `次は ${hint} でインデックスを追加します。`,
+        `インデックスはまだありません。${hint} で追加してください。`,
+        "インデックス「nope」は設定にありません。飛ばします。",
+        "選んだインデックスはどれも更新できません。",
+        `インデックスはまだありません。${hint} で追加してください。`,
+        `インデックス「共有」を追加しました: ${small}`,
+        `次は sagasu index --work ${work} で取り込みます。`
+      ]
+      expect(lines.join("").replace(/\s+/g, "")).toBe(said.join("").replace(/\s+/g, ""))
+      // Each sentence's end and each command's words stay on one line (the terminal cut 「追」/「加します。」).
+      const whole = (phrase: string) => lines.filter((l) => l.includes(phrase)).length
+      expect(whole("でインデックスを追加します。")).toBe(1)
+      expect(whole("で追加してください。")).toBe(2)
+      expect(whole("で取り込みます。")).toBe(1)
+      expect(whole("sagasu add 名前 フォルダ --work")).toBe(3)
+      expect(whole("sagasu index --work")).toBe(1)
+      expect(lines.filter((l) => l.startsWith("  ")).length).toBeGreaterThanOrEqual(3)
+      for (const line of lines) expect(displayWidth(line), line).toBeLessThan(80)
+    } finally {
+      tmux("kill-server")
+    }
+  }, 600_000)
+
   it.skipIf(!has("tmux"))("asks on the terminal when stdout goes to a file (R10), and does not print the plan a second time after the answer", async () => {
     const work = makeWork("tmux-asked", { 共有: small })
     const out = path.join(base, "asked-out.txt")

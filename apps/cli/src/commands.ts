@@ -37,7 +37,7 @@ export const initCommand = (work: string) =>
     const settings = yield* WorkStore.readSettings(paths).pipe(Effect.option)
     const text = messages(Option.match(settings, { onNone: (): Language => "ja", onSome: (s) => s.language }))
     const indexes = Option.match(settings, { onNone: () => 0, onSome: (s) => s.targetFolders.length })
-    yield* Console.log(existed ? text.workFolderAlreadyReady(paths.root, indexes, workHint(work)) : text.workFolderReady(paths.root, workHint(work)))
+    yield* Console.log(forTerminal(existed ? text.workFolderAlreadyReady(paths.root, indexes, workHint(work)) : text.workFolderReady(paths.root, workHint(work))))
   }).pipe(Effect.catchAll((e) => failWith(errorMessage(e, work))))
 
 // One edit through the store; `done` words the success in the settings' language.
@@ -45,7 +45,7 @@ const edit = (work: string, change: IndexEdit, done: (language: Language, files:
   Effect.gen(function* () {
     const paths = yield* WorkStore.checkWorkFolder(work)
     const outcome = yield* WorkStore.editIndexes(paths, change)
-    yield* Console.log(done(outcome.settings.language, outcome.files))
+    yield* Console.log(forTerminal(done(outcome.settings.language, outcome.files)))
   }).pipe(Effect.catchAll((e) => failWith(errorMessage(e, work))))
 
 /** `sagasu add NAME PATH`: registers a folder (made absolute) as an enabled index. */
@@ -83,7 +83,7 @@ export const listCommand = (work: string, json: boolean) =>
     const { indexes, settings } = yield* WorkStore.listIndexes(paths)
     if (json) return yield* Console.log(jsonForTerminal(indexes))
     const text = messages(settings.language)
-    if (indexes.length === 0) return yield* Console.log(text.noIndexes(workHint(work)))
+    if (indexes.length === 0) return yield* Console.log(forTerminal(text.noIndexes(workHint(work))))
     for (const line of alignColumns(indexes.map(text.indexListed))) yield* Console.log(line)
   }).pipe(Effect.catchAll((e) => failWith(errorMessage(e, work))))
 

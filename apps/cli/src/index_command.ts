@@ -144,7 +144,7 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
           text.noneOfOnlyNames,
           text.knownIndexNames(read.value.targetFolders, workHint(work))
         ]
-        process.stderr.write(red(lines.join("\n")) + "\n")
+        process.stderr.write(red(forTerminal(lines.join("\n"), process.stderr)) + "\n")
         process.exitCode = 1
         return
       }
