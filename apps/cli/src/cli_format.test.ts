@@ -110,6 +110,14 @@ describe("search --files (issue 16)", () => {
     expect(formatSearchOutput(none, { ...options, language: "en" })).toEqual({ stdout: "", stderr: "No hits for \"見積番号\".\n" })
   })
 
+  it("a query of -words only that finds nothing says they were looked for as text, and how to exclude (new-user trial: search -Bloggs)", () => {
+    const plain = { ...options, files: false, language: "ja" as const }
+    expect(formatSearchOutput(none, { ...plain, query: "-Bloggs" }).stdout).toBe(
+      "「-Bloggs」は見つかりませんでした。\n- で始まる語だけのときは、その文字列そのものを探します。除外するには、探す語の後に並べてください（例: 見積 -山田）。\n"
+    )
+    expect(formatSearchOutput(none, { ...plain, query: "見積 -Bloggs" }).stdout).toBe("「見積 -Bloggs」は見つかりませんでした。\n")
+  })
+
   it("past the last page of a query that finds something prints nothing (the files are on earlier pages)", () => {
     expect(formatSearchOutput({ ...none, offset: 20, totals: { hits: 3, files: 3, exact: true } }, { ...options, language: "ja" })).toEqual({ stdout: "", stderr: "" })
   })

@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { type HitContext, type Language, inBothLanguages, messages, truncateToWidth } from "@sagasu/domain"
+import { exclusionsReadAsText, type HitContext, type Language, inBothLanguages, messages, truncateToWidth } from "@sagasu/domain"
 import type { FileHit, SearchHit, SearchTotals } from "@sagasu/store"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
@@ -224,7 +224,10 @@ export function formatSearchOutput(result: SearchOutputInput, options: SearchOut
     const files = result.files.map((f, i) => jsonOfFile(f, folderOf.get(f.index), contexts === undefined ? undefined : (contexts[i] ?? [])))
     return { stdout: jsonForTerminal(files) + "\n", stderr }
   }
-  const none = t.searchNone(options.query) + (options.narrowedBy === undefined || options.narrowedBy === "" ? "" : `\n${t.searchNoneFiltered(options.narrowedBy)}`)
+  const none =
+    t.searchNone(options.query) +
+    (exclusionsReadAsText(options.query) ? `\n${t.searchNoneExclusionsAsText}` : "") +
+    (options.narrowedBy === undefined || options.narrowedBy === "" ? "" : `\n${t.searchNoneFiltered(options.narrowedBy)}`)
   // --files with nothing found says so like the other modes (issue 16), on stderr: its stdout is file lines only, for a pipe.
   if (options.files && result.files.length === 0 && result.totals.files === 0) return { stdout: "", stderr: stderr + none + "\n" }
   if (options.files) return { stdout: result.files.map((f) => terminalSafe(`${f.index}  ${f.path}`) + "\n").join(""), stderr }

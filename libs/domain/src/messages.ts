@@ -205,6 +205,8 @@ interface Catalogue {
   /** `sagasu gui --port` outside 1–65535 (told before the settings are read: in both languages). */
   readonly guiBadPort: string
   readonly searchNone: (query: string) => string
+  /** Said after {@link searchNone} when every word of the query began with `-` and was looked for as text (S3, `exclusionsReadAsText`). */
+  readonly searchNoneExclusionsAsText: string
   /** Said after {@link searchNone} when options narrowed the search: the options as given (`--type xlsx --folder 見積`). */
   readonly searchNoneFiltered: (filters: string) => string
   readonly searchFileHits: (hits: number) => string
@@ -577,6 +579,7 @@ const ja: Catalogue = {
   guiCannotListen: (port, detail) => `画面のサーバーを 127.0.0.1:${port} で始められませんでした（ほかのプログラムが使っていませんか。--port で変えられます）: ${detail}`,
   guiBadPort: "--port には 1 から 65535 までの数を指定してください。",
   searchNone: (q) => `「${q}」は見つかりませんでした。`,
+  searchNoneExclusionsAsText: "- で始まる語だけのときは、その文字列そのものを探します。除外するには、探す語の後に並べてください（例: 見積 -山田）。",
   searchNoneFiltered: (filters) => `絞り込み（${filters}）の中を探しました。外すと、すべてのファイルから探します。`,
   searchFileHits: (n) => `${n} 件`,
   searchTotals: (hits, files, exact) => `${hits} 件${exact ? "" : "以上"}（${files} ファイル${exact ? "" : "以上"}）`,
@@ -821,6 +824,7 @@ const en: Catalogue = {
   guiCannotListen: (port, detail) => `The GUI server could not listen on 127.0.0.1:${port} (is another program using it? --port picks another): ${detail}`,
   guiBadPort: "--port must be a number from 1 to 65535.",
   searchNone: (q) => `No hits for "${q}".`,
+  searchNoneExclusionsAsText: "A query of words that all begin with - looks for them as text; to exclude a word, put it after a word to find (say, invoice -Smith).",
   searchNoneFiltered: (filters) => `Searched only within ${filters}; without them, every file is searched.`,
   searchFileHits: (n) => `${n} ${n === 1 ? "hit" : "hits"}`,
   searchTotals: (hits, files, exact) => `${hits}${exact ? "" : "+"} ${hits === 1 && exact ? "hit" : "hits"} (${files}${exact ? "" : "+"} ${files === 1 && exact ? "file" : "files"})`,

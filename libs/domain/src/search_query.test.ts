@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { fileTypeOf, lineMatchesQuery, parseSearchQuery, passesFilters, resolveFileType, termMaskOf, termsInPath } from "./search_query.ts"
+import { exclusionsReadAsText, fileTypeOf, lineMatchesQuery, parseSearchQuery, passesFilters, resolveFileType, termMaskOf, termsInPath } from "./search_query.ts"
 
 describe("parseSearchQuery() (issue 6: AND, phrase, exclude, index:/type:/path:)", () => {
   it.each([
@@ -26,6 +26,24 @@ describe("parseSearchQuery() (issue 6: AND, phrase, exclude, index:/type:/path:)
     ["path: x", { terms: ["x"], exclude: [], filters: [] }]
   ])("%j", (input, expected) => {
     expect(parseSearchQuery(input)).toEqual(expected)
+  })
+})
+
+describe("exclusionsReadAsText() (S3: a query of -words only is text)", () => {
+  it.each([
+    ["-Bloggs", true],
+    ["-4.18-9.1j", true],
+    ["-山田 -佐藤", true],
+    ["見積 -山田", false],
+    ["-山田 見積", false],
+    ["-index:共有", false],
+    ["--verbose", false],
+    ["", false],
+    ["\"-山田\"", false]
+  ])("%j → %s", (input, expected) => {
+    expect(exclusionsReadAsText(input)).toBe(expected)
+    // The same reading as the parser's: the words are terms then, with their -.
+    if (expected) expect(parseSearchQuery(input).exclude).toEqual([])
   })
 })
 

@@ -168,7 +168,7 @@ export function parseSearchQuery(input: string): SearchQuery {
   const filters: Array<QueryFilter> = []
   let tokens = tokenize(input.replace(controls, " "))
   // Only excluded words (`-4.18-9.1j` pasted from a cell): they would find nothing, so they are text.
-  if (tokens.length > 0 && tokens.every((t) => t.negate && (t.head === undefined || filterKeyOf(t.head) === undefined))) {
+  if (onlyExclusions(tokens)) {
     tokens = tokenize(input.replace(controls, " ").replace(/(^|[\s\u3000])-/g, "$1\u0000")).map((t) => ({ ...t, text: t.text.replace(/^\u0000/, "-") }))
   }
   for (const token of tokens) {
@@ -195,6 +195,17 @@ export function parseSearchQuery(input: string): SearchQuery {
   }
   return { terms, exclude, filters }
 }
+
+const onlyExclusions = (tokens: ReadonlyArray<RawToken>): boolean =>
+  tokens.length > 0 && tokens.every((t) => t.negate && (t.head === undefined || filterKeyOf(t.head) === undefined))
+
+/**
+ * Whether {@link parseSearchQuery} reads the `-` of `input` as text, not as
+ * an exclusion: every word of it starts with `-` (S3: such a query would
+ * find nothing). A search that finds nothing says so (`search -山田` looks
+ * for 「-山田」; to exclude, a word to find goes first).
+ */
+export const exclusionsReadAsText = (input: string): boolean => onlyExclusions(tokenize(input.replace(controls, " ")))
 
 /** The lower-case extension of a source path (`見積/A.XLSX` → `xlsx`; `""` when none). */
 export function fileTypeOf(path: string): string {
