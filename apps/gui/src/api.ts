@@ -187,6 +187,8 @@ export interface SearchView {
   readonly partial: boolean
   /** A newer query cut this one short. */
   readonly superseded: boolean
+  /** Every word of the query began with `-` and was looked for as text (S3, the domain's `exclusionsReadAsText`): a page with nothing says how to exclude. */
+  readonly exclusionsAsText: boolean
 }
 
 /** `GET /api/log`. */

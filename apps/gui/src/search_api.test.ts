@@ -49,6 +49,10 @@ describe("GET /api/search: files, words anywhere, names, properties, typed forms
 
     expect(new Set(paths(await search("山田 決定事項")))).toEqual(new Set(["議事録/定例会_0329.docx", "議事録/定例会_0405.docx"]))
     expect(paths(await search("山田 -鈴木"))).toEqual(["議事録/定例会_0329.docx"])
+    // Only -words: looked for as text, and the page is told so (it then says how to exclude).
+    const onlyExcluded = await search("-鈴木")
+    expect([onlyExcluded.files, onlyExcluded.exclusionsAsText]).toEqual([[], true])
+    expect(both.exclusionsAsText).toBe(false)
   })
 
   it("S3: 「」 text pasted as it stands is text, not quotes", async () => {

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { type HitContext, type SearchQuery, type TargetFolder, buildSnippet, parseSearchQuery, spansOfTerms } from "@sagasu/domain"
+import { type HitContext, type SearchQuery, type TargetFolder, buildSnippet, exclusionsReadAsText, parseSearchQuery, spansOfTerms } from "@sagasu/domain"
 import type { FileHit, FileSearchOptions, FileSearchResult, SearchHit } from "@sagasu/store"
 import { Effect } from "effect"
 import * as path from "node:path"
@@ -51,7 +51,7 @@ export const searchForPage = <E>(
   Effect.gen(function* () {
     const offset = options.offset ?? 0
     if (query.trim() === "") {
-      return { files: [], offset, totals: { hits: 0, files: 0, exact: true }, more: false, engine: "gram", problem: "", partial: false, superseded: false } satisfies SearchView
+      return { files: [], offset, totals: { hits: 0, files: 0, exact: true }, more: false, engine: "gram", problem: "", partial: false, superseded: false, exclusionsAsText: false } satisfies SearchView
     }
     const filters = {
       ...(options.index !== undefined && options.index !== "" ? { index: options.index } : {}),
@@ -74,7 +74,8 @@ export const searchForPage = <E>(
       engine: result.engine,
       problem: result.problem,
       partial: result.partial,
-      superseded
+      superseded,
+      exclusionsAsText: exclusionsReadAsText(query)
     } satisfies SearchView
   })
 

@@ -535,7 +535,7 @@ async function search() {
   const shown = view.files.length
   const totals = t.totals(view.totals.hits, view.totals.files, view.totals.exact, view.offset + 1, view.offset + shown)
   const filtered = index !== "" || type !== ""
-  status.textContent = (shown === 0 ? (view.offset > 0 ? totals : filtered ? t.noHitsFiltered : t.noHits) : totals) +
+  status.textContent = (shown === 0 ? (view.offset > 0 ? totals : filtered ? t.noHitsFiltered : view.exclusionsAsText ? t.noHitsExclusionsAsText : t.noHits) : totals) +
     (view.engine === "scan" ? `　${t.scanNotice}` : view.engine === "team" ? `　${t.teamNotice}` : "") + (view.partial ? `　${t.partialNotice}` : "")
   show($("clear-filter"), shown === 0 && view.offset === 0 && filtered)
   results.replaceChildren(...view.files.map(fileCard))

@@ -59,6 +59,7 @@ const ja = {
   sortModified: "新しい順",
   searching: "検索しています…",
   noHits: "見つかりませんでした。",
+  noHitsExclusionsAsText: "見つかりませんでした。- で始まる語だけのときは、その文字列そのものを探します。除外するには、探す語の後に並べてください（例: 見積 -山田）。",
   totals: (hits: number, files: number, exact: boolean, from: number, to: number) =>
     `${count(hits)} 件${exact ? "" : "以上"}（${count(files)} ファイル${exact ? "" : "以上"}）: ${count(from)}〜${count(to)} ファイル目`,
   fileHits: (n: number) => `${count(n)} 件`,
@@ -205,6 +206,7 @@ const en: UiText = {
   typePowerPoint: "PowerPoint",
   searching: "Searching…",
   noHits: "Nothing found.",
+  noHitsExclusionsAsText: "Nothing found. A query of words that all begin with - looks for them as text; to exclude a word, put it after a word to find (say, invoice -Smith).",
   typeLegacy: "Older and binary formats (xls, xlsb, doc, ppt)",
   sortRelevance: "Best first",
   sortModified: "Newest first",
