@@ -168,7 +168,7 @@ export const unitTableMinLength = 4096
 
 /**
  * The table is built once a process has normalised this many units of long
- * wide text (what it saves, ≈ 2.7 ns a unit, then pays its ≈ 5 ms): the
+ * wide text (what it saves, ≈ 2.7 ns a unit, then pays its 3–7 ms): the
  * 2-gram thread and a worker build it within their first files; a cold
  * search that reads a few small fresh folders never does (S2).
  */
