@@ -100,8 +100,9 @@ describe("sagasu CLI on the sample documents", () => {
     expect(text).not.toMatch(/node_modules\/effect\//)
     // Its code stays small; esbuild's `// path` line before each module names the checkout's folder
     // (longer in one clone than another), so those lines are not counted. 202 kB at 2026-12-03, of which
-    // the message catalogue (both languages) is 61 kB; an Effect module alone would be more than the margin.
-    expect(text.replace(/^\/\/ .*\n/gm, "").length).toBeLessThan(210_000)
+    // the message catalogue (both languages) is 61 kB; 210 kB at 2026-12-07 (normalize.ts's unit table for
+    // long texts, the catalogue's exclusions hint); an Effect module alone would be more than the margin.
+    expect(text.replace(/^\/\/ .*\n/gm, "").length).toBeLessThan(216_000)
     // Issue 13: it runs compiled from V8's code cache beside it, written by the first search that answered.
     const caches = () => fs.readdirSync(cache).filter((n) => n.startsWith(`${(bundle ?? "").replace(/\.cjs$/, "")}-`) && n.endsWith(".v8cache"))
     expect(caches()).toEqual([`${(bundle ?? "").replace(/\.cjs$/, "")}-${fs.statSync(path.join(cache, bundle ?? "")).size}-${Math.trunc(fs.statSync(path.join(cache, bundle ?? "")).mtimeMs)}-v8-${process.versions.v8}-${process.arch}.v8cache`])
