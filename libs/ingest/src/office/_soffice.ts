@@ -235,8 +235,10 @@ export function groupMembers(pgid: number): ReadonlyArray<number> {
  * Ends `office`: `SIGKILL` for an abandoned instance (timeout, stop, failure:
  * W4 says no polite shutdown then), `SIGTERM` for a recycle or the owner's
  * end. Either way the whole process group is signalled — oosplash and its
- * soffice.bin — and nothing else. Then the profile folder and the pipe it
- * leaves in /tmp are removed. Never fails.
+ * soffice.bin — and nothing else. A group that has not ended 2 s after
+ * `SIGTERM` gets `SIGKILL`, also when the caller is uninterruptible (R15).
+ * Then the profile folder and the pipe it leaves in /tmp are removed. Never
+ * fails.
  */
 export const endOffice = Effect.fn("Office.end")(function* (office: OfficeProcess, signal: "SIGTERM" | "SIGKILL") {
   const fs = yield* FileSystem.FileSystem
@@ -244,7 +246,7 @@ export const endOffice = Effect.fn("Office.end")(function* (office: OfficeProces
   const signalGroup = (s: NodeJS.Signals) =>
     process.platform === "win32"
       ? // No process groups: the platform's kill ends the tree with `taskkill /T /F`.
-        office.process.kill(s).pipe(Effect.timeout(Duration.seconds(5)), Effect.ignore)
+        office.process.kill(s).pipe(Effect.interruptible, Effect.timeout(Duration.seconds(5)), Effect.ignore)
       : Effect.sync(() => {
           try {
             process.kill(-pgid, s)
@@ -252,9 +254,12 @@ export const endOffice = Effect.fn("Office.end")(function* (office: OfficeProces
             // the group is gone already
           }
         })
+  // Interruptible even where endOffice runs uninterruptibly (a finalizer, a hand-over): else the
+  // timeouts below wait for it to end, and a process that ignores SIGTERM (frozen, or hung in its
+  // shutdown) would hold the run's end forever instead of being killed after 2 s.
   const gone = Effect.gen(function* () {
     while (groupMembers(pgid).length > 0) yield* Effect.sleep(Duration.millis(10))
-  })
+  }).pipe(Effect.interruptible)
   yield* signalGroup(signal)
   if (signal === "SIGTERM") {
     // LibreOffice exits on SIGTERM within milliseconds here; never wait long for it.
