@@ -145,7 +145,8 @@ export const makeRunSession = (
             Effect.gen(function* () {
               if (yield* ended(c)) return
               yield* requestStop(c.channel)
-              yield* Deferred.await(c.channel.exitCode).pipe(Effect.timeout(Duration.minutes(2)), Effect.ignore)
+              // Interruptible, or the timeout would wait for it in this (uninterruptible) finalizer.
+              yield* Deferred.await(c.channel.exitCode).pipe(Effect.interruptible, Effect.timeout(Duration.minutes(2)), Effect.ignore)
             })
         }))
       )
