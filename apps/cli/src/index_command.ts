@@ -233,10 +233,7 @@ export const indexCommand = (work: string, options: IndexCommandOptions) =>
       const now = performance.now()
       if (ingestStarted === undefined && (p.phase === "ingest" || p.phase === "finalize")) ingestStarted = now
       const elapsedMs = now - (ingestStarted ?? started)
-      // Before the first file is handed on, the ingest phase's `current` is its log line (「取り込み対象: N 件」, just
-      // printed above it), not a file: the line's path place stays empty (new-user trial).
-      const shown = p.phase === "ingest" && p.current === messages(language).targetCounts(p.processed + p.remaining) ? { ...p, current: "" } : p
-      return formatProgressLine(shown, { language, elapsedMs, ingestElapsedMs: ingestStarted === undefined ? undefined : elapsedMs, columns })
+      return formatProgressLine(p, { language, elapsedMs, ingestElapsedMs: ingestStarted === undefined ? undefined : elapsedMs, columns })
     }
     let plain = initialPlainProgress
     const plainLine = (p: Progress) => {

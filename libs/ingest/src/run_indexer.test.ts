@@ -718,12 +718,14 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
     provide(Effect.gen(function* () {
       const f = yield* makeFixture({ A: { "a.xlsx": "x", "b.xlsx": "y" } })
       const phases: Array<string> = []
+      const currents: Array<string> = []
       const r = yield* run(f, {
         during: (c) =>
           c.progress.changes.pipe(
             Stream.takeUntil((p) => p.exitCode !== undefined),
             Stream.runForEach((p) => Effect.sync(() => {
               if (phases.at(-1) !== p.phase) phases.push(p.phase)
+              if (p.phase === "ingest" && currents.at(-1) !== p.current) currents.push(p.current)
             })),
             Effect.fork,
             Effect.asVoid
@@ -731,6 +733,9 @@ describe("runIndexer(): dispatch and results (R13, R14, R15, R17, W5)", () => {
       })
       expect(r.code).toBe(0)
       expect(phases).toEqual(["crawl", "ingest", "finalize"])
+      // The ingest phase's `current` names a file, none before the first is handed on (its count is the log's line).
+      expect(currents[0]).toBe("")
+      expect([...new Set(currents.slice(1))].sort()).toEqual(["A/a.xlsx", "A/b.xlsx"])
       const saved = JSON.parse(fs.readFileSync(f.paths.progress, "utf8")) as Progress
       expect(saved).toMatchObject({ phase: "finalize", processed: 2, remaining: 0, failed: 0, exitCode: 0 })
       expect(saved.current).toBe("インデックス作成が完了しました。（成功: 2 件 / 失敗: 0 件）")

@@ -209,7 +209,8 @@ const runMain = (run: RunContext): Effect.Effect<MainOutcome, RunFailure, Scope.
 
     // R13: show the counts and start the worker queues.
     yield* reportCounts(ctx, list)
-    yield* ctx.progress({ _tag: "phase", phase: "ingest", current: text.targetCounts(list.targets.length), remaining: list.targets.length })
+    // P1: `current` names the file being ingested; none yet (the target count is the log's line, above).
+    yield* ctx.progress({ _tag: "phase", phase: "ingest", current: "", remaining: list.targets.length })
     // R16 starts now; its scope is the run's (it ends after the closing step).
     const round = options.gramRound === undefined ? undefined : yield* options.gramRound(paths)
     // Issue 18: the files published from now on go to the team server as they come (visible at the end's flip).

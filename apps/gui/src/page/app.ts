@@ -340,12 +340,12 @@ function renderLastRun(view: RunView) {
   if (view.elsewhere) {
     // Its progress as it writes it (P3): the counts of the run going on elsewhere.
     if (p === null) return show(e, false)
-    setText(e, `${t.elsewhereProgress}: ${count(p.processed)} / ${count(p.processed + p.remaining)} — ${p.current}`)
+    setText(e, `${t.elsewhereProgress}: ${count(p.processed)} / ${count(p.processed + p.remaining)}${p.current === "" ? "" : ` — ${p.current}`}`)
     return show(e, true)
   }
   if (view.run !== null || p === null) return show(e, false)
   const ended = p.exitCode === undefined ? t.lastRunUnknown : t.lastRunEnded[p.exitCode] ?? ""
-  setText(e, `${t.lastRun}: ${ended} — ${p.current}`)
+  setText(e, `${t.lastRun}: ${ended}${p.current === "" ? "" : ` — ${p.current}`}`)
   show(e, true)
 }
 
