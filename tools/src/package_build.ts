@@ -44,6 +44,7 @@ import { fileURLToPath } from "node:url"
 // dependencies on purpose: turbo's ^test would hold every tools test back until the GUI's had run.
 import { buildPageAssets, packedPageScript } from "@sagasu/gui/page-assets"
 import { repoRoot } from "./corpus.ts"
+import { oneByteOutputs } from "@sagasu/ingest/one-byte-source"
 
 /** The bundles of `dist/`: output name → entry, relative to the repository. */
 export const packageBundles: Readonly<Record<string, string>> = {
@@ -112,6 +113,8 @@ export async function stagePackage(dir: string): Promise<void> {
     // Never reached in a packed install: esbuild (the clone's builds, found packed first) and tsx (the clone's fallback).
     external: ["esbuild", "tsx", "tsx/*"],
     legalComments: "eof",
+    // Each thread keeps a bundle's source: one byte a character, not two (issue 20).
+    plugins: [oneByteOutputs],
     logLevel: "warning"
   } satisfies esbuild.BuildOptions
   const entry = (name: string) => path.join(repoRoot, packageBundles[name] ?? "")

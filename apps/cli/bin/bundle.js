@@ -24,6 +24,8 @@ const entryPoints = {
 const bundleExtensions = { cli: ".mjs", search: ".cjs" }
 // Inside node_modules so that the bundle's external packages (esbuild) resolve from it.
 const cacheDir = path.join(root, "node_modules", ".cache", "sagasu")
+// The esbuild plugin every builder of Sagasu's bundles shares (a clone's file: a packed install never builds).
+const oneByteModule = path.join(root, "libs", "ingest", "src", "worker", "one_byte_source.cjs")
 const sourceDirs = ["libs/domain", "libs/store", "libs/ingest", "apps/gui", "apps/cli"].map((d) => path.join(root, d, "src"))
 
 /** Sizes and mtimes of every source the CLI can import, this builder and the lock file: the bundle's cache key. */
@@ -108,7 +110,8 @@ async function build(source, out) {
     external: ["esbuild"],
     // Bundled CommonJS dependencies call require(): give the ES module one.
     ...(esm ? { banner: { js: "import { createRequire as __sagasuRequire } from 'node:module'; const require = __sagasuRequire(import.meta.url);" } } : {}),
-    plugins: [keepMetaUrl],
+    // Each thread keeps the bundle's source: one byte a character, not two (issue 20). Only a clone builds.
+    plugins: [keepMetaUrl, require(oneByteModule).oneByteOutputs],
     logLevel: "silent"
   })
   fs.renameSync(temp, out)
@@ -134,7 +137,7 @@ const stampOf = (file) => {
   const st = fs.statSync(file)
   return `${st.size}:${st.mtimeMs}`
 }
-const alwaysInputs = () => [__filename, path.join(root, "package-lock.json")].filter((f) => fs.existsSync(f))
+const alwaysInputs = () => [__filename, oneByteModule, path.join(root, "package-lock.json")].filter((f) => fs.existsSync(f))
 
 function unchangedBundle(name) {
   try {

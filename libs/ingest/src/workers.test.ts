@@ -147,4 +147,11 @@ describe("the worker threads' bundles", () => {
     expect(text).toMatch(/^\/\/ \S*worker\/(plain|gram)_worker\.ts$/m)
     expect(text).not.toMatch(/^\/\/ \S*node_modules\/undici\//m)
   }, 120_000)
+
+  // Each isolate keeps its bundle's source: a character past U+00FF (a regular expression's ：, a comment's 午)
+  // made all of it two bytes a character (≈ 4 MB more a plain worker).
+  it.each([["plain", plainWorkerUrl], ["2-gram", gramWorkerUrl]] as const)("the %s worker's bundle is one byte a character", async (_name, bundleUrl) => {
+    const text = fs.readFileSync(fileURLToPath(await bundleUrl()), "utf8")
+    expect(text.match(/[^\u0000-\u00ff]/g) ?? []).toEqual([])
+  }, 120_000)
 })

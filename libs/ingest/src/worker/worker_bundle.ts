@@ -16,6 +16,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import { oneByteOutputs } from "./one_byte_source.cjs"
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const libs = path.resolve(here, "..", "..", "..")
@@ -25,7 +26,7 @@ function sourceKey(dirs: ReadonlyArray<string>): string {
   const h = createHash("sha256")
   for (const dir of dirs) {
     for (const e of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-      if (!e.isFile() || !e.name.endsWith(".ts")) continue
+      if (!e.isFile() || !/\.(ts|cjs)$/.test(e.name)) continue
       const st = fs.statSync(path.join(e.parentPath, e.name))
       h.update(`${e.parentPath}/${e.name}:${st.size}:${st.mtimeMs}\n`)
     }
@@ -87,6 +88,8 @@ async function buildBundle(bundle: WorkerBundle): Promise<URL> {
           outfile: temp,
           // Bundled CommonJS dependencies call require(): give the ES module one.
           banner: { js: "import { createRequire as __sagasuRequire } from 'node:module'; const require = __sagasuRequire(import.meta.url);" },
+          // Each thread keeps the bundle's source: one byte a character, not two (issue 20).
+          plugins: [oneByteOutputs],
           logLevel: "silent"
         })
       } finally {
