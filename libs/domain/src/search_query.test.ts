@@ -108,6 +108,13 @@ describe("parseSearchQuery() reads a query the way people type it (S3, issue 14)
     ["“次回 会議”", ["次回 会議"], []],
     ["”次回 会議”", ["次回 会議"], []],
     ['"a" "b"', ["a", "b"], []],
+    // Closed by a quote of its own kind first: a pasted line with inch marks or curly quotes inside stays one phrase.
+    ['"2” and 4”: sizes"', ["2” and 4”: sizes"], []],
+    ['"the “White” house" x', ["the “white” house", "x"], []],
+    ["“a \"b\" c”", ['a "b" c'], []],
+    ["＂a ” b＂", ["a ” b"], []],
+    // Else by a quote of another kind (an IME's ” after an ASCII ").
+    ['"次回 会議” x', ["次回 会議", "x"], []],
     ['""', [], []],
     // Exclusion.
     ["-対象外 見積", ["見積"], ["対象外"]],

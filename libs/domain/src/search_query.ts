@@ -18,8 +18,9 @@
  * | `-type:pptx`, `-path:old` | a filter turned round |
  *
  * A phrase opens with `"` (or `＂`, `“`, `”`) at the start of a word and
- * closes at the next such quote that ends a word (a space or the end of the
- * query follows it); without one, the quote is text. A filter's value may be
+ * closes at the next quote of its kind that ends a word (a space or the end
+ * of the query follows it; `“` and `”` are one kind), else at the next quote
+ * of any kind that does; without one, the quote is text. A filter's value may be
  * a phrase (`index:"共有 フォルダ"`). Terms, index names and path fragments
  * are normalised (normalize.ts), so `ＩＮＤＥＸ：共有` and `index:共有` mean
  * the same; a word with a colon that is not one of the three keys (`12:30`,
@@ -94,12 +95,24 @@ const isSpaceCode = (c: number) =>
   c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0xfeff
 const isSpaceAt = (s: string, i: number) => i < s.length && isSpaceCode(s.charCodeAt(i))
 
-/** Where the phrase opened at `at` closes: the index of a quote that ends a word, or -1. */
+/** A quote's kind: `"`, `＂`, or the curly pair `“ ”` (either closes the other: IMEs give both ways round). */
+const quoteKind = (quote: string) => (quote === "“" || quote === "”" ? "“”" : quote)
+
+/**
+ * Where the phrase opened at `at` closes: the index of a quote that ends a word — the first of the
+ * opening quote's kind, else the first of any kind (`"…”` closes) — or -1. So a pasted `"2” and 4”"`
+ * (inches) is one phrase (S3: an inner quote is text).
+ */
 function phraseEnd(input: string, at: number): number {
+  const kind = quoteKind(input.charAt(at))
+  let other = -1
   for (let j = at + 1; j < input.length; j++) {
-    if (openers.has(input.charAt(j)) && (j + 1 === input.length || isSpaceAt(input, j + 1))) return j
+    const c = input.charAt(j)
+    if (!openers.has(c) || (j + 1 < input.length && !isSpaceAt(input, j + 1))) continue
+    if (quoteKind(c) === kind) return j
+    if (other < 0) other = j
   }
-  return -1
+  return other
 }
 
 interface RawToken {
