@@ -35,14 +35,28 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** The pids whose command line matches `pattern` (`pgrep -f`), e.g. a profile folder. */
+/**
+ * The live pids whose command line holds `pattern` (as `pgrep -f` of a plain string), e.g. a
+ * profile folder. Read from /proc without starting a process: the tests poll it every few
+ * milliseconds, and a `spawnSync("pgrep")` at that rate on a loaded machine left an fs callback of
+ * the owner under test undelivered for minutes (the hand-over test's hang). `pgrep` elsewhere.
+ */
 export function pgrep(pattern: string): ReadonlyArray<number> {
-  const result = spawnSync("pgrep", ["-f", pattern], { encoding: "utf8" })
-  return result.stdout
-    .split("\n")
-    .filter((l) => l.trim() !== "")
-    .map(Number)
-    .filter((pid) => pid !== process.pid && isAlive(pid))
+  if (!fs.existsSync("/proc/self/cmdline")) {
+    const result = spawnSync("pgrep", ["-f", pattern], { encoding: "utf8" })
+    return result.stdout.split("\n").filter((l) => l.trim() !== "").map(Number).filter((pid) => pid !== process.pid && isAlive(pid))
+  }
+  const found: Array<number> = []
+  for (const name of fs.readdirSync("/proc")) {
+    const pid = Number(name)
+    if (!Number.isInteger(pid) || pid === process.pid) continue
+    try {
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").includes(pattern) && isAlive(pid)) found.push(pid)
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found.sort((a, b) => a - b)
 }
 
 /** A flat OpenDocument text (`.fodt`: one XML file, no zip) of one paragraph: a format only LibreOffice reads. */
