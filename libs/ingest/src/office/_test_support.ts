@@ -24,15 +24,20 @@ export const tempDir = (prefix: string, parent: string = os.tmpdir()): string =>
 /** All text of an extraction, one line per body line. */
 export const textOf = (extraction: Extraction): string => extraction.parts.flatMap((p) => p.lines.map((l) => l.text)).join("\n")
 
-/** Is `pid` a live process (not gone, not a zombie)? Linux /proc. */
-export function isAlive(pid: number): boolean {
+/** The state letter of `pid` in /proc (`R`, `S`, `T` stopped, `Z` zombie, …), or undefined when it is gone. Linux. */
+export function processState(pid: number): string | undefined {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, "latin1")
-    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3)
-    return state !== "Z" && state !== "X"
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3)
   } catch {
-    return false
+    return undefined
   }
+}
+
+/** Is `pid` a live process (not gone, not a zombie)? Linux /proc. */
+export function isAlive(pid: number): boolean {
+  const state = processState(pid)
+  return state !== undefined && state !== "Z" && state !== "X"
 }
 
 /**

@@ -24,6 +24,7 @@ import {
   haveSoffice,
   isAlive,
   pgrep,
+  processState,
   startBystander,
   tempDir,
   textOf,
@@ -703,22 +704,13 @@ describe.skipIf(!haveCorpus)("makeOfficeOwner() with LibreOffice", () => {
   )
 })
 
-/** Is `pid` stopped (state T in /proc: frozen by a test's SIGSTOP)? */
-const isStopped = (pid: number): boolean => {
-  try {
-    return /^\d+ \(.*\) T /.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"))
-  } catch {
-    return false
-  }
-}
-
 /**
  * A LibreOffice a test froze (SIGSTOP) and left — a hang ended by the test's timeout, where no
  * SIGTERM reaches it — is killed after that test, so no stopped process outlives the run; the
  * test fails for it. Processes still ending on their own are left to the check after all tests.
  */
 afterEach(() => {
-  const frozen = pgrep(root).filter(isStopped)
+  const frozen = pgrep(root).filter((pid) => processState(pid) === "T")
   for (const pid of frozen) {
     try {
       process.kill(pid, "SIGKILL")
