@@ -6,7 +6,7 @@ import { NodeContext } from "@effect/platform-node"
  */
 import { FileSystem } from "@effect/platform"
 import { SystemError } from "@effect/platform/Error"
-import { describe, expect, it } from "@effect/vitest"
+import { afterAll, describe, expect, it } from "@effect/vitest"
 import {
   type IngestResult,
   type IngestRow,
@@ -38,9 +38,16 @@ interface Fixture {
   readonly folder: (name: string) => string
 }
 
+/** The fixtures' folders, removed after this file's tests. */
+const fixtureBases: Array<string> = []
+afterAll(() => {
+  for (const dir of fixtureBases.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
+})
+
 const makeFixture = (trees: Record<string, Record<string, string>>, settings: Partial<Settings> = {}) =>
   Effect.gen(function* () {
     const base = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-run-"))
+    fixtureBases.push(base)
     const paths = yield* initWorkFolder(path.join(base, "work"), formatSettings(defaultSettings))
     const folder = (name: string) => path.join(base, "src", name)
     for (const [index, files] of Object.entries(trees)) {

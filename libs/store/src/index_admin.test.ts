@@ -7,10 +7,9 @@
 import { type IngestRow, type IndexEdit, defaultSettings } from "@sagasu/domain"
 import { Effect, Either } from "effect"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
 import { describe, expect, it } from "vitest"
-import { makeWork, part, publish, run } from "./gram/_test_corpus.ts"
+import { makeWork, part, publish, run, tempFolder } from "./gram/_test_corpus.ts"
 import { readManifestSync } from "./gram/manifest.ts"
 import { scanBodyIndexFiles } from "./search_scan.ts"
 import type { WorkPaths } from "./work_paths.ts"
@@ -23,7 +22,7 @@ const row = (index: string, p: string, status: IngestRow["status"] = "done"): In
 /** A work folder with two indexes, A (two files, one failed, one pending) and B (one file), ingested and in the 2-gram index. */
 const fixture = async () => {
   const paths = await makeWork()
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-admin-src-"))
+  const base = tempFolder("sagasu-admin-src-")
   const folder = (name: string) => {
     const p = path.join(base, name)
     fs.mkdirSync(p, { recursive: true })

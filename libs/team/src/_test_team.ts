@@ -10,6 +10,7 @@ import { type BodyPart, type Locator, type TeamServerSettings, defaultSettings, 
 import { type WorkPaths, type WorkStore, formatSettings } from "@sagasu/store"
 import { NodeWithWorkStore, initWorkFolder, publishSourceFolder, removeBodyFolders, stageExtraction } from "@sagasu/store/testing"
 import { Effect } from "effect"
+import { afterAll } from "vitest"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -17,8 +18,18 @@ import type { PrivateCluster } from "./testing.ts"
 
 export const run = <A, E>(effect: Effect.Effect<A, E, NodeContext.NodeContext | WorkStore>) => Effect.runPromise(Effect.provide(effect, NodeWithWorkStore))
 
-export const makeWork = (): Promise<WorkPaths> =>
-  run(initWorkFolder(fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-team-")), formatSettings(defaultSettings)))
+/** Work folders made by {@link makeWork}, removed after the test file's tests. */
+const made: Array<string> = []
+afterAll(() => {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+/** A new work folder under the system's temp folder, removed once the test file's tests have run. */
+export const makeWork = (): Promise<WorkPaths> => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-team-"))
+  made.push(dir)
+  return run(initWorkFolder(dir, formatSettings(defaultSettings)))
+}
 
 let staging = 0
 /** Publishes `parts` as the body-index folder of `index`/`relPath` with a `.complete` stamp, as a run does. */

@@ -25,6 +25,7 @@ import {
   termMaskOf
 } from "@sagasu/domain"
 import { Effect, Layer } from "effect"
+import { afterAll } from "vitest"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -39,8 +40,20 @@ import { queryWithOptions } from "./searcher.ts"
 export const run = <A, E>(effect: Effect.Effect<A, E, NodeContext.NodeContext | WorkStore>) =>
   Effect.runPromise(Effect.provide(effect, Layer.merge(NodeContext.layer, WorkStore.Default)))
 
-export const makeWork = (): Promise<WorkPaths> =>
-  run(initWorkFolder(fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-gram-")), formatSettings(defaultSettings)))
+/** Folders made by {@link tempFolder}, removed after the test file's tests. */
+const made: Array<string> = []
+afterAll(() => {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+/** A new folder under the system's temp folder (`<prefix>XXXXXX`), removed once the test file's tests have run. */
+export const tempFolder = (prefix: string): string => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  made.push(dir)
+  return dir
+}
+
+export const makeWork = (): Promise<WorkPaths> => run(initWorkFolder(tempFolder("sagasu-gram-"), formatSettings(defaultSettings)))
 
 let staging = 0
 /** Publishes `parts` as the body-index folder of `index`/`relPath`, as an indexing run does (C2, S1: noted in the fresh log first). */

@@ -1,9 +1,8 @@
 import { formatBodyTsv, forEachGramOfLine, normalizeForSearch, parseBodyTsv } from "@sagasu/domain"
 import { describe, expect, it } from "vitest"
 import * as fs from "node:fs"
-import * as os from "node:os"
 import * as path from "node:path"
-import { randomLine, randomParts, seeded } from "./_test_corpus.ts"
+import { randomLine, randomParts, seeded, tempFolder } from "./_test_corpus.ts"
 import { bodyFolderAt, tsvSourcesOf } from "./body_walk.ts"
 import { decodePostings, isPagedOffsets } from "./format.ts"
 import { mergeSegments } from "./segment_merge.ts"
@@ -12,7 +11,7 @@ import { SegmentReader } from "./segment_reader.ts"
 
 // A body index in a temp folder: index/共有/<name>/<tsv files>.
 function bodyIndex(files: Record<string, ReadonlyArray<{ file: string; text: string }>>): { root: string; gram: string } {
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-builder-"))
+  const base = tempFolder("sagasu-builder-")
   const root = path.join(base, "index")
   for (const [name, tsvs] of Object.entries(files)) {
     const dir = path.join(root, "共有", name)

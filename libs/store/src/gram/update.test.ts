@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { type WorkPaths, workPaths } from "../work_paths.ts"
-import { bruteForce, bruteForceFiles, loadBodyIndex, makeWork, part, publish, randomParts, remove, run, seeded } from "./_test_corpus.ts"
+import { bruteForce, bruteForceFiles, loadBodyIndex, makeWork, part, publish, randomParts, remove, run, seeded, tempFolder } from "./_test_corpus.ts"
 import { inLineMarkName } from "./in_line_mark.ts"
 import { manifestPath, readManifestSync, writeManifestSync } from "./manifest.ts"
 import { GramSearcher } from "./searcher.ts"
@@ -218,7 +218,7 @@ describe("a run that changed nothing skips the body-index walk while the in-line
   it("walks in a copy of the work folder (a backup restored, another disk), whose lines then read again", async () => {
     const paths = await twoFiles()
     const root = path.dirname(paths.gram)
-    const copy = workPaths(`${root}-copy`)
+    const copy = workPaths(path.join(tempFolder("sagasu-gram-copy-"), "work"))
     fs.cpSync(root, path.dirname(copy.gram), { recursive: true, preserveTimestamps: true })
     // The copy's body-index folders have other inodes than its 2-gram index recorded: their lines are not read.
     expect(texts(copy, "見積")).toEqual([])
