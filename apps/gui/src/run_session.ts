@@ -43,6 +43,23 @@ export interface RunSessionOptions {
   readonly answerTimeout?: Duration.DurationInput
 }
 
+/** How long a closing server waits for its run to stop (R15: the run's finally step). */
+export const closeGrace: Duration.Duration = Duration.minutes(2)
+
+/**
+ * Asks the run of `channel` to stop (W5) and waits until it has ended or
+ * `grace` has passed, whichever is first; never fails. It runs in a scope's
+ * finalizer, where effects are uninterruptible: the wait itself is made
+ * interruptible, or `Effect.timeout` would wait for a run that never ends
+ * (R15: the server's close must not hang on it).
+ */
+export const stopAndWait = (channel: IndexerChannel, grace: Duration.DurationInput): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    if (yield* Deferred.isDone(channel.exitCode)) return
+    yield* requestStop(channel)
+    yield* Deferred.await(channel.exitCode).pipe(Effect.interruptible, Effect.timeout(grace), Effect.ignore)
+  })
+
 interface Current {
   readonly id: number
   readonly onlyNames: ReadonlyArray<string>
@@ -142,12 +159,7 @@ export const makeRunSession = (
         Effect.flatMap(Option.match({
           onNone: () => Effect.void,
           onSome: (c) =>
-            Effect.gen(function* () {
-              if (yield* ended(c)) return
-              yield* requestStop(c.channel)
-              // Interruptible, or the timeout would wait for it in this (uninterruptible) finalizer.
-              yield* Deferred.await(c.channel.exitCode).pipe(Effect.interruptible, Effect.timeout(Duration.minutes(2)), Effect.ignore)
-            })
+            stopAndWait(c.channel, closeGrace)
         }))
       )
     )
