@@ -13,22 +13,17 @@ import { Effect, Option } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { describe, expect, it, onTestFinished } from "vitest"
 import { corpusDir, ooxmlKinds, plainLegacyRow, readManifest } from "./corpus.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, NodeContext.NodeContext | WorkStore>) =>
   Effect.runPromise(Effect.provide(effect, NodeWithWorkStore))
 
 describe("corpus recall through the indexing run and search (issue 2)", () => {
-  // The corpus's work folder (≈ 145 MB) goes once the test has run.
-  const made: Array<string> = []
-  afterAll(() => {
-    for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
-  })
-
   it("indexes ../shared/corpus/files and finds ≥ 90% of the OOXML expected strings and every one of the legacy workbooks (W3)", async () => {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-corpus-"))
-    made.push(work)
+    // The corpus's work folder (≈ 145 MB) goes once the test has run.
+    onTestFinished(() => fs.rmSync(work, { recursive: true, force: true }))
     const paths = await run(initWorkFolder(work, formatSettings(defaultSettings)))
     await run(writeSettings(paths, {
       ...defaultSettings,

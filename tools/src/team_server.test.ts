@@ -23,7 +23,7 @@ import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest"
 import { corpusDir, readManifest, repoRoot } from "./corpus.ts"
 
 const run = <A, E>(effect: Effect.Effect<A, E, NodeContext.NodeContext | WorkStore>) => Effect.runPromise(Effect.provide(effect, NodeWithWorkStore))
@@ -43,17 +43,13 @@ describe.skipIf(missing !== undefined)("the team server on the corpus (issue 18)
     cluster.psql("CREATE DATABASE corpus")
   })
   afterAll(() => cluster?.stop())
-  // The corpus's work folder (≈ 145 MB) goes once the test has run.
-  const made: Array<string> = []
-  afterAll(() => {
-    for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
-  })
 
   it("publishes the corpus at the end of the run; the server's hits equal the local search's for every expected string", async () => {
     process.env.SAGASU_TEST_TEAM_PASSWORD = cluster.adminPassword
     const server = { url: cluster.url({ database: "corpus" }), passwordEnv: "SAGASU_TEST_TEAM_PASSWORD", search: false }
     const work = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-team-corpus-"))
-    made.push(work)
+    // The corpus's work folder (≈ 145 MB) goes once the test has run.
+    onTestFinished(() => fs.rmSync(work, { recursive: true, force: true }))
     const paths = await run(initWorkFolder(work, formatSettings(defaultSettings)))
     await run(writeSettings(paths, {
       ...defaultSettings,

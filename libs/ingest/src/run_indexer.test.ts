@@ -6,7 +6,7 @@ import { NodeContext } from "@effect/platform-node"
  */
 import { FileSystem } from "@effect/platform"
 import { SystemError } from "@effect/platform/Error"
-import { afterAll, describe, expect, it } from "@effect/vitest"
+import { describe, expect, it, onTestFinished } from "@effect/vitest"
 import {
   type IngestResult,
   type IngestRow,
@@ -38,16 +38,10 @@ interface Fixture {
   readonly folder: (name: string) => string
 }
 
-/** The fixtures' folders, removed after this file's tests. */
-const fixtureBases: Array<string> = []
-afterAll(() => {
-  for (const dir of fixtureBases.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
-})
-
 const makeFixture = (trees: Record<string, Record<string, string>>, settings: Partial<Settings> = {}) =>
   Effect.gen(function* () {
     const base = fs.mkdtempSync(path.join(os.tmpdir(), "sagasu-run-"))
-    fixtureBases.push(base)
+    onTestFinished(() => fs.rmSync(base, { recursive: true, force: true }))
     const paths = yield* initWorkFolder(path.join(base, "work"), formatSettings(defaultSettings))
     const folder = (name: string) => path.join(base, "src", name)
     for (const [index, files] of Object.entries(trees)) {
